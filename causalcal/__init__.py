@@ -1,0 +1,22 @@
+"""causalcal: calibrated probabilities of causal relationships from bootstrapped structure search.
+
+Core layer (SPEC §2): :mod:`causalcal.data`, :mod:`causalcal.graph`, :mod:`causalcal.edges`,
+:mod:`causalcal.metrics` and :mod:`causalcal.calibration`. The stages live in
+``causalcal.simulate``, ``causalcal.bootstrap`` and ``causalcal.evaluate``.
+"""
+
+from causalcal._version import __version__
+from causalcal.data import DiscreteData
+from causalcal.edges import EdgeProbabilities, EdgeType
+from causalcal.graph import PDAG, apply_meek_rules, dag_to_cpdag, pdag_to_dag
+
+__all__ = [
+    "__version__",
+    "DiscreteData",
+    "EdgeProbabilities",
+    "EdgeType",
+    "PDAG",
+    "apply_meek_rules",
+    "dag_to_cpdag",
+    "pdag_to_dag",
+]

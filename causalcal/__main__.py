@@ -1,0 +1,5 @@
+import sys
+
+from causalcal.cli import main
+
+sys.exit(main())

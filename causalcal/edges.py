@@ -1,0 +1,307 @@
+"""Edge types of an unordered variable pair and tables of edge-type probabilities.
+
+Thesis §6.2.3: for every pair (A, B) the bootstrap counts four edge classes,
+``A ⋯ B``, ``A → B``, ``B → A`` and ``A — B``. SPEC §3 fixes their order.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from enum import IntEnum
+from pathlib import Path
+from typing import Iterator, Sequence
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["EdgeType", "EdgeProbabilities", "pair_index", "pair_from_index", "n_pairs"]
+
+PROBABILITY_COLUMNS = ("p_none", "p_forward", "p_backward", "p_undirected")
+RELATION_SYMBOLS = ("none", "->", "<-", "--")
+
+
+class EdgeType(IntEnum):
+    """Edge type of the unordered pair (A, B) with index(A) < index(B)."""
+
+    NONE = 0
+    FORWARD = 1
+    BACKWARD = 2
+    UNDIRECTED = 3
+
+    @property
+    def symbol(self) -> str:
+        """The relation string used in CSV files: ``none``, ``->``, ``<-`` or ``--``."""
+        return RELATION_SYMBOLS[self.value]
+
+    @classmethod
+    def from_symbol(cls, text: str) -> EdgeType:
+        """Parse ``none``, ``->``, ``<-`` or ``--`` (surrounding blanks ignored)."""
+        key = str(text).strip().lower()
+        if key not in RELATION_SYMBOLS:
+            raise ValueError(
+                f"unknown relation {text!r}; expected one of {', '.join(RELATION_SYMBOLS)}"
+            )
+        return cls(RELATION_SYMBOLS.index(key))
+
+
+def n_pairs(n_vars: int) -> int:
+    """Number of unordered pairs of ``n_vars`` variables."""
+    return n_vars * (n_vars - 1) // 2
+
+
+def pair_index(i: np.ndarray, j: np.ndarray, n_vars: int) -> np.ndarray:
+    """Row-major position of pairs (i, j), i < j, in the list of all pairs."""
+    i = np.asarray(i, dtype=np.int64)
+    j = np.asarray(j, dtype=np.int64)
+    return i * (2 * n_vars - i - 1) // 2 + (j - i - 1)
+
+
+def pair_from_index(k: np.ndarray, n_vars: int) -> tuple[np.ndarray, np.ndarray]:
+    """Inverse of :func:`pair_index`: the pairs (i, j), i < j, at positions ``k``."""
+    k = np.asarray(k, dtype=np.int64)
+    # rows start at s(i) = i*(2V-i-1)/2; solve s(i) <= k with the quadratic formula.
+    b = 2 * n_vars - 1
+    i = np.floor((b - np.sqrt(np.maximum(b * b - 8.0 * k, 0.0))) / 2).astype(np.int64)
+    start = i * (2 * n_vars - i - 1) // 2
+    # float rounding can put i one off at large V; correct both ways.
+    too_far = start > k
+    i[too_far] -= 1
+    start = i * (2 * n_vars - i - 1) // 2
+    next_start = (i + 1) * (2 * n_vars - i - 2) // 2
+    short = k >= next_start
+    i[short] += 1
+    start = i * (2 * n_vars - i - 1) // 2
+    j = k - start + i + 1
+    return i, j
+
+
+class EdgeProbabilities:
+    """Four-class edge-type probabilities for all pairs of ``names``.
+
+    Only pairs with some non-``NONE`` mass are stored, as rows
+    ``(i, j, p_none, p_forward, p_backward, p_undirected)`` with ``i < j``;
+    every other pair is implicitly ``(1, 0, 0, 0)``.
+
+    Parameters
+    ----------
+    names : variable names, length V.
+    pairs : int array (m, 2) of stored pairs, ``pairs[:, 0] < pairs[:, 1]``.
+    probs : float array (m, 4), rows summing to 1, columns ordered as :class:`EdgeType`.
+    n_boot : number of bootstrap replicates behind the probabilities (0 if unknown).
+    """
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        pairs: np.ndarray,
+        probs: np.ndarray,
+        n_boot: int = 0,
+    ) -> None:
+        self.names = [str(n) for n in names]
+        n_vars = len(self.names)
+        if len(set(self.names)) != n_vars:
+            raise ValueError("variable names must be unique")
+        pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+        probs = np.asarray(probs, dtype=np.float64).reshape(-1, 4)
+        if len(pairs) != len(probs):
+            raise ValueError(f"{len(pairs)} pairs but {len(probs)} probability rows")
+        if len(pairs):
+            if pairs.min() < 0 or pairs.max() >= n_vars:
+                raise ValueError(f"pair index out of range for {n_vars} variables")
+            bad = np.flatnonzero(pairs[:, 0] >= pairs[:, 1])
+            if len(bad):
+                raise ValueError(f"pair row {bad[0]} is not ordered i < j: {pairs[bad[0]]}")
+            if not np.all(np.isfinite(probs)) or probs.min() < 0:
+                raise ValueError("probabilities must be finite and non-negative")
+            off = np.flatnonzero(np.abs(probs.sum(axis=1) - 1) > 1e-6)
+            if len(off):
+                i, j = pairs[off[0]]
+                raise ValueError(
+                    f"probabilities of pair ({self.names[i]}, {self.names[j]}) sum to "
+                    f"{probs[off[0]].sum():.6g}, not 1"
+                )
+        keys = pair_index(pairs[:, 0], pairs[:, 1], n_vars)
+        order = np.argsort(keys, kind="stable")
+        keys = keys[order]
+        if len(keys) > 1 and np.any(keys[1:] == keys[:-1]):
+            dup = int(order[np.flatnonzero(keys[1:] == keys[:-1])[0] + 1])
+            i, j = pairs[dup]
+            raise ValueError(f"pair ({self.names[i]}, {self.names[j]}) listed twice")
+        self.pairs = pairs[order]
+        self.probs = probs[order]
+        self.n_boot = int(n_boot)
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def n_vars(self) -> int:
+        return len(self.names)
+
+    @property
+    def n_pairs(self) -> int:
+        """Number of all unordered pairs, stored or implicit."""
+        return n_pairs(self.n_vars)
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+    def __repr__(self) -> str:
+        return (
+            f"EdgeProbabilities(n_vars={self.n_vars}, stored_pairs={len(self)}, "
+            f"n_boot={self.n_boot})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, EdgeProbabilities):
+            return NotImplemented
+        return (
+            self.names == other.names
+            and self.n_boot == other.n_boot
+            and np.array_equal(self.pairs, other.pairs)
+            and np.array_equal(self.probs, other.probs)
+        )
+
+    @classmethod
+    def from_counts(
+        cls, names: Sequence[str], pairs: np.ndarray, counts: np.ndarray, n_boot: int
+    ) -> EdgeProbabilities:
+        """Build from per-pair counts of each edge type over ``n_boot`` graphs.
+
+        ``counts`` may omit the ``NONE`` column (shape (m, 3)); it is then
+        ``n_boot`` minus the other three.
+        """
+        counts = np.asarray(counts, dtype=np.float64)
+        if counts.shape[1] == 3:
+            counts = np.column_stack([n_boot - counts.sum(axis=1), counts])
+        if n_boot <= 0:
+            raise ValueError("n_boot must be positive")
+        return cls(names, pairs, counts / n_boot, n_boot=n_boot)
+
+    # --------------------------------------------------------------- lookups
+    def lookup(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Probabilities (len, 4) of arbitrary pairs (i, j), i ≠ j, in either order.
+
+        For ``i > j`` the forward/backward columns are swapped so that column 1 is
+        the probability of ``i → j``.
+        """
+        i = np.asarray(i, dtype=np.int64)
+        j = np.asarray(j, dtype=np.int64)
+        if np.any(i == j):
+            raise ValueError("a pair needs two different variables")
+        lo, hi = np.minimum(i, j), np.maximum(i, j)
+        out = np.zeros((len(lo), 4))
+        out[:, 0] = 1.0
+        stored = pair_index(self.pairs[:, 0], self.pairs[:, 1], self.n_vars)
+        want = pair_index(lo, hi, self.n_vars)
+        pos = np.searchsorted(stored, want)
+        pos_c = np.minimum(pos, max(len(stored) - 1, 0))
+        hit = (pos < len(stored)) & (len(stored) > 0)
+        if len(stored):
+            hit &= stored[pos_c] == want
+        out[hit] = self.probs[pos_c[hit]]
+        swap = i > j
+        out[swap] = out[swap][:, [0, 2, 1, 3]]
+        return out
+
+    def dense(self, dtype: type = np.float32) -> np.ndarray:
+        """All ``V(V−1)/2`` pairs in row-major pair order (see :func:`pair_index`)."""
+        out = np.zeros((self.n_pairs, 4), dtype=dtype)
+        out[:, 0] = 1
+        keys = pair_index(self.pairs[:, 0], self.pairs[:, 1], self.n_vars)
+        out[keys] = self.probs
+        return out
+
+    def iter_dense(self, chunk_size: int = 1_000_000) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Yield ``(pair_positions, probs)`` chunks covering all pairs in order."""
+        keys = pair_index(self.pairs[:, 0], self.pairs[:, 1], self.n_vars)
+        total = self.n_pairs
+        for start in range(0, total, chunk_size):
+            stop = min(start + chunk_size, total)
+            positions = np.arange(start, stop, dtype=np.int64)
+            block = np.zeros((stop - start, 4), dtype=np.float32)
+            block[:, 0] = 1
+            lo, hi = np.searchsorted(keys, [start, stop])
+            block[keys[lo:hi] - start] = self.probs[lo:hi]
+            yield positions, block
+
+    # -------------------------------------------------------------------- I/O
+    def to_frame(self) -> pd.DataFrame:
+        """Stored rows as a DataFrame ``a, b, p_none, p_forward, p_backward, p_undirected``."""
+        names = np.asarray(self.names, dtype=object)
+        frame = pd.DataFrame(
+            {"a": names[self.pairs[:, 0]], "b": names[self.pairs[:, 1]]}
+        )
+        for k, col in enumerate(PROBABILITY_COLUMNS):
+            frame[col] = self.probs[:, k]
+        return frame
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write atomically as ``.npz`` (compact) or ``.csv`` (by the file's suffix)."""
+        path = Path(path)
+        suffix = path.suffix.lower()
+        if suffix not in (".npz", ".csv"):
+            raise ValueError(f"{path}: unknown format, use a .npz or .csv file name")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=suffix)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                if suffix == ".npz":
+                    np.savez_compressed(
+                        handle,
+                        names=np.asarray(self.names, dtype=str),
+                        pairs=self.pairs.astype(np.int32),
+                        probs=self.probs,
+                        n_boot=np.int64(self.n_boot),
+                    )
+                else:
+                    handle.write(f"# n_vars={self.n_vars} n_boot={self.n_boot}\n".encode())
+                    handle.write(("# names=" + "\t".join(self.names) + "\n").encode())
+                    self.to_frame().to_csv(handle, index=False, float_format="%.17g")
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> EdgeProbabilities:
+        """Read a file written by :meth:`save` (``.npz`` or ``.csv``).
+
+        A CSV without the ``# names=`` header line is accepted: the variable set
+        is then the names that occur in columns ``a`` and ``b``, in order of
+        first appearance.
+        """
+        path = Path(path)
+        if not path.exists():
+            raise FileNotFoundError(f"{path}: no such file")
+        if path.suffix.lower() == ".npz":
+            with np.load(path, allow_pickle=False) as z:
+                return cls(
+                    [str(n) for n in z["names"]], z["pairs"], z["probs"], int(z["n_boot"])
+                )
+        names: list[str] | None = None
+        n_boot = 0
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                if not line.startswith("#"):
+                    break
+                if line.startswith("# names="):
+                    names = line[len("# names="):].rstrip("\n").split("\t")
+                elif "n_boot=" in line:
+                    n_boot = int(line.split("n_boot=")[1].split()[0])
+        frame = pd.read_csv(path, comment="#", dtype={"a": str, "b": str})
+        missing = [c for c in ("a", "b", *PROBABILITY_COLUMNS) if c not in frame.columns]
+        if missing:
+            raise ValueError(f"{path}: missing columns {', '.join(missing)}")
+        if names is None:
+            names = list(dict.fromkeys(list(frame["a"]) + list(frame["b"])))
+        index = {n: k for k, n in enumerate(names)}
+        unknown = sorted(set(frame["a"]).union(frame["b"]) - set(index))
+        if unknown:
+            raise ValueError(f"{path}: unknown variables {', '.join(unknown[:10])}")
+        a = frame["a"].map(index).to_numpy(np.int64)
+        b = frame["b"].map(index).to_numpy(np.int64)
+        probs = frame[list(PROBABILITY_COLUMNS)].to_numpy(np.float64)
+        swap = a > b
+        probs[swap] = probs[swap][:, [0, 2, 1, 3]]
+        pairs = np.column_stack([np.minimum(a, b), np.maximum(a, b)])
+        return cls(names, pairs, probs, n_boot)
