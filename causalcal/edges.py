@@ -8,14 +8,21 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator, Sequence
 from enum import IntEnum
 from pathlib import Path
-from typing import Iterator, Sequence
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["EdgeType", "EdgeProbabilities", "pair_index", "pair_from_index", "n_pairs"]
+__all__ = [
+    "EdgeType",
+    "EdgeProbabilities",
+    "dense_labels",
+    "n_pairs",
+    "pair_from_index",
+    "pair_index",
+]
 
 PROBABILITY_COLUMNS = ("p_none", "p_forward", "p_backward", "p_undirected")
 RELATION_SYMBOLS = ("none", "->", "<-", "--")
@@ -305,3 +312,15 @@ class EdgeProbabilities:
         probs[swap] = probs[swap][:, [0, 2, 1, 3]]
         pairs = np.column_stack([np.minimum(a, b), np.maximum(a, b)])
         return cls(names, pairs, probs, n_boot)
+
+
+def dense_labels(pairs: np.ndarray, labels: np.ndarray, n_vars: int) -> np.ndarray:
+    """Edge-type label (int8) of every pair in row-major pair order; unlisted pairs are NONE.
+
+    ``pairs`` (m, 2) with ``i < j`` and ``labels`` (m,) as returned by
+    :meth:`causalcal.graph.PDAG.pair_labels`.
+    """
+    out = np.zeros(n_pairs(n_vars), dtype=np.int8)
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    out[pair_index(pairs[:, 0], pairs[:, 1], n_vars)] = np.asarray(labels, dtype=np.int8)
+    return out

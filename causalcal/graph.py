@@ -9,7 +9,7 @@ and Tetrad: in the V × V matrix form ``M[i, j] = 1, M[j, i] = 0`` means ``i →
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import networkx as nx
 import numpy as np
@@ -75,7 +75,7 @@ class PDAG:
 
     @classmethod
     def from_networkx(cls, graph: nx.Graph, nodes: Sequence | None = None) -> PDAG:
-        """From a networkx ``DiGraph`` (an arc both ways = undirected) or ``Graph`` (all undirected).
+        """From a networkx ``DiGraph`` (arcs both ways = undirected) or ``Graph`` (undirected).
 
         Node order is ``nodes`` if given, else ``graph``'s node order; node labels become names.
         """
