@@ -15,7 +15,9 @@ from collections.abc import Sequence
 from causalcal._version import __version__
 
 # name -> one-line help; the module causalcal.cli.<name> implements it.
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {
+    "discover": "calibrated causal-relation probabilities for real data + known relations",
+}
 
 
 class CLIError(Exception):
