@@ -12,6 +12,7 @@ from causalcal.graph import PDAG, apply_meek_rules, dag_to_cpdag, pdag_to_dag
 
 __all__ = [
     "__version__",
+    "discover",
     "DiscreteData",
     "EdgeProbabilities",
     "EdgeType",
@@ -20,3 +21,13 @@ __all__ = [
     "dag_to_cpdag",
     "pdag_to_dag",
 ]
+
+
+def __getattr__(name: str):
+    # causalcal.discover is the real-data workflow of the evaluate stage; importing it
+    # lazily keeps the core free of stage imports (SPEC §2).
+    if name == "discover":
+        from causalcal.evaluate.discover import discover
+
+        return discover
+    raise AttributeError(f"module 'causalcal' has no attribute {name!r}")
