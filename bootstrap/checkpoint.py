@@ -1,0 +1,314 @@
+"""Resumable on-disk checkpoints for bootstrap runs (SPEC §6).
+
+A checkpoint is a directory::
+
+    DIR/manifest.json        what the run is: data fingerprint, seed, search, options, n_boot
+    DIR/rep-000017.npz       replicate 17's CPDAG as (pair keys, edge-type labels)
+    DIR/.lock                advisory lock held while a run uses the directory
+
+Every file is written to a temporary name inside ``DIR`` (``.tmp-…``), flushed, fsynced
+and then renamed with :func:`os.replace`, which is atomic on POSIX and Windows: a reader
+sees either the old file or the complete new one, never a partial file. An interrupted
+run (Ctrl-C, ``kill -9``, power loss before the rename) can therefore leave only
+``.tmp-…`` files behind; they are ignored and removed when the directory is next opened.
+
+Replicate ``b`` depends only on the data, the seed, the search and its options (its
+multiplicities come from a generator seeded by ``(seed, b)``), so the manifest pins
+those and refuses to mix runs that differ in any of them. ``n_boot`` is recorded (the
+largest requested so far) but a different ``n_boot`` is allowed: a run with a larger
+``n_boot`` reuses the finished replicates ``0 … n_boot − 1`` and adds the rest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+import warnings
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from causalcal._version import __version__
+from causalcal.data import DiscreteData
+from causalcal.edges import n_pairs
+
+__all__ = ["Checkpoint", "CheckpointMismatchError", "data_fingerprint", "search_identity"]
+
+FORMAT = "causalcal-bootstrap-checkpoint"
+FORMAT_VERSION = 1
+#: How replicate b's sample multiplicities are drawn; part of the manifest so a
+#: future change of scheme can never silently mix with old replicates.
+WEIGHT_SCHEME = "multinomial(n, 1/n) from numpy.random.default_rng([seed, b])"
+MANIFEST = "manifest.json"
+LOCK = ".lock"
+TMP_PREFIX = ".tmp-"
+_REPLICATE_RE = re.compile(r"^rep-(\d{6,})\.npz$")
+
+
+class CheckpointMismatchError(ValueError):
+    """The checkpoint directory was made by a run with different data or options."""
+
+
+def data_fingerprint(data: DiscreteData) -> str:
+    """SHA-256 of the data's shape, variable names, arities and integer codes (hex)."""
+    h = hashlib.sha256()
+    codes = np.ascontiguousarray(data.codes)
+    h.update(f"{codes.shape[0]}x{codes.shape[1]}|{codes.dtype.str}|".encode())
+    h.update("\x00".join(data.names).encode())
+    h.update(b"|")
+    h.update(np.ascontiguousarray(data.arities, dtype="<i8").tobytes())
+    h.update(b"|")
+    h.update(codes.tobytes())
+    return h.hexdigest()
+
+
+def search_identity(search: str | Callable[..., Any]) -> str:
+    """A stable name for a search: its registry name, or ``module:qualname`` of a callable."""
+    if isinstance(search, str):
+        return search
+    module = getattr(search, "__module__", None) or type(search).__module__
+    qualname = getattr(search, "__qualname__", None) or type(search).__qualname__
+    return f"{module}:{qualname}"
+
+
+def _jsonable(value: Any) -> Any:
+    """Canonical JSON-ready form of a search option (numpy scalars/arrays, tuples, sets)."""
+    if isinstance(value, (str, bool, int, float)) or value is None:
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return {"ndarray": value.tolist(), "dtype": value.dtype.str}
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((_jsonable(v) for v in value), key=repr)
+    if callable(value):
+        return search_identity(value)
+    return repr(value)
+
+
+def _atomic_write_bytes(path: Path, write: Callable[[Any], None]) -> None:
+    """Write ``path`` through ``write(handle)`` to a temp file in the same folder, then rename."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{TMP_PREFIX}{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class Checkpoint:
+    """A checkpoint directory for one bootstrap configuration.
+
+    Use :meth:`open` (validates or creates the manifest, takes the lock, removes stale
+    temp files), then :meth:`finished`, :meth:`read` and :meth:`write`; :meth:`close`
+    releases the lock. Also a context manager.
+    """
+
+    def __init__(self, path: str | os.PathLike, manifest: dict[str, Any]) -> None:
+        self.path = Path(path)
+        self.manifest = manifest
+        self._lock_handle: Any = None
+
+    # ------------------------------------------------------------------ open
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike,
+        data: DiscreteData,
+        *,
+        n_boot: int,
+        seed: int,
+        search: str | Callable[..., Any],
+        search_options: Mapping[str, Any],
+    ) -> Checkpoint:
+        """Open (or create) ``path`` for this run; refuse one made with other arguments.
+
+        Raises :class:`CheckpointMismatchError` (a ``ValueError``) naming every field
+        that differs, and ``ValueError`` if ``path`` is a non-empty folder that is not
+        a checkpoint or is in use by another process.
+        """
+        path = Path(path)
+        if path.exists() and not path.is_dir():
+            raise ValueError(f"checkpoint {path}: exists and is not a directory")
+        path.mkdir(parents=True, exist_ok=True)
+        wanted = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "weights": WEIGHT_SCHEME,
+            "data_fingerprint": data_fingerprint(data),
+            "n_samples": int(data.n_samples),
+            "n_vars": int(data.n_vars),
+            "seed": int(seed),
+            "search": search_identity(search),
+            "search_options": _jsonable(dict(search_options)),
+            "n_boot": int(n_boot),
+            "causalcal_version": __version__,
+        }
+        self = cls(path, wanted)
+        self._acquire_lock()
+        try:
+            self._remove_temp_files()
+            manifest_path = path / MANIFEST
+            if manifest_path.exists():
+                try:
+                    found = json.loads(manifest_path.read_text(encoding="utf-8"))
+                except (OSError, ValueError) as err:
+                    raise ValueError(
+                        f"checkpoint {path}: unreadable {MANIFEST} ({err}); "
+                        "delete the directory to start afresh"
+                    ) from None
+                self._check_compatible(found)
+                if found.get("causalcal_version") != __version__:
+                    warnings.warn(
+                        f"checkpoint {path} was written by causalcal "
+                        f"{found.get('causalcal_version')}, this is {__version__}; "
+                        "its finished replicates are reused",
+                        stacklevel=3,
+                    )
+                wanted["n_boot"] = max(int(found.get("n_boot", 0)), int(n_boot))
+                if wanted != found:
+                    self._write_manifest()
+            else:
+                others = [p.name for p in path.iterdir() if p.name != LOCK]
+                if others:
+                    raise ValueError(
+                        f"checkpoint {path}: folder is not empty and has no {MANIFEST} "
+                        f"(found {', '.join(sorted(others)[:3])}); use an empty or new folder"
+                    )
+                self._write_manifest()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def _check_compatible(self, found: Mapping[str, Any]) -> None:
+        if found.get("format") != FORMAT:
+            raise ValueError(f"checkpoint {self.path}: {MANIFEST} is not a causalcal checkpoint")
+        labels = {
+            "format_version": "checkpoint format version",
+            "weights": "bootstrap weight scheme",
+            "data_fingerprint": "data (fingerprint of codes, arities and names)",
+            "n_samples": "number of rows",
+            "n_vars": "number of variables",
+            "seed": "seed",
+            "search": "search",
+            "search_options": "search options",
+        }
+        diffs = []
+        for key, label in labels.items():
+            mine, theirs = self.manifest[key], found.get(key)
+            if mine != theirs:
+                if key == "data_fingerprint" and isinstance(theirs, str):
+                    diffs.append(f"{label}: checkpoint {theirs[:12]}…, now {mine[:12]}…")
+                else:
+                    diffs.append(
+                        f"{label}: checkpoint {json.dumps(theirs)}, now {json.dumps(mine)}"
+                    )
+        if diffs:
+            raise CheckpointMismatchError(
+                f"checkpoint {self.path} was made with different arguments — "
+                + "; ".join(diffs)
+                + ". Use another --checkpoint directory, or delete this one to start afresh."
+            )
+
+    def _write_manifest(self) -> None:
+        text = json.dumps(self.manifest, indent=2, sort_keys=True) + "\n"
+        _atomic_write_bytes(self.path / MANIFEST, lambda h: h.write(text.encode("utf-8")))
+
+    def _remove_temp_files(self) -> None:
+        for p in self.path.iterdir():
+            if p.name.startswith(TMP_PREFIX):
+                p.unlink(missing_ok=True)
+
+    def _acquire_lock(self) -> None:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX: no advisory lock
+            return
+        handle = open(self.path / LOCK, "a+b")  # noqa: SIM115 - held until close()
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise ValueError(
+                f"checkpoint {self.path} is in use by another running bootstrap"
+            ) from None
+        self._lock_handle = handle
+
+    def close(self) -> None:
+        """Release the directory lock (finished replicates stay on disk)."""
+        if self._lock_handle is not None:
+            self._lock_handle.close()  # closing the file releases the flock
+            self._lock_handle = None
+
+    def __enter__(self) -> Checkpoint:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ replicates
+    def replicate_path(self, b: int) -> Path:
+        return self.path / f"rep-{b:06d}.npz"
+
+    def finished(self) -> list[int]:
+        """Indices of all replicates on disk (any ``b``, sorted)."""
+        out = []
+        for p in self.path.iterdir():
+            m = _REPLICATE_RE.match(p.name)
+            if m:
+                out.append(int(m.group(1)))
+        return sorted(out)
+
+    def write(self, b: int, keys: np.ndarray, labels: np.ndarray) -> None:
+        """Store replicate ``b`` (pair keys and labels, see :func:`causalcal.edges.pair_index`)."""
+        keys = np.asarray(keys, dtype=np.int64)
+        labels = np.asarray(labels, dtype=np.int8)
+
+        def write(handle: Any) -> None:
+            np.savez(handle, replicate=np.int64(b), keys=keys, labels=labels)
+
+        _atomic_write_bytes(self.replicate_path(b), write)
+
+    def read(self, b: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """Replicate ``b``'s ``(keys, labels)``; ``None`` (file removed, with a warning)
+        if the file is unreadable or inconsistent, so the replicate is simply redone."""
+        path = self.replicate_path(b)
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                stored_b = int(z["replicate"])
+                keys = np.asarray(z["keys"], dtype=np.int64)
+                labels = np.asarray(z["labels"], dtype=np.int8)
+            total = n_pairs(int(self.manifest["n_vars"]))
+            ok = (
+                stored_b == b
+                and keys.shape == labels.shape
+                and keys.ndim == 1
+                and (len(keys) == 0 or (keys.min() >= 0 and keys.max() < total))
+                and np.all((labels >= 1) & (labels <= 3))
+                and np.all(np.diff(keys) > 0)
+            )
+            if not ok:
+                raise ValueError("inconsistent contents")
+        except Exception as err:  # noqa: BLE001 - any damage means "redo this replicate"
+            warnings.warn(
+                f"checkpoint {self.path}: replicate file {path.name} is damaged ({err}); "
+                "it will be recomputed",
+                stacklevel=2,
+            )
+            path.unlink(missing_ok=True)
+            return None
+        return keys, labels
