@@ -1,1 +1,9 @@
 """BDeu scoring, FGES structure search and bootstrapped edge-type probabilities (thesis §6.2.2–6.2.4)."""
+
+from .bootstrap import (  # noqa: E402,F401 - bootstrapped edge-type probabilities (issue 7)
+    EdgeTypeCounter,
+    bootstrap_edge_probabilities,
+    bootstrap_weights,
+    edge_probabilities_from_graphs,
+)
+from .checkpoint import CheckpointMismatchError  # noqa: E402,F401
