@@ -77,7 +77,7 @@ def _check_labels01(y_true: ArrayLike, name: str = "y_true") -> np.ndarray:
     bad = (y != 0) & (y != 1)
     if bad.any():
         k = _first_bad(bad)
-        raise ValueError(f"{name}[{k}] = {y[k]!r}: labels must be 0 or 1")
+        raise ValueError(f"{name}[{k}] = {y[k].item()!r}: labels must be 0 or 1")
     return y.astype(np.uint8)
 
 
@@ -97,7 +97,7 @@ def _check_probs(y_prob: ArrayLike, name: str = "y_prob") -> np.ndarray:
         bad = ~((p >= 0.0) & (p <= 1.0))
         k = np.unravel_index(_first_bad(bad.ravel()), p.shape)
         where = k[0] if p.ndim == 1 else tuple(int(x) for x in k)
-        raise ValueError(f"{name}[{where}] = {p[k]!r}: probabilities must lie in [0, 1]")
+        raise ValueError(f"{name}[{where}] = {p[k].item()!r}: probabilities must lie in [0, 1]")
     return p
 
 
@@ -129,13 +129,13 @@ def _check_multiclass(y_true: ArrayLike, prob: ArrayLike) -> tuple[np.ndarray, n
         frac = y != np.round(y)
         if frac.any():
             i = _first_bad(frac)
-            raise ValueError(f"y_true[{i}] = {y[i]!r}: class labels must be integers")
+            raise ValueError(f"y_true[{i}] = {y[i].item()!r}: class labels must be integers")
     elif not np.issubdtype(y.dtype, np.integer):
         raise ValueError(f"y_true must hold integer class labels, got dtype {y.dtype}")
     out = (y < 0) | (y >= k)
     if out.any():
         i = _first_bad(out)
-        raise ValueError(f"y_true[{i}] = {y[i]!r}: class labels must be in 0..{k - 1}")
+        raise ValueError(f"y_true[{i}] = {y[i].item()!r}: class labels must be in 0..{k - 1}")
     P = _check_probs(P, "prob")
     off = np.abs(P.sum(axis=1) - 1.0) > ROW_SUM_TOL
     if off.any():
@@ -311,7 +311,7 @@ def roc_auc(y_true: ArrayLike, y_prob: ArrayLike) -> float:
     s = s.astype(np.float64)
     if not np.all(np.isfinite(s)):
         k = _first_bad(~np.isfinite(s))
-        raise ValueError(f"y_prob[{k}] = {s[k]!r}: scores must be finite")
+        raise ValueError(f"y_prob[{k}] = {s[k].item()!r}: scores must be finite")
     if s.min() >= 0.0 and s.max() <= 1.0:
         p_sorted, y_sorted = _sorted_pairs(y, s)
     else:
