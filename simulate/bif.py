@@ -1,0 +1,169 @@
+"""Standard benchmark networks and BIF import/export through pgmpy (optional extra ``bif``).
+
+The classic networks of the Bayesian Network Repository (alarm, asia, child,
+insurance, hepar2, win95pts, andes, pigs, link, munin, …) are shipped with causalcal
+as JSON in ``causalcal/simulate/networks/`` (converted once from the BIF files that
+pgmpy distributed), so :func:`load_network` works offline and without pgmpy.
+:func:`from_bif` reads any BIF file with pgmpy's ``BIFReader``.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+from causalcal.simulate.network import BayesianNetwork
+
+__all__ = ["available_networks", "from_bif", "from_pgmpy", "load_network", "to_pgmpy"]
+
+BIF_EXTRA_HINT = "install the optional extra: pip install 'causalcal[bif]' (it provides pgmpy)"
+#: BIF files may round CPT entries; rows within this of 1 are renormalised on import.
+BIF_ROW_TOL = 1e-3
+
+
+def _import_pgmpy(what: str):
+    try:
+        import pgmpy  # noqa: F401
+    except ImportError:
+        raise ImportError(f"{what} needs pgmpy, which is not installed; {BIF_EXTRA_HINT}") from None
+    import pgmpy
+
+    return pgmpy
+
+
+def from_pgmpy(model, meta: dict | None = None) -> BayesianNetwork:
+    """Convert a pgmpy discrete Bayesian network (with all CPDs) to a :class:`BayesianNetwork`.
+
+    Variables keep pgmpy's node order; each CPD's evidence axes are permuted into
+    ascending parent-index order (see :mod:`causalcal.simulate.network`).
+    """
+    names = [str(n) for n in model.nodes()]
+    index = {n: k for k, n in enumerate(names)}
+    arities, parents, cpts, states = [], [], [], []
+    for name in names:
+        cpd = model.get_cpds(name)
+        if cpd is None:
+            raise ValueError(f"variable {name!r} has no CPD")
+        variables = [str(x) for x in cpd.variables]
+        card = [int(c) for c in cpd.cardinality]
+        evidence = variables[1:]
+        pa = [index[e] for e in evidence]
+        values = np.asarray(cpd.get_values(), dtype=np.float64)  # (card, prod(evidence_card))
+        table = values.reshape([card[0], *card[1:]])
+        perm = np.argsort(pa, kind="stable")
+        table = np.transpose(table, [0, *(1 + perm)])
+        table = table.reshape(card[0], -1).T.copy()
+        sums = table.sum(axis=1, keepdims=True)
+        if np.any(np.abs(sums - 1) > BIF_ROW_TOL):
+            row = int(np.argmax(np.abs(sums[:, 0] - 1)))
+            raise ValueError(
+                f"variable {name!r}: CPT row {row} sums to {sums[row, 0]:.6g}, not 1"
+            )
+        table /= sums
+        arities.append(card[0])
+        parents.append(np.asarray(pa, dtype=np.int64)[perm])
+        cpts.append(table)
+        state_map = getattr(cpd, "state_names", None) or {}
+        states.append([str(s) for s in state_map.get(cpd.variable, range(card[0]))])
+    return BayesianNetwork(names, arities, parents, cpts, states, meta=meta)
+
+
+def from_bif(path: str | os.PathLike) -> BayesianNetwork:
+    """Read a discrete Bayesian network from a BIF file (needs pgmpy: the ``bif`` extra)."""
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: no such file")
+    _import_pgmpy("reading BIF files")
+    from pgmpy.readwrite import BIFReader
+
+    try:
+        if path.suffix == ".gz":
+            import gzip
+
+            model = BIFReader(string=gzip.decompress(path.read_bytes()).decode("utf-8")).get_model()
+        else:
+            model = BIFReader(str(path)).get_model()
+    except Exception as err:  # pgmpy raises assorted parser errors
+        raise ValueError(f"{path}: could not parse as BIF ({type(err).__name__}: {err})") from None
+    try:
+        return from_pgmpy(model, meta={"source": str(path)})
+    except ValueError as err:
+        raise ValueError(f"{path}: {err}") from None
+
+
+def to_pgmpy(network: BayesianNetwork):
+    """The network as a pgmpy ``DiscreteBayesianNetwork`` with ``TabularCPD``s."""
+    _import_pgmpy("to_pgmpy()")
+    from pgmpy.factors.discrete import TabularCPD
+
+    try:
+        from pgmpy.models import DiscreteBayesianNetwork as Model
+    except ImportError:  # older pgmpy
+        from pgmpy.models import BayesianNetwork as Model
+
+    names = network.names
+    model = Model()
+    model.add_nodes_from(names)
+    model.add_edges_from((names[p], names[v]) for v, pa in enumerate(network.parents) for p in pa)
+    cpds = []
+    for v, name in enumerate(names):
+        pa = [names[p] for p in network.parents[v]]
+        state_names = {names[u]: [str(s) for s in network.state_names[u]]
+                       for u in [v, *network.parents[v]]}
+        cpds.append(TabularCPD(
+            name,
+            int(network.arities[v]),
+            network.cpts[v].T,
+            evidence=pa or None,
+            evidence_card=[int(network.arities[p]) for p in network.parents[v]] or None,
+            state_names=state_names,
+        ))
+    model.add_cpds(*cpds)
+    return model
+
+
+def _network_dir() -> Path:
+    return Path(str(resources.files("causalcal.simulate").joinpath("networks")))
+
+
+def available_networks() -> list[str]:
+    """Names of the benchmark networks shipped with causalcal (for :func:`load_network`)."""
+    folder = _network_dir()
+    if not folder.is_dir():
+        return []
+    return sorted(p.stem for p in folder.glob("*.json"))
+
+
+def load_network(name: str) -> BayesianNetwork:
+    """A standard benchmark network by name, e.g. ``load_network("alarm")``.
+
+    Shipped networks (:func:`available_networks`) load offline from JSON. Any other
+    name is tried with pgmpy's ``example_models.load_model("bnlearn/<name>")``
+    (needs the ``bif`` extra; recent pgmpy downloads the file from the Hugging Face Hub).
+    """
+    key = str(name).strip().lower()
+    path = _network_dir() / f"{key}.json"
+    if path.is_file():
+        return BayesianNetwork.load(path)
+    shipped = ", ".join(available_networks()) or "none"
+    try:
+        _import_pgmpy(f"network {name!r} is not shipped with causalcal (shipped: {shipped}); "
+                      "loading it")
+    except ImportError as err:
+        raise ValueError(str(err)) from None
+    try:
+        from pgmpy.example_models import load_model
+
+        model = load_model(f"bnlearn/{key}")
+    except ImportError:
+        from pgmpy.utils import get_example_model
+
+        model = get_example_model(key)
+    except Exception as err:
+        raise ValueError(
+            f"unknown network {name!r}: not shipped with causalcal (shipped: {shipped}) "
+            f"and pgmpy could not load it ({type(err).__name__}: {str(err)[:200]})"
+        ) from None
+    return from_pgmpy(model, meta={"source": f"pgmpy bnlearn/{key}"})
