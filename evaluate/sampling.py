@@ -1,0 +1,152 @@
+"""Stratified calibration training sets (thesis §6.2.4 step 6, SPEC §9).
+
+"To collect N calibration training samples, we selected N/4 samples from each of the four
+edge classes … we first sorted the probability scores of edges in each edge class according
+to the bootstrap probabilities. We then partitioned the instances into 5 bins of
+{[0,0.2), [0.2,0.4), [0.4,0.6), [0.6,0.8), [0.8,1]} … Finally, we sampled separately from
+each bin with equal frequency."
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from causalcal.edges import EdgeProbabilities, EdgeType
+
+__all__ = [
+    "BIN_EDGES",
+    "ClassTooSmallError", "allocate_draws", "probability_bins", "stratified_calibration_set"]
+
+class ClassTooSmallError(ValueError):
+    """An edge type has fewer pairs than the N/4 the calibration set needs."""
+
+
+#: Inner edges of the five probability bins [0,.2), [.2,.4), [.4,.6), [.6,.8), [.8,1].
+BIN_EDGES = (0.2, 0.4, 0.6, 0.8)
+# A probability within this of a bin edge counts as on the edge: 120/200 computed in
+# float64 is 0.59999999999999998 and belongs to [0.6, 0.8).
+_EDGE_TOL = 1e-6
+
+
+def probability_bins(p: np.ndarray) -> np.ndarray:
+    """Bin number 0–4 of each probability in [0,.2), [.2,.4), [.4,.6), [.6,.8), [.8,1]."""
+    p = np.asarray(p)
+    out = np.zeros(p.shape, dtype=np.int8)
+    for edge in BIN_EDGES:
+        out += p >= edge - _EDGE_TOL
+    return out
+
+
+def allocate_draws(available: np.ndarray, total: int, rng: np.random.Generator) -> np.ndarray:
+    """How many to draw from each bin: equal shares, short bins topped up by the others.
+
+    Water-filling (max–min fair) allocation: every bin is offered the same share; a bin
+    with fewer members than its share gives all it has, and what it could not give is
+    shared equally among the bins that still have members, repeated until ``total`` is
+    reached. When the remaining count does not divide evenly, the last single draws go to
+    distinct bins chosen at random (with ``rng``) among those that still have members.
+    """
+    available = np.asarray(available, dtype=np.int64)
+    if total > available.sum():
+        raise ValueError(f"cannot draw {total} from bins holding {available.sum()}")
+    take = np.zeros_like(available)
+    remaining = int(total)
+    while remaining > 0:
+        open_bins = np.flatnonzero(take < available)
+        share = remaining // len(open_bins)
+        if share == 0:
+            chosen = rng.choice(open_bins, size=remaining, replace=False)
+            take[chosen] += 1
+            break
+        give = np.minimum(share, available[open_bins] - take[open_bins])
+        take[open_bins] += give
+        remaining -= int(give.sum())
+    return take
+
+
+def _class_column(probs: np.ndarray | EdgeProbabilities, k: int) -> np.ndarray:
+    """Probability of class ``k`` for every pair (float32, pair order)."""
+    if isinstance(probs, EdgeProbabilities):
+        col = np.full(probs.n_pairs, 1.0 if k == EdgeType.NONE else 0.0, dtype=np.float32)
+        from causalcal.edges import pair_index
+
+        keys = pair_index(probs.pairs[:, 0], probs.pairs[:, 1], probs.n_vars)
+        col[keys] = probs.probs[:, k]
+        return col
+    return probs[:, k]
+
+
+def stratified_calibration_set(
+    probs: np.ndarray | EdgeProbabilities,
+    truth: np.ndarray,
+    n: int,
+    seed: int | np.random.Generator | None = 0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Draw the N-pair calibration set of thesis §6.2.4 (SPEC §9); the rest is the test set.
+
+    Parameters
+    ----------
+    probs : (m, 4) bootstrap probabilities over the pairs (columns ordered as
+        :class:`~causalcal.edges.EdgeType`), or an :class:`EdgeProbabilities` (then the
+        pairs are all ``V(V−1)/2`` pairs in :func:`~causalcal.edges.pair_index` order).
+    truth : (m,) true :class:`EdgeType` of each pair (int8 is enough).
+    n : calibration set size N, a positive multiple of 4; N/4 pairs come from each class.
+    seed : seed or ``numpy.random.Generator``.
+
+    Within a class, pairs are binned by their probability *of that class* into
+    [0,.2), [.2,.4), [.4,.6), [.6,.8), [.8,1] and the N/4 draws are shared equally between
+    the five bins; a bin with fewer pairs than its share gives all it has and the shortfall
+    is spread over the other bins (see :func:`allocate_draws`). Within a bin pairs are drawn
+    uniformly without replacement.
+
+    Returns ``(calibration_indices, test_mask)``: int64 positions of the N calibration pairs
+    (grouped by class NONE, FORWARD, BACKWARD, UNDIRECTED, ascending within a class) and a
+    boolean mask over all m pairs that is False exactly at those positions.
+
+    Raises ``ValueError`` (with the per-class counts) if a class has fewer than N/4 pairs.
+    """
+    truth = np.asarray(truth)
+    m = probs.n_pairs if isinstance(probs, EdgeProbabilities) else None
+    if m is None:
+        probs = np.asarray(probs)
+        if probs.ndim != 2 or probs.shape[1] != 4:
+            raise ValueError(f"probs must have shape (m, 4), got {probs.shape}")
+        m = probs.shape[0]
+    if truth.shape != (m,):
+        raise ValueError(f"truth must have shape ({m},) to match probs, got {truth.shape}")
+    if not np.issubdtype(truth.dtype, np.integer):
+        raise ValueError(f"truth must hold integer edge types, got dtype {truth.dtype}")
+    if int(n) != n or n <= 0 or n % 4:
+        raise ValueError(f"calibration set size N must be a positive multiple of 4, got {n}")
+    n = int(n)
+    counts = np.bincount(truth.astype(np.int64, copy=False), minlength=4) if m else np.zeros(4)
+    if len(counts) > 4 or (m and truth.min() < 0):
+        raise ValueError("truth labels must be edge types 0..3")
+    per_class = n // 4
+    short = [t for t in EdgeType if counts[t] < per_class]
+    if short:
+        have = ", ".join(f"{t.name}: {int(counts[t])}" for t in EdgeType)
+        raise ClassTooSmallError(
+            f"calibration set of N={n} needs {per_class} pairs of every edge type, but "
+            f"{', '.join(t.name for t in short)} has fewer (pairs per type: {have})"
+        )
+    rng = np.random.default_rng(seed)
+    chosen = []
+    for t in EdgeType:
+        members = np.flatnonzero(truth == t)
+        bins = probability_bins(_class_column(probs, int(t))[members])
+        order = np.argsort(bins, kind="stable")
+        sizes = np.bincount(bins, minlength=5)
+        starts = np.concatenate([[0], np.cumsum(sizes)])
+        take = allocate_draws(sizes, per_class, rng)
+        for b in range(5):
+            if take[b]:
+                pick = rng.choice(sizes[b], size=int(take[b]), replace=False)
+                chosen.append(np.sort(members[order[starts[b] + pick]]))
+    calibration = np.concatenate(chosen).astype(np.int64)
+    # sort within class for a stable, readable order
+    cls = truth[calibration]
+    calibration = calibration[np.lexsort((calibration, cls))]
+    test_mask = np.ones(m, dtype=bool)
+    test_mask[calibration] = False
+    return calibration, test_mask
