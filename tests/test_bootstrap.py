@@ -316,8 +316,14 @@ bootstrap_edge_probabilities(chain_data(), n_boot={n_boot}, search=threshold_sea
 """
 
 
-@pytest.mark.parametrize("n_jobs", [1, 2])
-def test_killed_run_resumes_to_the_uninterrupted_result(data, tmp_path, n_jobs):
+@pytest.mark.parametrize(
+    "n_jobs, sig, target",
+    [(1, signal.SIGKILL, "group"), (2, signal.SIGKILL, "group"), (2, signal.SIGINT, "group"),
+     (2, signal.SIGKILL, "worker")],
+)
+def test_killed_run_resumes_to_the_uninterrupted_result(data, tmp_path, n_jobs, sig, target):
+    """Kill the runner (and its workers) — or only one loky worker process — once at least
+    one replicate is on disk; resuming must give the uninterrupted result."""
     ckpt = tmp_path / "ck"
     n_boot = 14
     code = _RUNNER.format(tests=str(TESTS), n_boot=n_boot, ckpt=str(ckpt), n_jobs=n_jobs)
@@ -327,10 +333,21 @@ def test_killed_run_resumes_to_the_uninterrupted_result(data, tmp_path, n_jobs):
         while not list(ckpt.glob("rep-*.npz")) and time.monotonic() < deadline:
             assert proc.poll() is None, "runner exited early"
             time.sleep(0.02)
-        # SIGKILL the whole process group (the runner and its loky workers) mid-run
-        os.killpg(proc.pid, signal.SIGKILL)
-    finally:
+        if target == "group":
+            # kill -9 / Ctrl-C the whole process group (runner and loky workers) mid-run
+            os.killpg(proc.pid, sig)
+        else:
+            psutil = pytest.importorskip("psutil")
+            workers = [c for c in psutil.Process(proc.pid).children(recursive=True)
+                       if "popen_loky" in " ".join(c.cmdline())]
+            assert workers, "no loky worker found"
+            workers[0].send_signal(sig)  # the runner sees a dead worker and stops
         proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+    assert proc.returncode != 0
     finished = list(ckpt.glob("rep-*.npz"))
     assert 1 <= len(finished) < n_boot
     resumed = bootstrap_edge_probabilities(data, n_boot=n_boot, search=threshold_search,
