@@ -39,7 +39,11 @@ def pool_reliability(bins: Sequence[Mapping]) -> dict:
 
 
 def plot_reliability(
-    before: Mapping, after: Mapping, path: str | os.PathLike, title: str = ""
+    before: Mapping,
+    after: Mapping,
+    path: str | os.PathLike,
+    title: str = "",
+    labels: tuple[str, str] = ("before", "after"),
 ) -> Path:
     """Write a 2 × 2 PNG of reliability diagrams (no edge, directed, undirected, overall).
 
@@ -63,7 +67,7 @@ def plot_reliability(
     for col, (key, label) in enumerate(PANELS):
         ax, hist = axes[0, col], axes[1, col]
         ax.plot([0, 1], [0, 1], color="0.6", lw=1, ls="--")
-        for data, name, style in ((before, "before", "o-"), (after, "after", "s-")):
+        for data, name, style in ((before, labels[0], "o-"), (after, labels[1], "s-")):
             if key not in data:
                 continue
             count = np.asarray(data[key]["count"], dtype=np.float64)

@@ -17,7 +17,10 @@ from causalcal._version import __version__
 # name -> one-line help; the module causalcal.cli.<name> implements it.
 COMMANDS: dict[str, str] = {
     "bootstrap": "bootstrapped edge-type probabilities of every pair (n_boot structure searches)",
+    "calibrate": "fit a calibrator on labelled pairs; write calibrated probabilities of all pairs",
     "discover": "calibrated causal-relation probabilities for real data + known relations",
+    "evaluate": "edge-type precision/recall/F1, MCE, ECE, Brier of probabilities vs truth.csv",
+    "study": "simulation study of thesis Tables 33/34 (cached, resumable): before/after tables",
 }
 
 
