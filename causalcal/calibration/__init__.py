@@ -9,11 +9,16 @@ from __future__ import annotations
 import importlib
 
 from causalcal.calibration._base import BinaryCalibrator, MulticlassCalibrator
+from causalcal.calibration.bbq import BBQ
+from causalcal.calibration.enir import ENIR
 
 # registry name -> "module:Class" inside causalcal.calibration
 _REGISTRY: dict[str, str] = {}
+_REGISTRY["bbq"] = "bbq:BBQ"
+_REGISTRY["enir"] = "enir:ENIR"
 
 __all__ = ["BinaryCalibrator", "MulticlassCalibrator", "available", "get"]
+__all__ += ["BBQ", "ENIR"]
 
 
 def available() -> list[str]:
