@@ -1,0 +1,432 @@
+"""Fast Greedy Equivalence Search with the BDeu score (thesis §6.2.2; SPEC §5).
+
+Ramsey, Glymour, Sanchez-Romero & Glymour (2017), "A million variables and more: the
+fast greedy equivalence search algorithm ...", on top of Chickering (2002), "Optimal
+structure identification with greedy search":
+
+* The state is a CPDAG. The forward phase applies Insert(X, Y, T) (add ``X → Y``, orient
+  ``T — Y`` as ``T → Y``), valid iff ``NaYX ∪ T`` is a clique and every semi-directed path
+  ``Y ⇝ X`` meets ``NaYX ∪ T`` (Chickering's Theorem 15); its score change is
+  ``s(Y | NaYX ∪ T ∪ Pa_Y ∪ {X}) − s(Y | NaYX ∪ T ∪ Pa_Y)``. The backward phase applies
+  Delete(X, Y, H) (remove the edge, orient ``Y — h``/``X — h`` into ``h`` for ``h ∈ H``),
+  valid iff ``NaYX \\ H`` is a clique (Theorem 17), score change
+  ``s(Y | NaYX \\ H ∪ Pa_Y \\ {X}) − s(Y | NaYX \\ H ∪ Pa_Y ∪ {X})``.
+* As in FGES, the best operator for every ordered pair is cached in a priority queue
+  ("arrows") and only the arrows whose context changed are rescored after a step;
+  an arrow remembers version stamps of its target's context and its source's adjacency
+  and is discarded when they move on.  Candidate parents of a target that share a
+  conditioning set are scored in one batched count (:meth:`BDeuScore.local_scores_batch`).
+* After each operator the CPDAG is restored locally: only edges into ``Y`` and nodes
+  semi-directed reachable from ``Y`` can change status (a compelled label depends only on
+  the ancestors of its head, Chickering 1995), so those edges are reset to the pattern
+  (v-structures kept) and Meek's rules are re-applied from there.
+* ``faithfulness_assumed=True`` (Tetrad's default heuristic): only pairs whose
+  empty-set gain ``s(Y | {X}) − s(Y | ∅)`` is positive are ever considered; ``False`` runs
+  the full GES neighbourhood.  Ties are broken by ``(X, Y)`` index order, so a run is a
+  pure function of data, weights and options.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+
+import numpy as np
+
+from causalcal.data import DiscreteData
+from causalcal.graph import PDAG, apply_meek_rules
+
+from .bdeu import BDeuScore
+
+__all__ = ["fges", "FGES"]
+
+_EPS = 1e-10  # bumps must exceed this to count as improvements
+
+
+def fges(
+    data: DiscreteData,
+    weights: np.ndarray | Sequence[float] | None = None,
+    *,
+    sample_prior: float = 1.0,
+    structure_prior: float = 1.0,
+    max_degree: int | None = None,
+    faithfulness_assumed: bool = True,
+    verbose: bool = False,
+) -> PDAG:
+    """Run FGES with the BDeu score on ``data`` (rows weighted by ``weights``).
+
+    Returns the CPDAG (names = ``data.names``). ``max_degree`` bounds the number of
+    adjacencies of any node during the forward phase (``None``: unbounded).
+    """
+    score = BDeuScore(data, weights, sample_prior=sample_prior, structure_prior=structure_prior)
+    return FGES(
+        score, max_degree=max_degree, faithfulness_assumed=faithfulness_assumed, verbose=verbose
+    ).search()
+
+
+def _cliques_within(g: PDAG, base: frozenset[int], cands: list[int]) -> list[tuple[int, ...]]:
+    """All subsets S of ``cands`` (sorted tuples) with ``base ∪ S`` a clique of ``g``.
+
+    ``base`` is assumed to be a clique already.
+    """
+    adj = [g.adjacent(c) for c in cands]
+    ok = [k for k, a in enumerate(adj) if base <= a]
+    out: list[tuple[int, ...]] = [()]
+
+    def extend(prefix: list[int], start: int) -> None:
+        for pos in range(start, len(ok)):
+            k = ok[pos]
+            if all(cands[k] in adj[m] for m in prefix):
+                prefix.append(k)
+                out.append(tuple(cands[m] for m in prefix))
+                extend(prefix, pos + 1)
+                prefix.pop()
+
+    extend([], 0)
+    return out
+
+
+def _is_clique(g: PDAG, nodes: Sequence[int]) -> bool:
+    for i in range(len(nodes)):
+        adj = g.adjacent(nodes[i])
+        for j in range(i + 1, len(nodes)):
+            if nodes[j] not in adj:
+                return False
+    return True
+
+
+class FGES:
+    """The search state; use :func:`fges` unless you need the scorer afterwards."""
+
+    def __init__(
+        self,
+        score: BDeuScore,
+        max_degree: int | None = None,
+        faithfulness_assumed: bool = True,
+        verbose: bool = False,
+    ) -> None:
+        if max_degree is not None and (int(max_degree) != max_degree or max_degree < 0):
+            raise ValueError(f"max_degree must be a non-negative integer or None, got {max_degree}")
+        self.score = score
+        self.max_degree = None if max_degree is None else int(max_degree)
+        self.faithfulness_assumed = bool(faithfulness_assumed)
+        self.verbose = bool(verbose)
+        v = score.n_vars
+        self.graph = PDAG(v, score.data.names)
+        self.in_stamp = [0] * v
+        self.adj_stamp = [0] * v
+        self.heap: list[tuple] = []
+        self.options: dict[tuple[int, int], list[tuple[float, tuple[int, ...]]]] = {}
+        self.parked: set[tuple[int, int]] = set()
+        self.effect: list[set[int]] = [set() for _ in range(v)]
+        self.mode = "effect"
+        self.n_steps = 0
+
+    # -------------------------------------------------------------- search
+    def search(self) -> PDAG:
+        gi, gj, gain = self.score.pairwise_gains(min_gain=_EPS)
+        for i, j in zip(gi.tolist(), gj.tolist()):
+            self.effect[i].add(j)
+            self.effect[j].add(i)
+        # first step: every positive pair both ways, T = ∅, scored by the batched gains
+        for i, j, b in zip(gi.tolist(), gj.tolist(), gain.tolist()):
+            for a, t in ((i, j), (j, i)):
+                self.options[(a, t)] = [(b, ())]
+                heapq.heappush(self.heap, (-b, a, t, 0, 0))
+        if not self.faithfulness_assumed:
+            # full GES: every non-adjacent pair is a candidate from the start
+            self.mode = "all"
+            self._run_phases(initial=False)
+            return self.graph
+        # Tetrad's schedule: effect edges only, then also "cover non-colliders"
+        # (pairs two steps apart through a non-collider), each a forward + backward pass.
+        self.mode = "effect"
+        self._run_phases(initial=False)
+        self.mode = "cover"
+        self._run_phases(initial=True)
+        return self.graph
+
+    def _reset_queue(self) -> None:
+        self.heap.clear()
+        self.options.clear()
+        self.parked.clear()
+
+    def _run_phases(self, initial: bool) -> None:
+        if initial:
+            self._reset_queue()
+            for y in range(self.score.n_vars):
+                self._eval_insert_into(y, self._candidates(y))
+        self._forward()
+        self._reset_queue()
+        self._backward()
+        self._reset_queue()
+
+    # ---------------------------------------------------------- utilities
+    def _candidates(self, r: int) -> list[int]:
+        g = self.graph
+        adj = g.adjacent(r)
+        if self.mode == "all":
+            pool = range(self.score.n_vars)
+        elif self.mode == "effect":
+            pool = self.effect[r]
+        else:  # cover non-colliders: m with m - n - r and not m -> n <- r, plus effect
+            pool = set(self.effect[r])
+            for n in adj:
+                r_into_n = n in g.children(r)
+                for m in g.adjacent(n):
+                    if r_into_n and n in g.children(m):
+                        continue
+                    pool.add(m)
+        return sorted(w for w in pool if w != r and w not in adj)
+
+    def _degree_ok(self, a: int, b: int) -> bool:
+        if self.max_degree is None:
+            return True
+        g = self.graph
+        return len(g.adjacent(a)) < self.max_degree and len(g.adjacent(b)) < self.max_degree
+
+    def _semidirected_blocked(self, start: int, goal: int, cond: set[int]) -> bool:
+        """True iff every semi-directed path ``start ⇝ goal`` passes through ``cond``."""
+        g = self.graph
+        seen = {start}
+        stack = [start]
+        while stack:
+            t = stack.pop()
+            for nxt in (g.children(t), g.neighbors(t)):
+                for c in nxt:
+                    if c in seen or c in cond:
+                        continue
+                    if c == goal:
+                        return False
+                    seen.add(c)
+                    stack.append(c)
+        return True
+
+    def _snapshot(self, nodes) -> dict[int, tuple[frozenset, frozenset]]:
+        g = self.graph
+        return {u: (frozenset(g.parents(u)), frozenset(g.neighbors(u))) for u in nodes}
+
+    def _reach(self, y: int, skip: set[int]) -> set[int]:
+        """Nodes semi-directed reachable from ``y`` (``y`` included), not leaving ``y``
+        through ``skip`` in the first step."""
+        g = self.graph
+        seen = {y}
+        stack = [y]
+        first = True
+        while stack:
+            t = stack.pop()
+            for nxt in (g.children(t), g.neighbors(t)):
+                for c in nxt:
+                    if c in seen or (first and c in skip):
+                        continue
+                    seen.add(c)
+                    stack.append(c)
+            first = False
+        return seen
+
+    def _complete(self, y: int, skip: set[int]) -> set[int]:
+        """Restore the CPDAG after an operator at target ``y``; return the nodes whose
+        parents or neighbours changed."""
+        g = self.graph
+        region = self._reach(y, skip)
+        before = self._snapshot(region)
+        for b in region:
+            pa = list(g.parents(b))
+            if not pa:
+                continue
+            keep = set()
+            for i in range(len(pa)):
+                adj_i = g.adjacent(pa[i])
+                for j in range(i + 1, len(pa)):
+                    if pa[j] not in adj_i:
+                        keep.add(pa[i])
+                        keep.add(pa[j])
+            for a in pa:
+                if a not in keep:
+                    g.undirect(a, b)
+        apply_meek_rules(g, region)
+        after = self._snapshot(region)
+        return {u for u in region if before[u] != after[u]}
+
+    # ------------------------------------------------------------ forward
+    def _eval_insert_into(self, b: int, cands: list[int]) -> None:
+        """Score the best Insert(a, b, T) options for every candidate ``a``."""
+        g = self.graph
+        nb = g.neighbors(b)
+        pa_b = frozenset(g.parents(b))
+        sb = self.in_stamp[b]
+        if self.max_degree is not None and len(g.adjacent(b)) >= self.max_degree:
+            for a in cands:
+                self.options.pop((a, b), None)
+            return
+        requests: dict[frozenset, list[int]] = {}
+        per_a: list[tuple[int, list[tuple[tuple[int, ...], frozenset]]]] = []
+        clique_cache: dict[tuple[frozenset, tuple[int, ...]], list[tuple[int, ...]]] = {}
+        for a in cands:
+            adj_a = g.adjacent(a)
+            naxy = frozenset(nb & adj_a)
+            if naxy and not _is_clique(g, sorted(naxy)):
+                self.options.pop((a, b), None)
+                continue
+            tn = tuple(sorted(nb - adj_a))
+            key = (naxy, tn)
+            subsets = clique_cache.get(key)
+            if subsets is None:
+                subsets = _cliques_within(g, naxy, list(tn))
+                clique_cache[key] = subsets
+            opts = []
+            for s in subsets:
+                cond = naxy | pa_b | frozenset(s)
+                requests.setdefault(cond, []).append(a)
+                opts.append((s, cond))
+            per_a.append((a, opts))
+        sc = self.score
+        with_x: dict[tuple[frozenset, int], float] = {}
+        base: dict[frozenset, float] = {}
+        for cond, xs in requests.items():
+            base[cond] = sc.local_score(b, cond)
+            vals = sc.local_scores_batch(b, cond, xs)
+            for x, val in zip(xs, vals.tolist()):
+                with_x[(cond, x)] = val
+        for a, opts in per_a:
+            scored = []
+            for s, cond in opts:
+                bump = with_x[(cond, a)] - base[cond]
+                if bump > _EPS:
+                    scored.append((bump, s))
+            if not scored:
+                self.options.pop((a, b), None)
+                continue
+            scored.sort(key=lambda t: (-t[0], len(t[1]), t[1]))
+            self.options[(a, b)] = scored
+            heapq.heappush(self.heap, (-scored[0][0], a, b, sb, self.adj_stamp[a]))
+
+    def _forward(self) -> None:
+        g = self.graph
+        heap = self.heap
+        while heap:
+            negb, a, b, sb, sa = heapq.heappop(heap)
+            if sb != self.in_stamp[b] or sa != self.adj_stamp[a] or g.is_adjacent(a, b):
+                continue
+            opts = self.options.get((a, b))
+            if not opts or -negb != opts[0][0]:
+                continue
+            if not self._degree_ok(a, b):
+                continue
+            naxy = g.neighbors(b) & g.adjacent(a)
+            chosen = None
+            for k, (_bump, s) in enumerate(opts):
+                if self._semidirected_blocked(b, a, naxy | set(s)):
+                    chosen = k
+                    break
+            if chosen is None:
+                self.parked.add((a, b))
+                continue
+            if chosen > 0:
+                # a lower-scoring option is the best valid one: requeue in its place
+                self.parked.add((a, b))
+                self.options[(a, b)] = opts[chosen:]
+                heapq.heappush(heap, (-opts[chosen][0], a, b, sb, sa))
+                continue
+            bump, t = opts[0]
+            self._insert(a, b, t, naxy, bump)
+
+    def _insert(self, x: int, y: int, t: tuple[int, ...], naxy: set[int], bump: float) -> None:
+        g = self.graph
+        self.n_steps += 1
+        if self.verbose:
+            print(f"INSERT {g.names[x]} -> {g.names[y]} T={[g.names[k] for k in t]} {bump:.4f}")
+        common_before = g.neighbors(x) & g.neighbors(y)
+        g.add_directed(x, y)
+        for k in t:
+            g.orient(k, y)
+        changed = self._complete(y, set(naxy))
+        common = (g.neighbors(x) & g.neighbors(y)) | common_before
+        touched = changed | {x, y} | set(t) | common
+        self.adj_stamp[x] += 1
+        self.adj_stamp[y] += 1
+        for u in touched:
+            self.in_stamp[u] += 1
+        for u in sorted(touched):
+            self._eval_insert_into(u, self._candidates(u))
+        for src in (x, y):
+            for w in self._candidates(src):
+                if w not in touched:
+                    self._eval_insert_into(w, [src])
+        # arrows that failed the path test may have become valid: requeue them
+        parked = self.parked
+        self.parked = set()
+        for a, b in sorted(parked):
+            opts = self.options.get((a, b))
+            if opts and not g.is_adjacent(a, b):
+                heapq.heappush(self.heap, (-opts[0][0], a, b, self.in_stamp[b], self.adj_stamp[a]))
+
+    # ----------------------------------------------------------- backward
+    def _eval_delete_into(self, y: int, sources: list[int]) -> None:
+        """Best Delete(x, y, H) for each ``x`` adjacent to ``y`` by ``x → y`` or ``x — y``."""
+        g = self.graph
+        nb = g.neighbors(y)
+        pa = frozenset(g.parents(y))
+        sc = self.score
+        sy = self.in_stamp[y]
+        for x in sources:
+            if not (x in pa or x in nb):
+                self.options.pop((x, y), None)
+                continue
+            naxy = sorted(nb & g.adjacent(x))
+            best = None
+            for k_set in _cliques_within(g, frozenset(), naxy):
+                kept = frozenset(k_set)
+                cond = (kept | pa) - {x}
+                bump = sc.local_score(y, cond) - sc.local_score(y, cond | {x})
+                h = tuple(sorted(set(naxy) - kept))
+                if bump > _EPS and (best is None or (bump, -len(h)) > (best[0], -len(best[1]))):
+                    best = (bump, h)
+            if best is None:
+                self.options.pop((x, y), None)
+                continue
+            self.options[(x, y)] = [best]
+            heapq.heappush(self.heap, (-best[0], x, y, sy, self.adj_stamp[x]))
+
+    def _backward(self) -> None:
+        g = self.graph
+        for y in range(g.n_vars):
+            self._eval_delete_into(y, sorted(g.parents(y) | g.neighbors(y)))
+        heap = self.heap
+        while heap:
+            negb, x, y, sy, sx = heapq.heappop(heap)
+            if sy != self.in_stamp[y] or sx != self.adj_stamp[x]:
+                continue
+            opts = self.options.get((x, y))
+            if not opts or -negb != opts[0][0]:
+                continue
+            if not (g.has_directed(x, y) or g.has_undirected(x, y)):
+                continue
+            bump, h = opts[0]
+            self._delete(x, y, h, bump)
+
+    def _delete(self, x: int, y: int, h: tuple[int, ...], bump: float) -> None:
+        g = self.graph
+        self.n_steps += 1
+        if self.verbose:
+            print(f"DELETE {g.names[x]} - {g.names[y]} H={[g.names[k] for k in h]} {bump:.4f}")
+        common_before = g.adjacent(x) & g.adjacent(y)
+        g.remove_edge(x, y)
+        for k in h:
+            if g.has_undirected(y, k):
+                g.orient(y, k)
+            if g.has_undirected(x, k):
+                g.orient(x, k)
+        changed = self._complete(y, set())
+        changed |= self._complete(x, set())
+        touched = changed | {x, y} | set(h) | common_before
+        self.adj_stamp[x] += 1
+        self.adj_stamp[y] += 1
+        for u in touched:
+            self.in_stamp[u] += 1
+        for u in sorted(touched):
+            self._eval_delete_into(u, sorted(g.parents(u) | g.neighbors(u)))
+        for src in (x, y):
+            for w in sorted(g.children(src) | g.neighbors(src)):
+                if w not in touched:
+                    self._eval_delete_into(w, [src])

@@ -1,0 +1,154 @@
+"""Structure searches with one signature, ``search(data, weights=None, **options) -> PDAG``.
+
+Bootstrapping (thesis §6.2.3) works with "any discovery method that is fast enough to
+run hundreds of times" (§6.2.6): :func:`get_search` returns
+
+* ``"fges"`` — :func:`causalcal.bootstrap.fges` (BDeu; weights are native);
+* ``"ges"`` — causal-learn's GES with its BDeu score (slow: meant for small V; weights
+  must be integer multiplicities, the rows are repeated);
+* ``"pc"`` — causal-learn's PC with the G² test (``alpha``, default 0.05; integer weights
+  by repetition as for GES).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from causalcal.data import DiscreteData
+from causalcal.graph import PDAG
+
+from .fges import fges
+
+__all__ = ["available_searches", "get_search", "ges_causallearn", "pc_causallearn"]
+
+GES_MAX_VARS = 60  # causal-learn's GES is exponential-ish in Python beyond this
+
+
+def _repeat_rows(data: DiscreteData, weights) -> np.ndarray:
+    """Codes with row r repeated ``weights[r]`` times (integer multiplicities only)."""
+    codes = np.asarray(data.codes)
+    if weights is None:
+        return codes
+    w = np.asarray(weights, dtype=np.float64)
+    if w.shape != (data.n_samples,):
+        raise ValueError(f"weights must have shape ({data.n_samples},), got {w.shape}")
+    if np.any(~np.isfinite(w)) or np.any(w < 0):
+        raise ValueError("weights must be finite and non-negative")
+    if np.any(w != np.round(w)):
+        bad = int(np.flatnonzero(w != np.round(w))[0])
+        raise ValueError(
+            f"causal-learn searches need integer weights (row multiplicities); "
+            f"weights[{bad}] = {w[bad]}"
+        )
+    rows = np.repeat(np.arange(data.n_samples), w.astype(np.int64))
+    if len(rows) < 2:
+        raise ValueError("weights leave fewer than 2 rows")
+    return codes[rows]
+
+
+def _dense_codes(codes: np.ndarray) -> np.ndarray:
+    """Recode every column to 0 … (distinct values − 1), as causal-learn counts states."""
+    out = np.empty(codes.shape, dtype=np.int64)
+    for j in range(codes.shape[1]):
+        _, inv = np.unique(codes[:, j], return_inverse=True)
+        out[:, j] = inv.reshape(-1)
+    return out
+
+
+def causallearn_to_pdag(graph, names: Sequence[str]) -> PDAG:
+    """Convert a causal-learn ``GeneralGraph`` (``graph[j, i] = 1, graph[i, j] = −1``
+    means ``i → j``; −1 both ways means ``i — j``) to a :class:`PDAG`."""
+    m = np.asarray(graph.graph)
+    v = m.shape[0]
+    g = PDAG(v, names)
+    for i in range(v):
+        for j in range(i + 1, v):
+            a, b = m[i, j], m[j, i]
+            if a == 0 and b == 0:
+                continue
+            if a == -1 and b == 1:
+                g.add_directed(i, j)
+            elif a == 1 and b == -1:
+                g.add_directed(j, i)
+            elif a == -1 and b == -1:
+                g.add_undirected(i, j)
+            else:
+                raise ValueError(f"unsupported causal-learn endpoint pair ({a}, {b}) at {i}, {j}")
+    return g
+
+
+def ges_causallearn(
+    data: DiscreteData, weights=None, *, max_parents: int | None = None, allow_large: bool = False
+) -> PDAG:
+    """causal-learn's GES (Chickering 2002) with its BDeu score (sample and structure
+    prior 1). Refuses more than :data:`GES_MAX_VARS` variables unless ``allow_large``."""
+    if data.n_vars > GES_MAX_VARS and not allow_large:
+        raise ValueError(
+            f"causal-learn GES on {data.n_vars} variables would take very long; "
+            f"use 'fges' or pass allow_large=True"
+        )
+    from causallearn.search.ScoreBased.GES import ges
+
+    x = _dense_codes(_repeat_rows(data, weights))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        record = ges(x, score_func="local_score_BDeu", maxP=max_parents)
+    return causallearn_to_pdag(record["G"], data.names)
+
+
+def pc_causallearn(data: DiscreteData, weights=None, *, alpha: float = 0.05) -> PDAG:
+    """causal-learn's PC (stable, Meek orientation) with the G² conditional-independence
+    test at level ``alpha``; the result is its CPDAG (conflicting orientations become
+    undirected)."""
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    from causallearn.search.ConstraintBased.PC import pc
+
+    x = _dense_codes(_repeat_rows(data, weights))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cg = pc(x, alpha, "gsq", stable=True, show_progress=False, verbose=False)
+    m = np.asarray(cg.G.graph)
+    v = m.shape[0]
+    g = PDAG(v, data.names)
+    for i in range(v):
+        for j in range(i + 1, v):
+            a, b = m[i, j], m[j, i]
+            if a == 0 and b == 0:
+                continue
+            if a == -1 and b == 1:
+                g.add_directed(i, j)
+            elif a == 1 and b == -1:
+                g.add_directed(j, i)
+            else:  # undirected or a bidirected conflict
+                g.add_undirected(i, j)
+    return g
+
+
+def _fges_search(data: DiscreteData, weights=None, **options) -> PDAG:
+    return fges(data, weights, **options)
+
+
+_SEARCHES: dict[str, Callable[..., PDAG]] = {
+    "fges": _fges_search,
+    "ges": ges_causallearn,
+    "pc": pc_causallearn,
+}
+
+
+def available_searches() -> list[str]:
+    """Names accepted by :func:`get_search`."""
+    return sorted(_SEARCHES)
+
+
+def get_search(name: str) -> Callable[..., PDAG]:
+    """The search called ``name``: a callable ``(data, weights=None, **options) -> PDAG``."""
+    try:
+        return _SEARCHES[name.lower()]
+    except (KeyError, AttributeError):
+        raise ValueError(
+            f"unknown search {name!r}; available: {', '.join(available_searches())}"
+        ) from None
