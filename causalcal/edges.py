@@ -6,6 +6,7 @@ Thesis §6.2.3: for every pair (A, B) the bootstrap counts four edge classes,
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -58,28 +59,34 @@ def n_pairs(n_vars: int) -> int:
 
 
 def pair_index(i: np.ndarray, j: np.ndarray, n_vars: int) -> np.ndarray:
-    """Row-major position of pairs (i, j), i < j, in the list of all pairs."""
+    """Row-major position of pairs (i, j), i < j, in the list of all pairs.
+
+    Pair (0, 1) is at 0, (0, 2) at 1, …, (0, V−1) at V−2, (1, 2) at V−1, …
+    The caller guarantees ``0 <= i < j < n_vars`` (not checked, for speed).
+    """
     i = np.asarray(i, dtype=np.int64)
     j = np.asarray(j, dtype=np.int64)
     return i * (2 * n_vars - i - 1) // 2 + (j - i - 1)
 
 
 def pair_from_index(k: np.ndarray, n_vars: int) -> tuple[np.ndarray, np.ndarray]:
-    """Inverse of :func:`pair_index`: the pairs (i, j), i < j, at positions ``k``."""
+    """Inverse of :func:`pair_index`: the pairs (i, j), i < j, at positions ``k``.
+
+    ``k`` may be a scalar or an array (the results then have its shape); every
+    position must lie in ``0 … n_pairs(n_vars) − 1``.
+    """
     k = np.asarray(k, dtype=np.int64)
+    if k.size and (k.min() < 0 or k.max() >= n_pairs(n_vars)):
+        bad = k.ravel()[np.flatnonzero((k.ravel() < 0) | (k.ravel() >= n_pairs(n_vars)))[0]]
+        raise ValueError(f"pair position {bad} outside 0..{n_pairs(n_vars) - 1}")
     # rows start at s(i) = i*(2V-i-1)/2; solve s(i) <= k with the quadratic formula.
     b = 2 * n_vars - 1
-    i = np.floor((b - np.sqrt(np.maximum(b * b - 8.0 * k, 0.0))) / 2).astype(np.int64)
-    start = i * (2 * n_vars - i - 1) // 2
+    disc = np.maximum(b * b - 8.0 * k, 0.0)
+    i = np.asarray(np.floor((b - np.sqrt(disc)) / 2), dtype=np.int64)
     # float rounding can put i one off at large V; correct both ways.
-    too_far = start > k
-    i[too_far] -= 1
-    start = i * (2 * n_vars - i - 1) // 2
-    next_start = (i + 1) * (2 * n_vars - i - 2) // 2
-    short = k >= next_start
-    i[short] += 1
-    start = i * (2 * n_vars - i - 1) // 2
-    j = k - start + i + 1
+    i = np.where(i * (2 * n_vars - i - 1) // 2 > k, i - 1, i)
+    i = np.where((i + 1) * (2 * n_vars - i - 2) // 2 <= k, i + 1, i)
+    j = k - i * (2 * n_vars - i - 1) // 2 + i + 1
     return i, j
 
 
@@ -109,8 +116,16 @@ class EdgeProbabilities:
         n_vars = len(self.names)
         if len(set(self.names)) != n_vars:
             raise ValueError("variable names must be unique")
-        pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
-        probs = np.asarray(probs, dtype=np.float64).reshape(-1, 4)
+        pairs = np.asarray(pairs, dtype=np.int64)
+        probs = np.asarray(probs, dtype=np.float64)
+        if pairs.size == 0:
+            pairs = pairs.reshape(0, 2)
+        if probs.size == 0:
+            probs = probs.reshape(0, 4)
+        if pairs.ndim != 2 or pairs.shape[1] != 2:
+            raise ValueError(f"pairs must have shape (m, 2), got {pairs.shape}")
+        if probs.ndim != 2 or probs.shape[1] != 4:
+            raise ValueError(f"probs must have shape (m, 4), got {probs.shape}")
         if len(pairs) != len(probs):
             raise ValueError(f"{len(pairs)} pairs but {len(probs)} probability rows")
         if len(pairs):
@@ -119,8 +134,13 @@ class EdgeProbabilities:
             bad = np.flatnonzero(pairs[:, 0] >= pairs[:, 1])
             if len(bad):
                 raise ValueError(f"pair row {bad[0]} is not ordered i < j: {pairs[bad[0]]}")
-            if not np.all(np.isfinite(probs)) or probs.min() < 0:
-                raise ValueError("probabilities must be finite and non-negative")
+            bad_p = ~(np.isfinite(probs) & (probs >= 0)).all(axis=1)
+            if bad_p.any():
+                i, j = pairs[np.flatnonzero(bad_p)[0]]
+                raise ValueError(
+                    f"probabilities of pair ({self.names[i]}, {self.names[j]}) must be "
+                    "finite and non-negative"
+                )
             off = np.flatnonzero(np.abs(probs.sum(axis=1) - 1) > 1e-6)
             if len(off):
                 i, j = pairs[off[0]]
@@ -177,24 +197,32 @@ class EdgeProbabilities:
         ``counts`` may omit the ``NONE`` column (shape (m, 3)); it is then
         ``n_boot`` minus the other three.
         """
-        counts = np.asarray(counts, dtype=np.float64)
-        if counts.shape[1] == 3:
-            counts = np.column_stack([n_boot - counts.sum(axis=1), counts])
         if n_boot <= 0:
             raise ValueError("n_boot must be positive")
+        counts = np.asarray(counts, dtype=np.float64)
+        if counts.size == 0:
+            counts = counts.reshape(0, 4)
+        if counts.ndim != 2 or counts.shape[1] not in (3, 4):
+            raise ValueError(f"counts must have shape (m, 3) or (m, 4), got {counts.shape}")
+        if counts.shape[1] == 3:
+            counts = np.column_stack([n_boot - counts.sum(axis=1), counts])
         return cls(names, pairs, counts / n_boot, n_boot=n_boot)
 
     # --------------------------------------------------------------- lookups
     def lookup(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        """Probabilities (len, 4) of arbitrary pairs (i, j), i ≠ j, in either order.
+        """Probabilities (…, 4) of arbitrary pairs (i, j), i ≠ j, in either order.
 
-        For ``i > j`` the forward/backward columns are swapped so that column 1 is
-        the probability of ``i → j``.
+        ``i`` and ``j`` are broadcast together; the result has their shape plus a last
+        axis of 4. For ``i > j`` the forward/backward columns are swapped so that
+        column 1 is the probability of ``i → j``.
         """
-        i = np.asarray(i, dtype=np.int64)
-        j = np.asarray(j, dtype=np.int64)
+        i, j = np.broadcast_arrays(np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64))
+        shape = i.shape
+        i, j = i.ravel(), j.ravel()
         if np.any(i == j):
             raise ValueError("a pair needs two different variables")
+        if i.size and (min(i.min(), j.min()) < 0 or max(i.max(), j.max()) >= self.n_vars):
+            raise ValueError(f"variable index outside 0..{self.n_vars - 1}")
         lo, hi = np.minimum(i, j), np.maximum(i, j)
         out = np.zeros((len(lo), 4))
         out[:, 0] = 1.0
@@ -208,7 +236,7 @@ class EdgeProbabilities:
         out[hit] = self.probs[pos_c[hit]]
         swap = i > j
         out[swap] = out[swap][:, [0, 2, 1, 3]]
-        return out
+        return out.reshape(*shape, 4)
 
     def dense(self, dtype: type = np.float32) -> np.ndarray:
         """All ``V(V−1)/2`` pairs in row-major pair order (see :func:`pair_index`)."""
@@ -262,7 +290,9 @@ class EdgeProbabilities:
                     )
                 else:
                     handle.write(f"# n_vars={self.n_vars} n_boot={self.n_boot}\n".encode())
-                    handle.write(("# names=" + "\t".join(self.names) + "\n").encode())
+                    # JSON keeps any name intact (commas, quotes, tabs, newlines, '#')
+                    names_json = json.dumps(self.names, ensure_ascii=False)
+                    handle.write(f"# names={names_json}\n".encode())
                     self.to_frame().to_csv(handle, index=False, float_format="%.17g")
             os.replace(tmp, path)
         except BaseException:
@@ -287,31 +317,52 @@ class EdgeProbabilities:
                 )
         names: list[str] | None = None
         n_boot = 0
+        n_header = 0
         with open(path, encoding="utf-8") as handle:
             for line in handle:
                 if not line.startswith("#"):
                     break
+                n_header += 1
                 if line.startswith("# names="):
-                    names = line[len("# names="):].rstrip("\n").split("\t")
+                    value = line[len("# names="):].rstrip("\n")
+                    names = json.loads(value) if value.startswith("[") else value.split("\t")
                 elif "n_boot=" in line:
                     n_boot = int(line.split("n_boot=")[1].split()[0])
-        frame = pd.read_csv(path, comment="#", dtype={"a": str, "b": str})
+        # Only the leading lines are comments: a '#' inside a name must survive, and
+        # names such as "NA" or "" must not turn into missing values.
+        try:
+            frame = pd.read_csv(
+                path,
+                skiprows=n_header,
+                dtype={"a": str, "b": str},
+                keep_default_na=False,
+                na_values={c: ["", "nan", "NaN"] for c in PROBABILITY_COLUMNS},
+            )
+        except (pd.errors.EmptyDataError, pd.errors.ParserError) as err:
+            raise ValueError(f"{path}: cannot read CSV: {err}") from None
         missing = [c for c in ("a", "b", *PROBABILITY_COLUMNS) if c not in frame.columns]
         if missing:
             raise ValueError(f"{path}: missing columns {', '.join(missing)}")
         if names is None:
-            names = list(dict.fromkeys(list(frame["a"]) + list(frame["b"])))
+            both = np.column_stack([frame["a"].to_numpy(), frame["b"].to_numpy()]).ravel()
+            names = list(dict.fromkeys(both.tolist()))
         index = {n: k for k, n in enumerate(names)}
         unknown = sorted(set(frame["a"]).union(frame["b"]) - set(index))
         if unknown:
             raise ValueError(f"{path}: unknown variables {', '.join(unknown[:10])}")
         a = frame["a"].map(index).to_numpy(np.int64)
         b = frame["b"].map(index).to_numpy(np.int64)
-        probs = frame[list(PROBABILITY_COLUMNS)].to_numpy(np.float64)
+        try:
+            probs = frame[list(PROBABILITY_COLUMNS)].to_numpy(np.float64)
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"{path}: probability columns must be numbers: {err}") from None
         swap = a > b
         probs[swap] = probs[swap][:, [0, 2, 1, 3]]
         pairs = np.column_stack([np.minimum(a, b), np.maximum(a, b)])
-        return cls(names, pairs, probs, n_boot)
+        try:
+            return cls(names, pairs, probs, n_boot)
+        except ValueError as err:
+            raise ValueError(f"{path}: {err}") from None
 
 
 def dense_labels(pairs: np.ndarray, labels: np.ndarray, n_vars: int) -> np.ndarray:
