@@ -357,3 +357,20 @@ def test_killed_run_resumes_to_the_uninterrupted_result(data, tmp_path, n_jobs, 
                                                  seed=9, progress=False, delay=0.0)
     assert resumed == uninterrupted
     assert not any(p.name.startswith(".tmp-") for p in ckpt.iterdir())
+
+
+def test_checkpoint_in_use_is_refused(data, tmp_path):
+    from causalcal.bootstrap.checkpoint import Checkpoint
+
+    ckpt = tmp_path / "ck"
+    opts = {"threshold": np.float64(0.02)}  # numpy option values are recorded as numbers
+    with Checkpoint.open(ckpt, data, n_boot=2, seed=0, search=threshold_search,
+                         search_options=opts):
+        with pytest.raises(ValueError, match="in use"):
+            bootstrap_edge_probabilities(data, n_boot=2, search=threshold_search,
+                                         checkpoint=ckpt, progress=False, **opts)
+    # released on close: the same options (as a plain float) are accepted
+    bootstrap_edge_probabilities(data, n_boot=2, search=threshold_search, checkpoint=ckpt,
+                                 progress=False, threshold=0.02)
+    manifest = json.loads((ckpt / "manifest.json").read_text())
+    assert manifest["search_options"] == {"threshold": 0.02}
