@@ -17,7 +17,7 @@ examples:
 presets:
   table33  V=1000, E=1000,2000,3000, N=40,80,120, 10 repeats, n=1000, n_boot=200
   table34  V=5000, E=5000,10000,15000, N=40,80,120, 10 repeats, n=1000, n_boot=200
-  quick    V=60, E=60, N=20,40, 3 repeats, n=500, n_boot=10
+  quick    V=100, E=100, N=20,40, 3 repeats, n=1000, n_boot=10
 
 files written under --out:
   cache/V{V}_E{E}_r{r}/   network.json, data.npz, truth.npz, probs.npz, bootstrap/ (checkpoint)
