@@ -358,6 +358,7 @@ class BayesianNetwork:
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 json.dump(self.to_dict(), handle, separators=(",", ":"), allow_nan=False)
+            os.chmod(tmp, 0o644)  # mkstemp creates 0600
             os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)

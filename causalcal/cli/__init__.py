@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "calibrate": "fit a calibrator on labelled pairs; write calibrated probabilities of all pairs",
     "discover": "calibrated causal-relation probabilities for real data + known relations",
     "evaluate": "edge-type precision/recall/F1, MCE, ECE, Brier of probabilities vs truth.csv",
+    "simulate": "random or benchmark Bayesian network -> network.json, data.csv, truth.csv",
     "study": "simulation study of thesis Tables 33/34 (cached, resumable): before/after tables",
 }
 
