@@ -271,7 +271,13 @@ class EdgeProbabilities:
         return frame
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write atomically as ``.npz`` (compact) or ``.csv`` (by the file's suffix)."""
+        """Write atomically as ``.npz`` (compact) or ``.csv`` (by the file's suffix).
+
+        Both round-trip exactly (names, ``n_boot``, every probability bit). The CSV
+        starts with two ``#`` lines (``n_vars``/``n_boot`` and the names as a JSON
+        list), then ``a,b,p_none,p_forward,p_backward,p_undirected`` rows. A name
+        holding a carriage return does not survive the CSV form; use ``.npz``.
+        """
         path = Path(path)
         suffix = path.suffix.lower()
         if suffix not in (".npz", ".csv"):
@@ -284,6 +290,8 @@ class EdgeProbabilities:
                     np.savez_compressed(
                         handle,
                         names=np.asarray(self.names, dtype=str),
+                        # numpy strips trailing NULs from str arrays; JSON keeps names exact
+                        names_json=np.asarray(json.dumps(self.names)),
                         pairs=self.pairs.astype(np.int32),
                         probs=self.probs,
                         n_boot=np.int64(self.n_boot),
@@ -312,34 +320,37 @@ class EdgeProbabilities:
             raise FileNotFoundError(f"{path}: no such file")
         if path.suffix.lower() == ".npz":
             with np.load(path, allow_pickle=False) as z:
-                return cls(
-                    [str(n) for n in z["names"]], z["pairs"], z["probs"], int(z["n_boot"])
-                )
+                if "names_json" in z.files:
+                    names = json.loads(str(z["names_json"]))
+                else:
+                    names = [str(n) for n in z["names"]]
+                return cls(names, z["pairs"], z["probs"], int(z["n_boot"]))
         names: list[str] | None = None
         n_boot = 0
-        n_header = 0
-        with open(path, encoding="utf-8") as handle:
-            for line in handle:
+        # Only the leading '#' lines are comments: they are consumed here and pandas
+        # reads the rest of the stream (its skiprows miscounts lines holding quotes), so
+        # a '#' inside a name survives; names such as "NA" or "" stay names.
+        with open(path, encoding="utf-8", newline="") as handle:
+            while True:
+                start = handle.tell()
+                line = handle.readline()
                 if not line.startswith("#"):
+                    handle.seek(start)
                     break
-                n_header += 1
                 if line.startswith("# names="):
-                    value = line[len("# names="):].rstrip("\n")
+                    value = line[len("# names="):].rstrip("\r\n")
                     names = json.loads(value) if value.startswith("[") else value.split("\t")
                 elif "n_boot=" in line:
                     n_boot = int(line.split("n_boot=")[1].split()[0])
-        # Only the leading lines are comments: a '#' inside a name must survive, and
-        # names such as "NA" or "" must not turn into missing values.
-        try:
-            frame = pd.read_csv(
-                path,
-                skiprows=n_header,
-                dtype={"a": str, "b": str},
-                keep_default_na=False,
-                na_values={c: ["", "nan", "NaN"] for c in PROBABILITY_COLUMNS},
-            )
-        except (pd.errors.EmptyDataError, pd.errors.ParserError) as err:
-            raise ValueError(f"{path}: cannot read CSV: {err}") from None
+            try:
+                frame = pd.read_csv(
+                    handle,
+                    dtype={"a": str, "b": str},
+                    keep_default_na=False,
+                    na_values={c: ["", "nan", "NaN"] for c in PROBABILITY_COLUMNS},
+                )
+            except (pd.errors.EmptyDataError, pd.errors.ParserError) as err:
+                raise ValueError(f"{path}: cannot read CSV: {err}") from None
         missing = [c for c in ("a", "b", *PROBABILITY_COLUMNS) if c not in frame.columns]
         if missing:
             raise ValueError(f"{path}: missing columns {', '.join(missing)}")
