@@ -1,0 +1,341 @@
+"""Shallow-neural-network (SNN) multi-class calibrator — thesis §6.1.
+
+The thesis extends Platt's method to k classes with an ensemble of shallow networks: each
+of ``n_models = 10`` networks has one hidden layer whose width is drawn uniformly from
+{4, 5, 6, 7}, a softmax output and the cross-entropy loss, trained by Adagrad (learning rate
+0.1, batch size 10); the calibrated probabilities are the average of the networks' outputs.
+
+torch is imported inside ``fit``/``predict_proba`` only, so ``import causalcal.calibration``
+stays light. The ten networks are trained together as one batched model (``torch.bmm``
+over the network axis, each network with its own data order, initialisation and hidden
+width — unused hidden units are masked), which is the same computation as training them one
+after the other, at a fraction of the Python overhead.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from causalcal.calibration._base import (
+    MulticlassCalibrator,
+    check_probability_matrix,
+    check_sample_weight,
+)
+from causalcal.calibration.softmax import check_class_labels
+
+__all__ = ["SNNCalibrator"]
+
+_ACTIVATIONS = ("relu", "tanh", "sigmoid")
+_PREDICT_CHUNK = 1 << 18  # rows per predict batch: ~70 MB of float32 hidden units
+
+
+def _resolve_device(device: str):
+    import torch
+
+    if device == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if device == "cuda" and not torch.cuda.is_available():
+        raise ValueError("device='cuda' was asked for but torch sees no CUDA device")
+    if device not in ("cpu", "cuda"):
+        raise ValueError(f"device must be 'cpu', 'cuda' or 'auto', got {device!r}")
+    return torch.device(device)
+
+
+def _act(torch, name: str):
+    return {"relu": torch.relu, "tanh": torch.tanh, "sigmoid": torch.sigmoid}[name]
+
+
+class SNNCalibrator(MulticlassCalibrator):
+    """Ensemble of shallow softmax networks on the class probabilities (thesis §6.1).
+
+    Parameters
+    ----------
+    n_models : int, default 10
+        Networks in the ensemble (thesis: 10).
+    hidden_sizes : tuple of int, default (4, 5, 6, 7)
+        Each network's hidden width is drawn uniformly from these (thesis: 4–7).
+    n_epochs : int, default 100
+        Passes over the calibration set. The thesis does not state its training length.
+        100 was chosen by measurement (``python benchmarks/snn.py --defaults``): held-out
+        cross-entropy on synthetic miscalibrated 4-class data at the thesis's calibration
+        sizes N = 40, 80, 120 (20 repetitions each) over 25–800 epochs and the three
+        activations. See the report in that script's docstring.
+    activation : {"relu", "tanh", "sigmoid"}, default "tanh"
+        Hidden-unit non-linearity, chosen by the same measurement.
+    learning_rate : float, default 0.1
+        Adagrad step (thesis: 0.1). The accumulator starts at 0.1, TensorFlow's default
+        (the thesis's implementation), which damps the first steps.
+    batch_size : int, default 10
+        Mini-batch size (thesis: 10); the data are reshuffled every epoch, per network.
+    n_classes : int or None, default None
+        How many *leading* columns of ``X`` are the class probabilities. ``None``: all
+        columns are. Columns after the first ``n_classes`` are extra features (e.g. graph
+        features of the pair, the thesis's §6.2.6 future work); they are standardised with
+        the calibration set's mean and standard deviation and fed to the networks beside
+        the probabilities.
+    input_transform : {"prob", "log"}, default "prob"
+        Network input for the probability columns: the probabilities themselves (the
+        thesis's Figure 20) or ``log max(P, eps)``. The probabilities are the default: they
+        are bounded, so the network needs no input scaling, and the measurement above
+        found no gain from the log (bootstrap edge frequencies have many exact zeros, which
+        the log maps to an arbitrary ``log eps``).
+    eps : float, default 1e-6
+        Floor of the probabilities for ``input_transform="log"``.
+    class_prior : array-like of shape (k,) or None, default None
+        Population class priors π. When the calibration set was drawn with class
+        frequencies π_s different from the population's (thesis §6.2.4 draws N/4 pairs of
+        each edge type while > 99 % of all pairs have no edge), the networks learn
+        ``p_s(c | x)``. Under label shift (each class's calibration members are a random
+        sample of that class, so ``p(x | c)`` is the same in sample and population) Bayes'
+        rule gives ``p(c | x) ∝ p_s(c | x) · π(c) / π_s(c)``, which ``predict_proba``
+        applies; π_s are the (sample-weighted) class frequencies of the calibration set,
+        stored as ``sample_prior_``. When members are *not* drawn at random within their
+        class (the thesis also stratifies by probability bin), pass inverse inclusion
+        probabilities as ``sample_weight`` instead: that reweights the loss to the
+        population directly.
+    device : {"cpu", "cuda", "auto"}, default "cpu"
+        Where torch computes. Results are bit-for-bit reproducible on CPU.
+    random_state : int, RandomState or None
+        Seeds the hidden widths, initial weights and data orders.
+
+    Attributes
+    ----------
+    hidden_sizes_ : ndarray (n_models,)
+    coef1_, intercept1_, coef2_, intercept2_ : ndarray (float32)
+        Weights of the networks, shapes (M, d, H), (M, H), (M, H, k), (M, k) with
+        H = max(hidden_sizes); units beyond a network's width have zero outgoing weight.
+    feature_mean_, feature_scale_ : ndarray
+        Standardisation of the extra columns (empty without extra columns).
+    sample_prior_ : ndarray (k,)
+        Weighted class frequencies of the calibration set.
+    n_classes_, n_features_in_ : int
+    """
+
+    def __init__(
+        self,
+        n_models: int = 10,
+        hidden_sizes: tuple[int, ...] = (4, 5, 6, 7),
+        n_epochs: int = 100,
+        activation: str = "tanh",
+        learning_rate: float = 0.1,
+        batch_size: int = 10,
+        n_classes: int | None = None,
+        input_transform: str = "prob",
+        eps: float = 1e-6,
+        class_prior=None,
+        device: str = "cpu",
+        random_state=None,
+    ) -> None:
+        self.n_models = n_models
+        self.hidden_sizes = hidden_sizes
+        self.n_epochs = n_epochs
+        self.activation = activation
+        self.learning_rate = learning_rate
+        self.batch_size = batch_size
+        self.n_classes = n_classes
+        self.input_transform = input_transform
+        self.eps = eps
+        self.class_prior = class_prior
+        self.device = device
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------ validation
+    def _check_params(self) -> None:
+        for name in ("n_models", "n_epochs", "batch_size"):
+            v = getattr(self, name)
+            if not (isinstance(v, (int, np.integer)) and v >= 1):
+                raise ValueError(f"{name} must be a positive integer, got {v!r}")
+        hs = np.asarray(self.hidden_sizes)
+        if hs.ndim != 1 or hs.size == 0 or hs.dtype.kind not in "iu" or (hs < 1).any():
+            raise ValueError(f"hidden_sizes must be positive integers, got {self.hidden_sizes!r}")
+        if self.activation not in _ACTIVATIONS:
+            raise ValueError(f"activation must be one of {_ACTIVATIONS}, got {self.activation!r}")
+        if self.input_transform not in ("prob", "log"):
+            raise ValueError(
+                f"input_transform must be 'prob' or 'log', got {self.input_transform!r}"
+            )
+        if not (self.learning_rate > 0):
+            raise ValueError(f"learning_rate must be > 0, got {self.learning_rate}")
+        if not (0 < self.eps < 1):
+            raise ValueError(f"eps must lie in (0, 1), got {self.eps}")
+
+    def _split(self, X, k: int | None, name: str = "X"):
+        """Validate ``X`` = [P | F]; returns (P float64 (n, k), F float64 (n, m))."""
+        A = np.asarray(X)
+        if A.ndim != 2:
+            raise ValueError(f"{name} must be 2-d (n_samples, n_columns), got shape {A.shape}")
+        if k is None:
+            k = A.shape[1]
+        if not (isinstance(k, (int, np.integer)) and 2 <= k <= A.shape[1]):
+            raise ValueError(
+                f"n_classes must be an integer in 2..{A.shape[1]} (the number of leading "
+                f"probability columns of {name}), got {k!r}"
+            )
+        P = check_probability_matrix(A[:, :k], name=f"{name}[:, :{k}]")
+        F = np.asarray(A[:, k:], dtype=np.float64)
+        bad = np.argwhere(~np.isfinite(F))
+        if len(bad):
+            r, c = bad[0]
+            raise ValueError(f"extra feature {name}[{r}, {k + c}] is not finite ({F[r, c]})")
+        return P, F
+
+    def _inputs(self, P: np.ndarray, F: np.ndarray) -> np.ndarray:
+        Z = np.log(np.maximum(P, self.eps)) if self.input_transform == "log" else P
+        if F.shape[1]:
+            Z = np.hstack([Z, (F - self.feature_mean_) / self.feature_scale_])
+        return Z.astype(np.float32)
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, X, y, sample_weight=None) -> SNNCalibrator:
+        """Fit on ``X = [P | F]`` (P: the k leading probability columns) and ``y`` in 0..k−1."""
+        import torch
+        import torch.nn.functional as tF
+
+        self._check_params()
+        P, F = self._split(X, self.n_classes)
+        n, k = P.shape
+        y = check_class_labels(y, n, k)
+        w = check_sample_weight(sample_weight, n)
+        prior_s = np.bincount(y, weights=w, minlength=k) / w.sum()
+        if self.class_prior is not None:
+            pi = np.asarray(self.class_prior, dtype=np.float64)
+            if pi.shape != (k,) or not np.isfinite(pi).all() or (pi < 0).any() or pi.sum() <= 0:
+                raise ValueError(
+                    f"class_prior must be {k} non-negative finite numbers, got {self.class_prior!r}"
+                )
+            missing = np.flatnonzero((prior_s == 0) & (pi > 0))
+            if len(missing):
+                raise ValueError(
+                    f"class {missing[0]} has population prior {pi[missing[0]]} but no "
+                    "calibration sample; its posterior cannot be corrected"
+                )
+        self.feature_mean_ = F.mean(axis=0)
+        sd = F.std(axis=0)
+        self.feature_scale_ = np.where(sd > 0, sd, 1.0)
+        Xin = self._inputs(P, F)
+        d = Xin.shape[1]
+
+        rs = check_random_state(self.random_state)
+        M = int(self.n_models)
+        widths = rs.choice(np.asarray(self.hidden_sizes, dtype=np.int64), size=M)
+        H = int(np.max(self.hidden_sizes))
+        seed = int(rs.randint(0, 2**31 - 1))
+        device = _resolve_device(self.device)
+        act = _act(torch, self.activation)
+
+        n_threads = torch.get_num_threads()
+        torch.set_num_threads(1)  # tiny matrices: threads would only add overhead
+        try:
+            g = torch.Generator().manual_seed(seed)
+            # torch.nn.Linear's default initialisation, U(±1/√fan_in), per network
+            b1s = 1.0 / np.sqrt(d)
+            b2s = torch.as_tensor(1.0 / np.sqrt(widths), dtype=torch.float32).view(M, 1, 1)
+            W1 = (torch.rand(M, d, H, generator=g) * 2 - 1) * b1s
+            c1 = (torch.rand(M, 1, H, generator=g) * 2 - 1) * b1s
+            W2 = (torch.rand(M, H, k, generator=g) * 2 - 1) * b2s
+            c2 = (torch.rand(M, 1, k, generator=g) * 2 - 1) * b2s
+            mask = (torch.arange(H).view(1, H) < torch.as_tensor(widths).view(M, 1)).float()
+            mask = mask.view(M, 1, H)
+            params = [t.to(device).requires_grad_() for t in (W1, c1, W2, c2)]
+            W1, c1, W2, c2 = params
+            mask = mask.to(device)
+            opt = torch.optim.Adagrad(
+                params, lr=self.learning_rate, initial_accumulator_value=0.1
+            )
+            Xt = torch.as_tensor(Xin, device=device)
+            yt = torch.as_tensor(y, device=device)
+            # weights normalised to mean 1: the unweighted case is the plain mean CE
+            wt = torch.as_tensor((w * (n / w.sum())).astype(np.float32), device=device)
+            bs = int(self.batch_size)
+            for _ in range(int(self.n_epochs)):
+                order = torch.argsort(torch.rand(M, n, generator=g), dim=1).to(device)
+                for s in range(0, n, bs):
+                    idx = order[:, s : s + bs]
+                    xb = Xt[idx]  # (M, b, d)
+                    h = act(torch.baddbmm(c1, xb, W1)) * mask
+                    logits = torch.baddbmm(c2, h, W2)  # (M, b, k)
+                    ce = tF.cross_entropy(
+                        logits.reshape(-1, k), yt[idx].reshape(-1), reduction="none"
+                    ).view(idx.shape)
+                    loss = (ce * wt[idx]).mean(dim=1).sum()
+                    opt.zero_grad(set_to_none=True)
+                    loss.backward()
+                    opt.step()
+            with torch.no_grad():
+                W2m = W2 * mask.view(M, H, 1)
+            self.coef1_ = W1.detach().cpu().numpy()
+            self.intercept1_ = c1.detach().cpu().numpy()[:, 0, :]
+            self.coef2_ = W2m.cpu().numpy()
+            self.intercept2_ = c2.detach().cpu().numpy()[:, 0, :]
+        finally:
+            torch.set_num_threads(n_threads)
+        self.hidden_sizes_ = widths
+        self.sample_prior_ = prior_s
+        self.n_classes_ = k
+        self.n_features_in_ = d
+        return self
+
+    # ------------------------------------------------------------------ predict
+    def predict_proba(self, X) -> np.ndarray:
+        """Calibrated probabilities (n, k) of ``X = [P | F]``, rows summing to 1.
+
+        Computed in float32 in chunks of 2¹⁸ rows; the result is float32.
+        """
+        import torch
+
+        check_is_fitted(self)
+        A = np.asarray(X)
+        k = self.n_classes_
+        d = self.n_features_in_
+        m = d - k
+        if A.ndim != 2 or A.shape[1] != d:
+            raise ValueError(
+                f"X must have shape (n, {d}) ({k} probability columns"
+                + (f" + {m} extra features)" if m else ")")
+                + f", got {A.shape}"
+            )
+        device = _resolve_device(self.device)
+        act = _act(torch, self.activation)
+        M, H = self.coef1_.shape[0], self.coef1_.shape[2]
+        # Transposed layout (features × rows): every op runs along the contiguous row axis.
+        # The input dimension is zero-padded to a multiple of 8, which keeps the first GEMM
+        # (inner dimension d, typically 4) on the fast BLAS path.
+        dp = -(-d // 8) * 8
+        W1 = np.zeros((M * H, dp), dtype=np.float32)
+        W1[:, :d] = self.coef1_.transpose(0, 2, 1).reshape(M * H, d)
+        W2 = np.zeros((M * k, M * H), dtype=np.float32)  # block-diagonal output layer
+        for j in range(M):
+            W2[j * k : (j + 1) * k, j * H : (j + 1) * H] = self.coef2_[j].T
+        W1t = torch.as_tensor(W1, device=device)
+        c1 = torch.as_tensor(self.intercept1_.reshape(M * H, 1), device=device)
+        W2t = torch.as_tensor(W2, device=device)
+        c2 = torch.as_tensor(self.intercept2_.reshape(M * k, 1), device=device)
+        if self.class_prior is not None:
+            pi = np.asarray(self.class_prior, dtype=np.float64)
+            ratio = np.where(
+                self.sample_prior_ > 0, pi / np.maximum(self.sample_prior_, 1e-300), 0.0
+            )
+            ratio_t = torch.as_tensor(ratio.reshape(k, 1), dtype=torch.float32, device=device)
+        else:
+            ratio_t = None
+        n = A.shape[0]
+        out = np.empty((n, k), dtype=np.float32)
+        with torch.no_grad():
+            for s in range(0, n, _PREDICT_CHUNK):
+                e = min(n, s + _PREDICT_CHUNK)
+                P, F = self._split(A[s:e], k, name=f"X[{s}:{e}]")
+                xt = torch.zeros((dp, e - s), dtype=torch.float32, device=device)
+                xt[:d] = torch.as_tensor(self._inputs(P, F).T, device=device)
+                h = act(torch.addmm(c1, W1t, xt))
+                z = torch.addmm(c2, W2t, h).view(M, k, e - s)
+                z -= z.amax(dim=1, keepdim=True)
+                z.exp_()
+                z /= z.sum(dim=1, keepdim=True)
+                prob = z.mean(dim=0)  # (k, rows): the ensemble average
+                if ratio_t is not None:
+                    prob *= ratio_t
+                    prob /= prob.sum(dim=0, keepdim=True)
+                out[s:e] = prob.T.cpu().numpy()
+        return out

@@ -1,0 +1,80 @@
+"""Temperature scaling (Guo et al. 2017, *On Calibration of Modern Neural Networks*).
+
+A single parameter T > 0 divides the logits: ``p = softmax(z / T)``. Our inputs are
+probabilities, so the logits are the log-probabilities ``z = log max(P, eps)`` (a softmax
+is unchanged by a per-row constant, so ``softmax(log P / T) = softmax(logits / T)`` for any
+logits behind ``P``). T is fitted by minimising the weighted cross-entropy; the loss is
+convex in ``β = 1/T`` (the logits are linear in β), so a bounded 1-d Brent search on
+``log β`` finds the global optimum.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import minimize_scalar
+from scipy.special import log_softmax, softmax
+from sklearn.utils.validation import check_is_fitted
+
+from causalcal.calibration._base import (
+    MulticlassCalibrator,
+    check_probability_matrix,
+    check_sample_weight,
+)
+from causalcal.calibration.softmax import check_class_labels, log_features
+
+__all__ = ["TemperatureScaling"]
+
+
+class TemperatureScaling(MulticlassCalibrator):
+    """``p = softmax(log P / T)`` with T fitted by weighted cross-entropy (Guo et al. 2017).
+
+    Parameters
+    ----------
+    eps : float, default 1e-6
+        Floor of the probabilities before the log (exact zeros are common in bootstrap
+        edge-type frequencies).
+    bounds : (float, float), default (1e-3, 1e3)
+        Search interval of T.
+
+    Attributes
+    ----------
+    temperature_ : float
+    n_classes_ : int
+    """
+
+    def __init__(self, eps: float = 1e-6, bounds: tuple[float, float] = (1e-3, 1e3)) -> None:
+        self.eps = eps
+        self.bounds = bounds
+
+    def fit(self, P, y, sample_weight=None) -> TemperatureScaling:
+        """Fit T on class probabilities ``P`` (n, k) and labels ``y`` in 0..k−1."""
+        if not (0 < self.eps < 1):
+            raise ValueError(f"eps must lie in (0, 1), got {self.eps}")
+        lo, hi = self.bounds
+        if not (0 < lo < hi):
+            raise ValueError(f"bounds must satisfy 0 < low < high, got {self.bounds}")
+        P = check_probability_matrix(P)
+        n, k = P.shape
+        y = check_class_labels(y, n, k)
+        w = check_sample_weight(sample_weight, n)
+        Z = log_features(P, self.eps)
+        rows = np.arange(n)
+
+        def loss(log_beta: float) -> float:
+            L = log_softmax(Z * np.exp(log_beta), axis=1)
+            return -float(np.sum(w * L[rows, y])) / w.sum()
+
+        res = minimize_scalar(
+            loss, bounds=(-np.log(hi), -np.log(lo)), method="bounded",
+            options={"xatol": 1e-10, "maxiter": 500},
+        )
+        self.temperature_ = float(np.exp(-res.x))
+        self.n_classes_ = k
+        self.n_features_in_ = k
+        return self
+
+    def predict_proba(self, P) -> np.ndarray:
+        """Calibrated probabilities (n, k), rows summing to 1."""
+        check_is_fitted(self)
+        P = check_probability_matrix(P, n_classes=self.n_classes_)
+        return softmax(log_features(P, self.eps) / self.temperature_, axis=1)
