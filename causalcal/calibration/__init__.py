@@ -10,17 +10,17 @@ import importlib
 
 from causalcal.calibration._base import BinaryCalibrator, MulticlassCalibrator
 from causalcal.calibration.bayesian_binning import ABB, SBB
+from causalcal.calibration.bbq import BBQ
 from causalcal.calibration.classifier import CalibratedClassifier
+from causalcal.calibration.dirichlet import DirichletCalibration
 from causalcal.calibration.dpm import DPMCalibration
+from causalcal.calibration.enir import ENIR
 from causalcal.calibration.histogram import HistogramBinning
 from causalcal.calibration.isotonic import IsotonicCalibration
 from causalcal.calibration.kde import KDECalibration
-from causalcal.calibration.platt import PlattScaling
-from causalcal.calibration.bbq import BBQ
-from causalcal.calibration.dirichlet import DirichletCalibration
-from causalcal.calibration.enir import ENIR
 from causalcal.calibration.multi_classifier_isotonic import MultiClassifierIsotonic
 from causalcal.calibration.one_vs_rest import OneVsRestCalibrator
+from causalcal.calibration.platt import PlattScaling
 from causalcal.calibration.snn import SNNCalibrator  # torch is imported lazily in fit
 from causalcal.calibration.softmax import SoftmaxCalibrator
 from causalcal.calibration.temperature import TemperatureScaling

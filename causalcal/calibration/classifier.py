@@ -1,0 +1,212 @@
+"""``CalibratedClassifier``: calibrate any scikit-learn binary classifier (SPEC §7).
+
+Like scikit-learn's ``CalibratedClassifierCV`` but with any calibrator of the
+``causalcal.calibration`` registry: with an integer ``cv`` or a splitter, each fold
+fits a clone of the estimator on its training part and a clone of the calibrator on the
+estimator's scores of its held-out part; predictions average the fold pairs
+(``ensemble=True``) or, with ``ensemble=False``, one calibrator is fitted to the
+out-of-fold scores of all samples and paired with the estimator refitted on all data.
+``cv='prefit'`` calibrates an already fitted estimator on the data given to ``fit``.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+from scipy.special import expit
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.model_selection import check_cv
+from sklearn.utils.validation import check_is_fitted
+
+from causalcal.calibration._base import BinaryCalibrator, check_sample_weight
+
+__all__ = ["CalibratedClassifier"]
+
+_METHODS = ("auto", "predict_proba", "decision_function")
+
+
+def _accepts_weight(est) -> bool:
+    try:
+        return "sample_weight" in inspect.signature(est.fit).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+class CalibratedClassifier(ClassifierMixin, BaseEstimator):
+    """A binary classifier whose scores are mapped to probabilities by a calibrator.
+
+    Parameters
+    ----------
+    estimator : scikit-learn classifier
+        Binary classifier with ``predict_proba`` or ``decision_function``.
+    calibrator : str or BinaryCalibrator, default 'isotonic'
+        A registry name (``causalcal.calibration.available()``) or a calibrator instance
+        (cloned before fitting).
+    cv : int, cross-validation splitter, iterable or 'prefit', default 5
+        Folds for cross-fitting (stratified for integers), or 'prefit'.
+    method : {'auto', 'predict_proba', 'decision_function'}, default 'auto'
+        Which output of the estimator is the score; 'auto' prefers ``predict_proba``.
+        Decision values are passed to calibrators that accept real scores (Platt) as
+        they are and through the logistic function to the others.
+    ensemble : bool, default True
+        Average the per-fold (estimator, calibrator) pairs; see the module docstring.
+
+    Attributes
+    ----------
+    classes_ : ndarray (2,)
+    calibrated_pairs_ : list of (fitted estimator, fitted calibrator)
+    method_ : str
+        The score method used.
+    """
+
+    def __init__(
+        self,
+        estimator=None,
+        calibrator="isotonic",
+        cv=5,
+        method: str = "auto",
+        ensemble: bool = True,
+    ):
+        self.estimator = estimator
+        self.calibrator = calibrator
+        self.cv = cv
+        self.method = method
+        self.ensemble = ensemble
+
+    # -- helpers -----------------------------------------------------------------
+    def _make_calibrator(self) -> BinaryCalibrator:
+        from causalcal.calibration import get
+
+        cal = self.calibrator
+        if isinstance(cal, str):
+            cal = get(cal)
+        elif isinstance(cal, BaseEstimator) and hasattr(cal, "fit") and hasattr(cal, "predict"):
+            cal = clone(cal)
+        else:
+            raise ValueError(
+                f"calibrator must be a registry name or a binary calibrator, got {cal!r}"
+            )
+        if not isinstance(cal, BinaryCalibrator):
+            raise ValueError(f"calibrator {type(cal).__name__} is not a binary calibrator")
+        return cal
+
+    def _scores(self, est, X, cal) -> np.ndarray:
+        if self.method_ == "predict_proba":
+            p = np.asarray(est.predict_proba(X))
+            if p.ndim != 2 or p.shape[1] != 2:
+                raise ValueError(f"estimator.predict_proba returned shape {p.shape}, not (n, 2)")
+            # column of the positive class (classes_[1]) in the estimator's own order
+            col = int(np.flatnonzero(np.asarray(est.classes_) == self.classes_[1])[0])
+            return np.clip(p[:, col], 0.0, 1.0)
+        d = np.asarray(est.decision_function(X), dtype=np.float64)
+        if d.ndim != 1:
+            raise ValueError(f"estimator.decision_function returned shape {d.shape}, not (n,)")
+        if np.asarray(est.classes_)[1] != self.classes_[1]:
+            d = -d
+        if getattr(cal, "accepts_real_scores", False):
+            return d
+        return expit(d)
+
+    def _fit_est(self, est, X, y, w):
+        if w is not None and _accepts_weight(est):
+            return est.fit(X, y, sample_weight=w)
+        return est.fit(X, y)
+
+    # -- API -----------------------------------------------------------------------
+    def fit(self, X, y, sample_weight=None) -> CalibratedClassifier:
+        """Fit the estimator(s) and calibrator(s)."""
+        if self.estimator is None:
+            raise ValueError("estimator is required")
+        if not (hasattr(self.estimator, "fit") and hasattr(self.estimator, "predict")):
+            raise ValueError(f"estimator {self.estimator!r} is not a scikit-learn classifier")
+        if self.method not in _METHODS:
+            raise ValueError(f"method must be one of {', '.join(_METHODS)}, got {self.method!r}")
+        if not isinstance(self.ensemble, (bool, np.bool_)):
+            raise ValueError(f"ensemble must be True or False, got {self.ensemble!r}")
+        self._make_calibrator()  # validate early
+        if not hasattr(X, "shape"):
+            X = np.asarray(X)
+        y = np.asarray(y)
+        if y.ndim != 1:
+            raise ValueError(f"y must be 1-d, got shape {y.shape}")
+        n = len(y)
+        if hasattr(X, "shape") and X.shape[0] != n:
+            raise ValueError(f"X has {X.shape[0]} rows but y has {n} labels")
+        classes = np.unique(y)
+        if len(classes) != 2:
+            raise ValueError(
+                f"CalibratedClassifier needs exactly 2 classes in y, found {len(classes)}"
+            )
+        self.classes_ = classes
+        z = (y == classes[1]).astype(np.int64)
+        w = None if sample_weight is None else check_sample_weight(sample_weight, n)
+        has_pp = hasattr(self.estimator, "predict_proba")
+        has_df = hasattr(self.estimator, "decision_function")
+        if self.method == "auto":
+            if not (has_pp or has_df):
+                raise ValueError("estimator has neither predict_proba nor decision_function")
+            self.method_ = "predict_proba" if has_pp else "decision_function"
+        else:
+            if not hasattr(self.estimator, self.method):
+                raise ValueError(f"estimator has no {self.method}")
+            self.method_ = self.method
+
+        pairs = []
+        if isinstance(self.cv, str):
+            if self.cv != "prefit":
+                raise ValueError(f"cv must be an int, a splitter or 'prefit', got {self.cv!r}")
+            check_is_fitted(self.estimator)
+            if len(np.setdiff1d(classes, np.asarray(self.estimator.classes_))):
+                raise ValueError("y has classes the prefit estimator was not trained on")
+            cal = self._make_calibrator()
+            cal.fit(self._scores(self.estimator, X, cal), z, sample_weight=w)
+            pairs.append((self.estimator, cal))
+        else:
+            splitter = check_cv(self.cv, y, classifier=True)
+            splits = list(splitter.split(X, y))
+            if not splits:
+                raise ValueError("cv produced no splits")
+            oof = None
+            for tr, te in splits:
+                if len(np.unique(y[tr])) != 2:
+                    raise ValueError("a cross-validation training fold lacks one of the classes")
+                est = self._fit_est(
+                    clone(self.estimator), _take(X, tr), y[tr], None if w is None else w[tr]
+                )
+                cal = self._make_calibrator()
+                sc = self._scores(est, _take(X, te), cal)
+                if self.ensemble:
+                    cal.fit(sc, z[te], sample_weight=None if w is None else w[te])
+                    pairs.append((est, cal))
+                else:
+                    if oof is None:
+                        oof = np.full(n, np.nan)
+                    oof[te] = sc
+            if not self.ensemble:
+                if np.isnan(oof).any():
+                    raise ValueError("cv must put every sample in exactly one test fold")
+                est = self._fit_est(clone(self.estimator), X, y, w)
+                cal = self._make_calibrator().fit(oof, z, sample_weight=w)
+                pairs.append((est, cal))
+        self.calibrated_pairs_ = pairs
+        return self
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Calibrated class probabilities, shape (n, 2), columns in ``classes_`` order."""
+        check_is_fitted(self, "calibrated_pairs_")
+        if not hasattr(X, "shape"):
+            X = np.asarray(X)
+        p = np.mean([cal.predict(self._scores(est, X, cal)) for est, cal in self.calibrated_pairs_],
+                    axis=0)
+        return np.column_stack([1.0 - p, p])
+
+    def predict(self, X) -> np.ndarray:
+        """The class with calibrated probability above 0.5 (ties to ``classes_[0]``)."""
+        return self.classes_[(self.predict_proba(X)[:, 1] > 0.5).astype(np.int64)]
+
+
+def _take(X, idx):
+    if hasattr(X, "iloc"):
+        return X.iloc[idx]
+    return X[idx]
