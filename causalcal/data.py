@@ -124,6 +124,10 @@ class DiscreteData:
         categories: list[list[Any]] = []
         for k, name in enumerate(names):
             column = frame.iloc[:, k]
+            if column.dtype == object:
+                # numbers held as Python objects (e.g. from an object array) are numbers:
+                # sort them numerically and check them for non-finite values
+                column = column.infer_objects()
             missing = column.isna().to_numpy()
             if missing.any():
                 row = int(np.flatnonzero(missing)[0])
