@@ -209,7 +209,7 @@ def _progress_bar(total: int, initial: int, enabled: bool) -> Any:
     return tqdm(
         total=total,
         initial=initial,
-        desc="bootstrap",
+        desc=f"bootstrap ({initial} from checkpoint)" if initial else "bootstrap",
         unit="rep",
         disable=not enabled,
         file=sys.stderr,

@@ -21,6 +21,7 @@ largest requested so far) but a different ``n_boot`` is allowed: a run with a la
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -241,11 +242,18 @@ class Checkpoint:
         handle = open(self.path / LOCK, "a+b")  # noqa: SIM115 - held until close()
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        except OSError as err:
             handle.close()
-            raise ValueError(
-                f"checkpoint {self.path} is in use by another running bootstrap"
-            ) from None
+            if err.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
+                raise ValueError(
+                    f"checkpoint {self.path} is in use by another running bootstrap"
+                ) from None
+            # e.g. ENOLCK on some network file systems: go on without the lock
+            warnings.warn(
+                f"checkpoint {self.path}: cannot lock ({err}); make sure no other run uses it",
+                stacklevel=3,
+            )
+            return
         self._lock_handle = handle
 
     def close(self) -> None:
