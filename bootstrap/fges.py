@@ -34,7 +34,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from causalcal.data import DiscreteData
-from causalcal.graph import PDAG, apply_meek_rules
+from causalcal.graph import PDAG, apply_meek_rules, dag_to_cpdag, pdag_to_dag
 
 from .bdeu import BDeuScore
 
@@ -121,6 +121,7 @@ class FGES:
         self.effect: list[set[int]] = [set() for _ in range(v)]
         self.mode = "effect"
         self.n_steps = 0
+        self.check_cpdag = False
 
     # -------------------------------------------------------------- search
     def search(self) -> PDAG:
@@ -229,7 +230,14 @@ class FGES:
         parents or neighbours changed."""
         g = self.graph
         region = self._reach(y, skip)
-        before = self._snapshot(region)
+        if self.check_cpdag:
+            everything = self._snapshot(range(g.n_vars))
+        # edges into / around the region may change type: their other ends change too
+        watch = set(region)
+        for b in region:
+            watch |= g.parents(b)
+            watch |= g.neighbors(b)
+        before = self._snapshot(watch)
         for b in region:
             pa = list(g.parents(b))
             if not pa:
@@ -245,8 +253,17 @@ class FGES:
                 if a not in keep:
                     g.undirect(a, b)
         apply_meek_rules(g, region)
-        after = self._snapshot(region)
-        return {u for u in region if before[u] != after[u]}
+        if self.check_cpdag:  # debugging aid used by the tests: compare with a global rebuild
+            full = dag_to_cpdag(pdag_to_dag(g))
+            if full != g:
+                raise AssertionError("local CPDAG completion disagrees with the global one")
+        after = self._snapshot(watch)
+        changed = {u for u in watch if before[u] != after[u]}
+        if self.check_cpdag:
+            now = self._snapshot(range(g.n_vars))
+            if {u for u in now if now[u] != everything[u]} != changed:
+                raise AssertionError("a node changed outside the watched region")
+        return changed
 
     # ------------------------------------------------------------ forward
     def _eval_insert_into(self, b: int, cands: list[int]) -> None:
