@@ -8,6 +8,7 @@ and Tetrad: in the V × V matrix form ``M[i, j] = 1, M[j, i] = 0`` means ``i →
 
 from __future__ import annotations
 
+import heapq
 from collections import deque
 from collections.abc import Iterable, Sequence
 
@@ -373,21 +374,35 @@ def dag_to_cpdag(dag: PDAG) -> PDAG:
 def pdag_to_dag(pdag: PDAG) -> PDAG:
     """A consistent DAG extension of a PDAG (Dor & Tarsi 1992).
 
+    Repeatedly removes a node ``x`` that is a sink among the remaining nodes and whose
+    undirected neighbours are adjacent to every other node adjacent to ``x``, orienting
+    its undirected edges into ``x``. The smallest such node is taken each time, so the
+    result is deterministic. Only nodes adjacent to a removed node can change status, so
+    a heap of candidates keeps the work near O(V log V + Σ deg²).
     Raises ``ValueError`` if the PDAG admits none.
     """
     work = pdag.copy()
     out = PDAG(pdag.n_vars, pdag.names)
     for i, j in pdag.directed_edges():
         out.add_directed(int(i), int(j))
-    remaining = set(range(pdag.n_vars))
+
+    def removable(x: int) -> bool:
+        if work.children(x):
+            return False  # x must be a sink
+        adj = work.adjacent(x)
+        return all(adj - {y} <= work.adjacent(y) for y in work.neighbors(x))
+
+    # Invariant: every removable node is in the heap (a node leaves it only when found
+    # not removable, and it is pushed again when a neighbour of it is removed).
+    heap = list(range(pdag.n_vars))
+    in_heap = [True] * pdag.n_vars
+    remaining = pdag.n_vars
     while remaining:
         found = None
-        for x in sorted(remaining):
-            if work.children(x):
-                continue  # x must be a sink
-            nb = work.neighbors(x)
-            adj = work.adjacent(x)
-            if all(adj - {y} <= work.adjacent(y) for y in nb):
+        while heap:
+            x = heapq.heappop(heap)
+            in_heap[x] = False
+            if removable(x):
                 found = x
                 break
         if found is None:
@@ -396,7 +411,10 @@ def pdag_to_dag(pdag: PDAG) -> PDAG:
             out.add_directed(y, found)
         for y in list(work.adjacent(found)):
             work.remove_edge(found, y)
-        remaining.discard(found)
+            if not in_heap[y]:
+                in_heap[y] = True
+                heapq.heappush(heap, y)
+        remaining -= 1
     return out
 
 
