@@ -265,6 +265,60 @@ class FGES:
                 raise AssertionError("a node changed outside the watched region")
         return changed
 
+    # ------------------------------------------------------------ operators
+    def apply_insert(self, x: int, y: int, t: Sequence[int]) -> set[int]:
+        """Apply Insert(x, y, T) to the CPDAG and re-complete it (no validity check).
+
+        Returns the nodes whose local context changed (for rescoring).
+        """
+        g = self.graph
+        naxy = g.neighbors(y) & g.adjacent(x)
+        common_before = g.neighbors(x) & g.neighbors(y)
+        g.add_directed(x, y)
+        for k in t:
+            g.orient(k, y)
+        changed = self._complete(y, set(naxy))
+        common = (g.neighbors(x) & g.neighbors(y)) | common_before
+        return changed | {x, y} | set(t) | common
+
+    def apply_delete(self, x: int, y: int, h: Sequence[int]) -> set[int]:
+        """Apply Delete(x, y, H) to the CPDAG and re-complete it (no validity check)."""
+        g = self.graph
+        common_before = g.adjacent(x) & g.adjacent(y)
+        g.remove_edge(x, y)
+        for k in h:
+            if g.has_undirected(y, k):
+                g.orient(y, k)
+            if g.has_undirected(x, k):
+                g.orient(x, k)
+        changed = self._complete(y, set())
+        changed |= self._complete(x, set())
+        return changed | {x, y} | set(h) | common_before
+
+    def insert_is_valid(self, x: int, y: int, t: Sequence[int]) -> bool:
+        """Chickering's Theorem 15: ``x, y`` non-adjacent, ``T ⊆`` neighbours of ``y`` not
+        adjacent to ``x``, ``NaYX ∪ T`` a clique, every semi-directed path ``y ⇝ x`` blocked
+        by ``NaYX ∪ T``."""
+        g = self.graph
+        if x == y or g.is_adjacent(x, y):
+            return False
+        t = set(t)
+        if not t <= g.neighbors(y) or t & g.adjacent(x):
+            return False
+        cond = (g.neighbors(y) & g.adjacent(x)) | t
+        return _is_clique(g, sorted(cond)) and self._semidirected_blocked(y, x, cond)
+
+    def delete_is_valid(self, x: int, y: int, h: Sequence[int]) -> bool:
+        """Chickering's Theorem 17: ``x → y`` or ``x — y``, ``H ⊆ NaYX`` and ``NaYX − H``
+        a clique."""
+        g = self.graph
+        if not (g.has_directed(x, y) or g.has_undirected(x, y)):
+            return False
+        naxy = g.neighbors(y) & g.adjacent(x)
+        if not set(h) <= naxy:
+            return False
+        return _is_clique(g, sorted(naxy - set(h)))
+
     # ------------------------------------------------------------ forward
     def _eval_insert_into(self, b: int, cands: list[int]) -> None:
         """Score the best Insert(a, b, T) options for every candidate ``a``."""
@@ -353,13 +407,7 @@ class FGES:
         self.n_steps += 1
         if self.verbose:
             print(f"INSERT {g.names[x]} -> {g.names[y]} T={[g.names[k] for k in t]} {bump:.4f}")
-        common_before = g.neighbors(x) & g.neighbors(y)
-        g.add_directed(x, y)
-        for k in t:
-            g.orient(k, y)
-        changed = self._complete(y, set(naxy))
-        common = (g.neighbors(x) & g.neighbors(y)) | common_before
-        touched = changed | {x, y} | set(t) | common
+        touched = self.apply_insert(x, y, t)
         self.adj_stamp[x] += 1
         self.adj_stamp[y] += 1
         for u in touched:
@@ -427,16 +475,7 @@ class FGES:
         self.n_steps += 1
         if self.verbose:
             print(f"DELETE {g.names[x]} - {g.names[y]} H={[g.names[k] for k in h]} {bump:.4f}")
-        common_before = g.adjacent(x) & g.adjacent(y)
-        g.remove_edge(x, y)
-        for k in h:
-            if g.has_undirected(y, k):
-                g.orient(y, k)
-            if g.has_undirected(x, k):
-                g.orient(x, k)
-        changed = self._complete(y, set())
-        changed |= self._complete(x, set())
-        touched = changed | {x, y} | set(h) | common_before
+        touched = self.apply_delete(x, y, h)
         self.adj_stamp[x] += 1
         self.adj_stamp[y] += 1
         for u in touched:
