@@ -1,8 +1,6 @@
 """BDeu scoring, FGES structure search and bootstrapped edge-type probabilities (thesis §6.2.2–6.2.4)."""
 
 from .bdeu import BDeuScore  # noqa: F401 - BDeu score, structure search (issue 6)
-from .fges import fges  # noqa: F401
-from .searches import available_searches, get_search  # noqa: F401
 from .bootstrap import (  # noqa: E402,F401 - bootstrapped edge-type probabilities (issue 7)
     EdgeTypeCounter,
     bootstrap_edge_probabilities,
@@ -10,3 +8,5 @@ from .bootstrap import (  # noqa: E402,F401 - bootstrapped edge-type probabiliti
     edge_probabilities_from_graphs,
 )
 from .checkpoint import CheckpointMismatchError  # noqa: E402,F401
+from .fges import fges  # noqa: F401
+from .searches import available_searches, get_search  # noqa: F401
