@@ -67,6 +67,13 @@ class PDAG:
             raise ValueError(f"adjacency matrix must be square, got shape {m.shape}")
         if np.any(np.diag(m) != 0):
             raise ValueError("adjacency matrix has a self-loop on the diagonal")
+        bad = (m != 0) & (m != 1)
+        if np.any(bad):
+            i, j = np.argwhere(bad)[0]
+            raise ValueError(
+                f"adjacency matrix entry [{i}, {j}] = {m[i, j].item()!r}: entries must be 0 or 1 "
+                "(causal-learn's -1/1 endpoint encoding is not this form)"
+            )
         m = m != 0
         both = m & m.T
         one = m & ~m.T

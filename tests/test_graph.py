@@ -313,6 +313,8 @@ def test_from_matrix_errors():
         PDAG.from_matrix(np.eye(2))
     with pytest.raises(ValueError, match="3 names for 2 nodes"):
         PDAG.from_matrix(np.zeros((2, 2)), names=["a", "b", "c"])
+    with pytest.raises(ValueError, match=r"entry \[0, 1\] = -1: entries must be 0 or 1"):
+        PDAG.from_matrix(np.array([[0, -1], [1, 0]]))  # causal-learn's encoding of 0 → 1
 
 
 # ------------------------------------------------------------ labels and SHD
