@@ -136,6 +136,22 @@ def available_networks() -> list[str]:
     return sorted(p.stem for p in folder.glob("*.json"))
 
 
+def _pgmpy_lacks_example(key: str) -> bool:
+    """True if pgmpy is installed (found without importing it) and has no model ``key``."""
+    import importlib.util
+
+    if not key.isidentifier():
+        return True
+    spec = importlib.util.find_spec("pgmpy")
+    if spec is None or not spec.submodule_search_locations:
+        return False  # not installed: load_network reports the missing extra
+    for root in spec.submodule_search_locations:
+        folder = Path(root) / "example_models" / "bnlearn"
+        if folder.is_dir():
+            return not (folder / f"{key}.py").is_file()
+    return False  # older pgmpy layout: let it try
+
+
 def load_network(name: str) -> BayesianNetwork:
     """A standard benchmark network by name, e.g. ``load_network("alarm")``.
 
@@ -148,22 +164,46 @@ def load_network(name: str) -> BayesianNetwork:
     if path.is_file():
         return BayesianNetwork.load(path)
     shipped = ", ".join(available_networks()) or "none"
+    if _pgmpy_lacks_example(key):
+        raise ValueError(
+            f"unknown network {name!r}: not shipped with causalcal (shipped: {shipped}) "
+            "and not among pgmpy's bnlearn example models"
+        )
     try:
         _import_pgmpy(f"network {name!r} is not shipped with causalcal (shipped: {shipped}); "
                       "loading it")
     except ImportError as err:
         raise ValueError(str(err)) from None
+    unknown = ValueError(
+        f"unknown network {name!r}: not shipped with causalcal (shipped: {shipped}) "
+        "and not among pgmpy's bnlearn example models"
+    )
+    if not key.isidentifier():
+        raise unknown
     try:
+        import importlib.util
+
         from pgmpy.example_models import load_model
+    except ImportError:  # older pgmpy: the deprecated helper
+        load_model = None
+    try:
+        if load_model is None:
+            from pgmpy.utils import get_example_model
 
-        model = load_model(f"bnlearn/{key}")
-    except ImportError:
-        from pgmpy.utils import get_example_model
-
-        model = get_example_model(key)
+            model = get_example_model(key)
+        else:
+            # look the name up without importing every example model (slow)
+            if importlib.util.find_spec(f"pgmpy.example_models.bnlearn.{key}") is None:
+                raise unknown
+            model = load_model(f"bnlearn/{key}")
+    except ValueError as err:
+        if err is unknown:
+            raise
+        raise ValueError(f"pgmpy could not load network {name!r}: {str(err)[:200]}") from None
     except Exception as err:
         raise ValueError(
-            f"unknown network {name!r}: not shipped with causalcal (shipped: {shipped}) "
-            f"and pgmpy could not load it ({type(err).__name__}: {str(err)[:200]})"
+            f"network {name!r} is not shipped with causalcal (shipped: {shipped}) and pgmpy "
+            f"could not load it (it downloads from the Hugging Face Hub): "
+            f"{type(err).__name__}: {str(err)[:200]}"
         ) from None
     return from_pgmpy(model, meta={"source": f"pgmpy bnlearn/{key}"})

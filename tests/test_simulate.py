@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import json
+import sys
 import warnings
 
 import numpy as np
@@ -146,11 +148,15 @@ def test_random_network_properties():
 
 def test_uniform_edges_and_dirichlet_rows():
     """Edges uniform over pairs; flat Dirichlet rows have mean 1/k and Var (k−1)/(k²(k+1))."""
-    hits = np.zeros(n_pairs(6))
-    for s in range(3000):
-        pairs, _ = random_network(6, 4, arities=2, seed=s).cpdag().pair_labels()
-        hits[pairs[:, 0] * (2 * 6 - pairs[:, 0] - 1) // 2 + pairs[:, 1] - pairs[:, 0] - 1] += 1
-    assert stats.chisquare(hits).pvalue > STRICT_ALPHA
+    hits = np.zeros((6, 6))
+    forward = 0
+    for s in range(2000):
+        for child, parents in enumerate(random_dag(6, 4, seed=s)):
+            hits[np.minimum(parents, child), np.maximum(parents, child)] += 1
+            forward += int(np.sum(parents < child))
+    assert stats.chisquare(hits[np.triu_indices(6, 1)]).pvalue > STRICT_ALPHA
+    # random causal order: each pair is oriented either way with probability 1/2
+    assert stats.binomtest(forward, 8000).pvalue > STRICT_ALPHA
     net = random_network(40, 120, arities=3, seed=3, max_in_degree=6)
     first = np.concatenate([t[:, 0] for t in net.cpts])
     assert abs(first.mean() - 1 / 3) < 4 * np.sqrt(2 / 36 / len(first))
@@ -191,7 +197,7 @@ def test_bad_arguments(call, message):
 def test_cpt_cap_message_suggests_max_in_degree():
     with pytest.raises(ValueError, match="pass max_in_degree"):
         random_network(40, 780, seed=0)  # complete DAG: last node has 39 parents
-    assert DEFAULT_MAX_CPT_ENTRIES == 2**24
+    assert DEFAULT_MAX_CPT_ENTRIES == 2**26
     net = random_network(40, 200, seed=0, max_in_degree=8)  # bounded: fine
     assert max(len(p) for p in net.parents) <= 8
 
@@ -264,7 +270,22 @@ def test_shipped_networks():
 
 
 # ----------------------------------------------------------------- pgmpy / BIF
-pgmpy = pytest.importorskip("pgmpy")
+needs_pgmpy = pytest.mark.skipif(
+    importlib.util.find_spec("pgmpy") is None, reason="pgmpy (extra 'bif') not installed"
+)
+
+
+def test_missing_pgmpy_names_the_extra(tmp_path, monkeypatch):
+    path = tmp_path / "t.bif"
+    path.write_text(BIF_TEXT)
+    monkeypatch.setitem(sys.modules, "pgmpy", None)  # import pgmpy now fails
+    with pytest.raises(ImportError, match=r"causalcal\[bif\]"):
+        from_bif(path)
+    with pytest.raises(ImportError, match=r"causalcal\[bif\]"):
+        small_network().to_pgmpy()
+    with pytest.raises(ValueError, match=r"causalcal\[bif\]"):
+        load_network("barley")  # not shipped
+    assert load_network("asia").n_vars == 8  # shipped networks need no pgmpy
 
 BIF_TEXT = """network test {
 }
@@ -296,6 +317,7 @@ probability ( wet | season, rain ) {
 """
 
 
+@needs_pgmpy
 def test_from_bif_reorders_parents(tmp_path):
     path = tmp_path / "t.bif"
     path.write_text(BIF_TEXT)
@@ -315,6 +337,7 @@ def test_from_bif_reorders_parents(tmp_path):
         from_bif(tmp_path / "nope.bif")
 
 
+@needs_pgmpy
 def test_to_pgmpy_cpds_agree_entrywise():
     alarm = load_network("alarm")
     with warnings.catch_warnings():
@@ -334,6 +357,7 @@ def test_to_pgmpy_cpds_agree_entrywise():
                 assert cpd.get_value(**kwargs) == pytest.approx(alarm.cpts[v][row, k])
 
 
+@needs_pgmpy
 def test_samples_match_pgmpy_sampler():
     from pgmpy.sampling import BayesianModelSampling
 

@@ -1,0 +1,80 @@
+"""Tests for ``causalcal simulate`` (writes network.json, data.csv, truth.csv)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from causalcal.simulate import BayesianNetwork, load_network
+
+from causalcal.cli import main
+from causalcal.data import DiscreteData
+from causalcal.edges import EdgeType
+
+
+def read_truth(path) -> dict[tuple[str, str], str]:
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    assert list(frame.columns) == ["a", "b", "relation"]
+    return dict(zip(zip(frame["a"], frame["b"]), frame["relation"]))
+
+
+def expected_truth(net: BayesianNetwork) -> dict[tuple[str, str], str]:
+    pairs, labels = net.edge_labels()
+    return {(net.names[i], net.names[j]): EdgeType(t).symbol for (i, j), t in zip(pairs, labels)}
+
+
+def test_random_network_files(tmp_path, capsys):
+    out = tmp_path / "sim"
+    args = ["simulate", "--nodes", "60", "--edges", "90", "--samples", "200", "--seed", "3",
+            "--out", str(out)]
+    assert main(args) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["data.csv", "network.json", "truth.csv"]
+    net = BayesianNetwork.load(out / "network.json")
+    assert (net.n_vars, net.n_edges) == (60, 90)
+    data = DiscreteData.from_csv(out / "data.csv")
+    assert data.names == net.names and data.n_samples == 200
+    assert np.all(data.codes.max(axis=0) < net.arities)
+    truth = read_truth(out / "truth.csv")
+    assert truth == expected_truth(net)
+    assert len(truth) == 90 and set(truth.values()) <= {"->", "<-", "--"}
+    assert "60 variables, 90 edges" in capsys.readouterr().out
+    # same seed → identical files
+    out2 = tmp_path / "sim2"
+    assert main(args[:-1] + [str(out2)]) == 0
+    for name in ("network.json", "data.csv", "truth.csv"):
+        assert (out / name).read_bytes() == (out2 / name).read_bytes()
+
+
+def test_benchmark_network_files(tmp_path):
+    out = tmp_path / "alarm"
+    assert main(["simulate", "--network", "alarm", "--samples", "50", "--out", str(out)]) == 0
+    alarm = load_network("alarm")
+    assert BayesianNetwork.load(out / "network.json") == alarm
+    truth = read_truth(out / "truth.csv")
+    assert truth == expected_truth(alarm)
+    assert sum(r == "--" for r in truth.values()) == 4
+    frame = pd.read_csv(out / "data.csv", dtype=str)
+    assert set(frame["HISTORY"]) <= {"TRUE", "FALSE"}
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--nodes", "10", "--edges", "50"], "more than a DAG on 10 nodes"),
+        (["--nodes", "10"], "needs both --nodes and --edges"),
+        (["--network", "alarm", "--nodes", "5", "--edges", "2"], "exactly one network"),
+        (["--nodes", "5", "--edges", "2", "--samples", "0"], "--samples must be >= 1"),
+        (["--nodes", "5", "--edges", "2", "--arities", "1"], "arity must be >= 2"),
+        (["--network", "no_such_net_xyz"], "no_such_net_xyz"),
+        (["--load", "missing.json"], "missing.json"),
+    ],
+)
+def test_errors_exit_2(tmp_path, capsys, args, message):
+    assert main(["simulate", *args, "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_list_networks(capsys):
+    assert main(["simulate", "--list-networks"]) == 0
+    assert "alarm" in capsys.readouterr().out.split()
