@@ -44,12 +44,14 @@ class BDeuScore:
     data : DiscreteData
     weights : optional (n,) non-negative row weights (bootstrap multiplicities; real allowed)
     sample_prior : equivalent sample size ``α > 0`` (Tetrad/causal-learn default 1)
-    structure_prior : ``β`` in ``[0, V − 1)``; 0 disables the structure-prior term
+    structure_prior : ``β`` in ``[0, V − 1)``; 0 disables the structure-prior term (so does
+        any ``β ≥ V − 1`` when ``V ≤ 2``, where the default would be undefined)
     max_arity : variables with more declared categories raise ``ValueError``
 
-    Documented edge cases: a constant column has a zero-gain likelihood for any parent
-    (only the structure prior acts), so it stays isolated; a single row is allowed
-    (every edge then scores worse than none); all-zero weights raise ``ValueError``.
+    Documented edge cases: a constant column of arity 1 (as ``DiscreteData.from_frame``
+    encodes it) leaves every likelihood unchanged as parent or child, so only the
+    (negative) structure-prior term acts and it stays isolated; a single row is allowed;
+    all-zero weights raise ``ValueError``.
     """
 
     def __init__(
@@ -70,6 +72,8 @@ class BDeuScore:
         if not (np.isfinite(sample_prior) and sample_prior > 0):
             raise ValueError(f"sample_prior must be a positive number, got {sample_prior}")
         vm = max(v - 1, 1)
+        if v <= 2 and np.isfinite(structure_prior) and structure_prior >= vm:
+            structure_prior = 0.0  # β/(V−1) ≥ 1 would give log(0): the term is dropped
         if not (np.isfinite(structure_prior) and 0 <= structure_prior < vm):
             raise ValueError(
                 f"structure_prior must be in [0, V − 1) = [0, {vm}) for V = {v} variables "

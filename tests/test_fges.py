@@ -1,0 +1,138 @@
+"""FGES: hand-made structures, agreement with causal-learn's GES, weights, edge cases."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from causalcal.bootstrap import BDeuScore, available_searches, fges, get_search
+from causalcal.bootstrap.fges import FGES
+from causalcal.bootstrap.searches import _dense_codes, ges_causallearn
+from causalcal.data import DiscreteData
+from causalcal.graph import PDAG, dag_to_cpdag, pdag_to_dag
+from causalcal.simulate import random_network
+
+
+def _noisy(parent_sum, rng, flip=0.1):
+    return (parent_sum + (rng.random(parent_sum.shape) < flip)) % 2
+
+
+def test_collider_becomes_v_structure():
+    rng = np.random.default_rng(0)
+    n = 5000
+    a = rng.integers(0, 2, n)
+    b = rng.integers(0, 2, n)
+    c = _noisy(a | b, rng)  # OR: both causes are marginally dependent on C
+    d = DiscreteData(np.column_stack([a, b, c]), ["A", "B", "C"])
+    g = fges(d)
+    assert g == PDAG.from_edges(3, directed=[(0, 2), (1, 2)])
+    assert g.names == ["A", "B", "C"]
+
+
+def test_chain_stays_undirected():
+    rng = np.random.default_rng(1)
+    n = 5000
+    a = rng.integers(0, 2, n)
+    b = _noisy(a, rng)
+    c = _noisy(b, rng)
+    g = fges(DiscreteData(np.column_stack([a, b, c])))
+    assert g == PDAG.from_edges(3, undirected=[(0, 1), (1, 2)])
+
+
+def test_meek_orientation_below_a_collider():
+    """A → C ← B, C → D: the v-structure compels C → D by Meek's rule R1."""
+    rng = np.random.default_rng(2)
+    n = 8000
+    a = rng.integers(0, 2, n)
+    b = rng.integers(0, 2, n)
+    c = _noisy(a | b, rng)  # OR: both causes are marginally dependent on C
+    dd = _noisy(c, rng)
+    g = fges(DiscreteData(np.column_stack([a, b, c, dd])))
+    assert g == PDAG.from_edges(4, directed=[(0, 2), (1, 2), (2, 3)])
+
+
+def _random_case(seed, n=300):
+    rng = np.random.default_rng(seed)
+    v = int(rng.integers(5, 8))
+    e = min(int(rng.integers(v - 1, 2 * v)), v * (v - 1) // 2)
+    data = random_network(v, e, seed=seed).sample(n, seed=seed)
+    return DiscreteData(_dense_codes(data.codes), data.names)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_agrees_with_causallearn_ges(seed):
+    d = _random_case(seed)
+    theirs = ges_causallearn(d)
+    score = BDeuScore(d)
+    full = fges(d, faithfulness_assumed=False)
+    # full GES neighbourhood: the same greedy search, hence the same CPDAG and score
+    assert score.score_pdag(full) >= score.score_pdag(theirs) - 1e-6
+    assert full == theirs
+    fast = fges(d)  # Tetrad's faithfulness heuristic: a valid CPDAG, never above GES's
+    assert dag_to_cpdag(pdag_to_dag(fast)) == fast
+
+
+@pytest.mark.parametrize("faithful", [True, False])
+def test_local_cpdag_completion_matches_global_rebuild(faithful):
+    for seed in range(10):
+        rng = np.random.default_rng(100 + seed)
+        v = int(rng.integers(6, 16))
+        e = min(int(rng.integers(v, 3 * v)), v * (v - 1) // 2)
+        d = random_network(v, e, seed=seed).sample(int(rng.integers(200, 2000)), seed=seed)
+        search = FGES(BDeuScore(d), faithfulness_assumed=faithful)
+        search.check_cpdag = True  # raises if the local update differs from a full rebuild
+        g = search.search()
+        assert dag_to_cpdag(pdag_to_dag(g)) == g
+
+
+def test_integer_weights_equal_repeated_rows_and_runs_are_deterministic():
+    d = random_network(12, 18, seed=4).sample(400, seed=4)
+    w = np.random.default_rng(0).integers(0, 3, 400)
+    rep = DiscreteData(d.codes[np.repeat(np.arange(400), w)], d.names, d.arities)
+    assert fges(d, w) == fges(rep)
+    real = np.random.default_rng(1).random(400) * 2
+    assert fges(d, real) == fges(d, real)
+    assert get_search("fges")(d, w) == fges(d, w)
+
+
+def test_max_degree_bounds_adjacencies():
+    d = random_network(15, 40, seed=3).sample(2000, seed=3)
+    g = fges(d, max_degree=2)
+    assert max(len(g.adjacent(v)) for v in range(15)) <= 2
+    assert fges(d, max_degree=0).n_edges == 0
+    with pytest.raises(ValueError, match="max_degree"):
+        fges(d, max_degree=-1)
+
+
+def test_edge_cases_constant_column_single_row_two_variables():
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 2, size=(500, 3))
+    x[:, 2] = (x[:, 0] + (rng.random(500) < 0.1)) % 2
+    x[:, 1] = 1
+    g = fges(DiscreteData.from_array(x))
+    assert g.adjacent(1) == set() and g.is_adjacent(0, 2)
+    single = DiscreteData(x[:1], arities=[2, 2, 2])
+    assert fges(single).n_edges == 0
+    two = DiscreteData(x[:, [0, 2]])
+    assert fges(two).n_edges == 1  # V = 2: the structure prior is dropped, not log(0)
+    with pytest.raises(ValueError, match="max_arity"):
+        fges(DiscreteData(np.arange(60).reshape(30, 2) % 25))
+
+
+def test_search_registry_and_causallearn_wrappers():
+    assert available_searches() == ["fges", "ges", "pc"]
+    with pytest.raises(ValueError, match="unknown search 'nope'"):
+        get_search("nope")
+    d = _random_case(7, n=200)
+    w = np.ones(d.n_samples)
+    w[:10] = 2
+    ges = get_search("ges")
+    rep = DiscreteData(d.codes[np.repeat(np.arange(d.n_samples), w.astype(int))], d.names)
+    assert ges(d, w) == ges(rep)
+    with pytest.raises(ValueError, match="integer weights"):
+        ges(d, w * 0.5)
+    pc = get_search("pc")(d, alpha=0.01)
+    assert isinstance(pc, PDAG) and pc.names == d.names
+    big = DiscreteData(np.zeros((5, 70), dtype=int))
+    with pytest.raises(ValueError, match="fges"):
+        ges(big)
