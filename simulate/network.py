@@ -218,12 +218,11 @@ class BayesianNetwork:
 
     # --------------------------------------------------------------- sampling
     def _cumulative(self) -> list[np.ndarray]:
+        """Per variable, cumulative CPT columns ``(arity − 1, rows)`` (the last, 1, dropped)."""
         if self._cum is None:
-            cum = []
-            for t in self.cpts:
-                c = np.cumsum(t, axis=1)[:, :-1]  # last column (== 1) never needed
-                cum.append(np.ascontiguousarray(c))
-            self._cum = cum
+            self._cum = [
+                np.ascontiguousarray(np.cumsum(t, axis=1)[:, :-1].T) for t in self.cpts
+            ]
         return self._cum
 
     def sample(
@@ -241,14 +240,24 @@ class BayesianNetwork:
         rng = np.random.default_rng(seed)
         cum = self._cumulative()
         dtype = smallest_int_dtype(int(max(self.arities.max(initial=1), 1)))
-        codes = np.zeros((n, self.n_vars), dtype=dtype)
+        buf = np.zeros((self.n_vars, n), dtype=dtype)  # variable-major: rows are contiguous
+        cfg = np.empty(n, dtype=np.int64)
         for v in _progress(self.order, self.n_vars, "sampling", progress):
             u = rng.random(n)
             c = cum[v]
-            if c.shape[1] == 0:  # arity 1
-                continue
-            rows = c[self.parent_config(v, codes)] if len(self.parents[v]) else c
-            codes[:, v] = (u[:, None] >= rows).sum(axis=1)
+            pa = self.parents[v]
+            out = buf[v]
+            if len(pa):
+                cfg[:] = buf[pa[0]]
+                for p in pa[1:]:
+                    cfg *= self.arities[p]
+                    cfg += buf[p]
+                for column in c:  # code = number of cumulative sums ≤ u
+                    out += u >= column[cfg]
+            else:
+                for column in c:
+                    out += u >= column[0]
+        codes = np.ascontiguousarray(buf.T)
         return DiscreteData(codes, self.names, self.arities, self.state_names)
 
     def log_probability(self, codes: np.ndarray) -> np.ndarray:

@@ -19,6 +19,8 @@ from causalcal.simulate import (
     random_dag,
     random_network,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from causalcal.data import DiscreteData
@@ -405,3 +407,24 @@ def test_zero_probability_states_never_sampled():
     asia = load_network("asia")  # 'either' is a deterministic OR
     codes = asia.sample(20_000, seed=3).codes
     assert np.all(np.isfinite(asia.log_probability(codes)))
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    v=st.integers(1, 7),
+    density=st.floats(0, 1),
+    arities=st.lists(st.integers(2, 4), min_size=1, max_size=3),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_random_networks_are_valid_and_round_trip(tmp_path_factory, v, density, arities, seed):
+    e = int(density * n_pairs(v))
+    net = random_network(v, e, arities=arities, seed=seed)
+    assert net.n_edges == e and net.dag().is_dag()
+    assert set(net.arities.tolist()) <= set(arities)
+    codes = net.sample(64, seed=seed).codes
+    assert np.all(np.isfinite(net.log_probability(codes)))
+    path = tmp_path_factory.mktemp("rt") / "net.json"
+    net.save(path)
+    assert BayesianNetwork.load(path) == net
+    cp = net.cpdag()
+    assert cp.n_directed + cp.n_undirected == e
