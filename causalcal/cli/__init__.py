@@ -16,6 +16,7 @@ from causalcal._version import __version__
 
 # name -> one-line help; the module causalcal.cli.<name> implements it.
 COMMANDS: dict[str, str] = {
+    "demo": "run the embedded end-to-end demo (simulate, bootstrap, calibrate, evaluate)",
     "bootstrap": "bootstrapped edge-type probabilities of every pair (n_boot structure searches)",
     "calibrate": "fit a calibrator on labelled pairs; write calibrated probabilities of all pairs",
     "discover": "calibrated causal-relation probabilities for real data + known relations",

@@ -1,0 +1,52 @@
+"""Run the embedded end-to-end demo: the thesis §6.2 pipeline on small simulated networks.
+
+Simulates random discrete Bayesian networks (V nodes, E edges, arities 2-3, Dirichlet(1)
+CPTs), draws n = 1000 samples from each, runs FGES with the BDeu score on n_boot bootstrap
+replicates, draws a stratified calibration set of N pairs of known truth (N/4 per edge
+type), fits the SNN calibrator on it, and compares the bootstrap ("before") and calibrated
+("after") edge-type probabilities of every other pair: precision, recall, F1 and maximum
+calibration error per edge type, as in the thesis's Tables 33-34. About two minutes on two
+cores; the same seed gives the same table.
+
+example:
+  causalcal demo                      # writes demo-out/
+  causalcal demo --nodes 300 --edges 600 --n-boot 200 --jobs 2 --out my-demo
+
+files written under --out: results/snn/table.md (the table printed at the end),
+summary/runs CSV and JSON, plots/reliability_*.png (with matplotlib installed) and
+cache/ (networks, data, bootstrap probabilities; a re-run reuses them).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", default="demo-out", help="output directory (demo-out)")
+    parser.add_argument("--nodes", type=int, default=200, help="variables V (200)")
+    parser.add_argument("--edges", type=int, default=300, help="edges E (300)")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[40, 80],
+                        help="calibration set sizes N (40 80)")
+    parser.add_argument("--repeats", type=int, default=3, help="networks simulated (3)")
+    parser.add_argument("--n-boot", type=int, default=100, help="bootstrap replicates (100)")
+    parser.add_argument("--calibrator", default="snn", help="calibrator name (snn)")
+    parser.add_argument("--jobs", type=int, default=2, help="parallel processes (2)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+def run(args: argparse.Namespace) -> int:
+    from causalcal.evaluate import StudyConfig, run_study
+
+    config = StudyConfig(
+        grid=((args.nodes, (args.edges,)),), sizes=tuple(args.sizes), repeats=args.repeats,
+        n_boot=args.n_boot, calibrator=args.calibrator, n_jobs=args.jobs, seed=args.seed,
+    )
+    result = run_study(config, args.out, progress=not args.quiet)
+    print(result.table)
+    print(f"{len(result.runs)} runs in {result.seconds:.1f} s; results in {result.results_dir}")
+    plots = [p for k, p in result.files.items() if k.startswith("plot_")]
+    for path in plots:
+        print(f"reliability diagram: {path}")
+    return 0
