@@ -45,10 +45,11 @@ def weighted_mi(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     return float((p[nz] * np.log(p[nz] / (px @ py)[nz])).sum())
 
 
-def threshold_search(data: DiscreteData, weights=None, threshold: float = 0.02,
-                     delay: float = 0.0) -> PDAG:
+def threshold_search(data: DiscreteData, weights=None, threshold: float = 0.02) -> PDAG:
     """TEST DOUBLE for a structure search: link pairs whose weighted MI exceeds
-    ``threshold``; the edge type is fixed by the indices ((i + j) mod 3 → i→j, j→i, i—j)."""
+    ``threshold``; the edge type is fixed by the indices ((i + j) mod 3 → i→j, j→i, i—j).
+    Sleeps ``$BOOTSTRAP_TEST_DELAY`` seconds first (so a run can be killed mid-way)."""
+    delay = float(os.environ.get("BOOTSTRAP_TEST_DELAY", "0"))
     if delay:
         time.sleep(delay)
     w = np.ones(data.n_samples) if weights is None else np.asarray(weights, float)
@@ -311,15 +312,13 @@ sys.path.insert(0, {tests!r})
 from test_bootstrap import chain_data, threshold_search
 from causalcal.bootstrap import bootstrap_edge_probabilities
 bootstrap_edge_probabilities(chain_data(), n_boot={n_boot}, search=threshold_search,
-                             seed=9, checkpoint={ckpt!r}, n_jobs={n_jobs}, progress=False,
-                             delay=0.15)
+                             seed=9, checkpoint={ckpt!r}, n_jobs={n_jobs}, progress=False)
 """
 
 
 @pytest.mark.parametrize(
     "n_jobs, sig, target",
-    [(1, signal.SIGKILL, "group"), (2, signal.SIGKILL, "group"), (2, signal.SIGINT, "group"),
-     (2, signal.SIGKILL, "worker")],
+    [(1, signal.SIGKILL, "group"), (2, signal.SIGINT, "group"), (2, signal.SIGKILL, "worker")],
 )
 def test_killed_run_resumes_to_the_uninterrupted_result(data, tmp_path, n_jobs, sig, target):
     """Kill the runner (and its workers) — or only one loky worker process — once at least
@@ -327,7 +326,8 @@ def test_killed_run_resumes_to_the_uninterrupted_result(data, tmp_path, n_jobs, 
     ckpt = tmp_path / "ck"
     n_boot = 14
     code = _RUNNER.format(tests=str(TESTS), n_boot=n_boot, ckpt=str(ckpt), n_jobs=n_jobs)
-    proc = subprocess.Popen([sys.executable, "-c", code], env=ENV, start_new_session=True)
+    env = {**ENV, "BOOTSTRAP_TEST_DELAY": "0.15"}
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
         while not list(ckpt.glob("rep-*.npz")) and time.monotonic() < deadline:
@@ -351,10 +351,9 @@ def test_killed_run_resumes_to_the_uninterrupted_result(data, tmp_path, n_jobs, 
     finished = list(ckpt.glob("rep-*.npz"))
     assert 1 <= len(finished) < n_boot
     resumed = bootstrap_edge_probabilities(data, n_boot=n_boot, search=threshold_search,
-                                           seed=9, checkpoint=ckpt, progress=False,
-                                           delay=0.15)
+                                           seed=9, checkpoint=ckpt, progress=False)
     uninterrupted = bootstrap_edge_probabilities(data, n_boot=n_boot, search=threshold_search,
-                                                 seed=9, progress=False, delay=0.0)
+                                                 seed=9, progress=False)
     assert resumed == uninterrupted
     assert not any(p.name.startswith(".tmp-") for p in ckpt.iterdir())
 
