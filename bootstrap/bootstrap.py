@@ -4,8 +4,8 @@ The nonparametric bootstrap (Efron & Tibshirani 1994) applied to structure searc
 Friedman, Goldszmidt & Wyner (1999): for ``b = 0 … n_boot − 1`` the structure search is
 run on a bootstrap replicate of the data and the edge type of every pair in the resulting
 CPDAG is counted; ``P_e(A, B) = count / n_boot`` for each of the four
-:class:`~causalcal.edges.EdgeType` classes. A replicate is a *weight vector*, not a copied data set: its sample
-multiplicities are one multinomial(n, 1/n) draw from
+:class:`~causalcal.edges.EdgeType` classes. A replicate is a *weight vector*, not a
+copied data set: its sample multiplicities are one multinomial(n, 1/n) draw from
 ``numpy.random.default_rng([seed, b])``, so replicate ``b`` is the same whatever
 ``n_jobs`` is, whichever machine runs it and in whatever order replicates finish; the
 counts are integers, so their sum (and the result) is exactly reproducible.
