@@ -35,6 +35,7 @@ __all__ = [
     "confusion_matrix",
     "edge_type_metrics",
     "edge_type_problems",
+    "edge_type_report",
     "precision_recall_f1",
     "reliability_bins",
 ]
@@ -91,33 +92,90 @@ def precision_recall_f1(confusion: np.ndarray) -> dict[str, dict[str, float]]:
     return out
 
 
-def binned_calibration_error(
-    y: np.ndarray, p: np.ndarray, bin_size: int = 100
-) -> tuple[float, float]:
-    """(ECE, MCE) with equal-frequency bins of about ``bin_size`` instances (§2.4.3).
+def _sorted_stable(p: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``p`` and ``y`` sorted by (p, position): a stable sort, vectorised.
 
-    ``p`` is sorted stably; K = max(1, ⌊m / bin_size⌋) contiguous bins with sizes
-    differing by at most one. Sums are accumulated in float64 whatever ``p``'s dtype.
+    For float32 ``p`` the (non-negative) IEEE bit pattern and the position are packed into
+    one int64 key and sorted with ``np.sort`` — several times faster than a stable
+    ``argsort`` on 50 M entries. Other dtypes use ``argsort(kind="stable")``.
     """
+    n = len(p)
+    shift = max(1, (n - 1).bit_length())
+    if p.dtype == np.float32 and 31 + shift <= 62:
+        bits = np.add(p, np.float32(0.0)).view(np.int32)  # +0 turns -0.0 into +0.0
+        key = np.arange(n, dtype=np.int64)
+        key |= bits.astype(np.int64) << shift
+        key.sort()
+        y_sorted = y[key & ((1 << shift) - 1)]
+        key >>= shift
+        return key.astype(np.int32).view(np.float32), y_sorted
+    order = np.argsort(p, kind="stable")
+    return p[order], y[order]
+
+
+def _check_binary_problem(y: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     p = np.asarray(p)
     y = np.asarray(y)
-    m = len(p)
-    if m == 0:
+    if len(p) == 0:
         raise ValueError("no predictions to evaluate")
-    if y.shape != p.shape:
+    if y.shape != p.shape or p.ndim != 1:
         raise ValueError(f"labels shape {y.shape} does not match predictions {p.shape}")
-    if bin_size < 1:
-        raise ValueError(f"bin_size must be >= 1, got {bin_size}")
-    order = np.argsort(p, kind="stable")
+    if not np.issubdtype(p.dtype, np.floating):
+        p = p.astype(np.float64)
+    lo, hi = float(p.min()), float(p.max())
+    if not (np.isfinite(lo) and np.isfinite(hi)) or lo < 0 or hi > 1 + 1e-6:
+        raise ValueError(f"predictions must be probabilities in [0, 1], got range [{lo}, {hi}]")
+    return y.astype(bool, copy=False), p
+
+
+def _binned_from_sorted(p_sorted: np.ndarray, y_sorted: np.ndarray,
+                        bin_size: int) -> tuple[float, float]:
+    m = len(p_sorted)
     k = max(1, m // bin_size)
     base, extra = divmod(m, k)
     sizes = np.full(k, base, dtype=np.int64)
     sizes[:extra] += 1
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    sum_p = np.add.reduceat(p[order], starts, dtype=np.float64)
-    sum_y = np.add.reduceat(y[order].astype(np.int8, copy=False), starts, dtype=np.int64)
+    sum_p = np.add.reduceat(p_sorted, starts, dtype=np.float64)
+    sum_y = np.add.reduceat(y_sorted.view(np.int8), starts, dtype=np.int64)
     gaps = np.abs(sum_p - sum_y) / sizes
     return float(np.sum(gaps * sizes) / m), float(gaps.max())
+
+
+def _width_bins_from_sorted(p_sorted: np.ndarray, y_sorted: np.ndarray,
+                            n_bins: int) -> dict[str, list]:
+    """Equal-width bins [b/K, (b+1)/K) (last one closed) as count, sum_p, sum_y."""
+    bounds = np.searchsorted(p_sorted, np.arange(1, n_bins) / n_bins, side="left")
+    bounds = np.concatenate([[0], bounds, [len(p_sorted)]])
+    count, sum_p, sum_y = [], [], []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        count.append(int(hi - lo))
+        sum_p.append(float(p_sorted[lo:hi].sum(dtype=np.float64)))
+        sum_y.append(int(np.count_nonzero(y_sorted[lo:hi])))
+    return {"count": count, "sum_p": sum_p, "sum_y": sum_y}
+
+
+def _squared_error_sum(p: np.ndarray, z: np.ndarray, chunk: int = 1 << 22) -> float:
+    total = 0.0
+    for start in range(0, len(p), chunk):
+        diff = p[start:start + chunk].astype(np.float64) - z[start:start + chunk]
+        total += float(np.dot(diff, diff))
+    return total
+
+
+def binned_calibration_error(
+    y: np.ndarray, p: np.ndarray, bin_size: int = 100
+) -> tuple[float, float]:
+    """(ECE, MCE) with equal-frequency bins of about ``bin_size`` instances (§2.4.3).
+
+    ``p`` is sorted stably (ties keep their input order); K = max(1, ⌊m / bin_size⌋)
+    contiguous bins with sizes differing by at most one. Sums are accumulated in float64
+    whatever ``p``'s dtype.
+    """
+    if bin_size < 1:
+        raise ValueError(f"bin_size must be >= 1, got {bin_size}")
+    y, p = _check_binary_problem(y, p)
+    return _binned_from_sorted(*_sorted_stable(p, y), bin_size)
 
 
 def edge_type_problems(probs: np.ndarray, truth: np.ndarray):
@@ -141,6 +199,34 @@ def edge_type_problems(probs: np.ndarray, truth: np.ndarray):
     )
 
 
+def edge_type_report(
+    probs: np.ndarray, truth: np.ndarray, bin_size: int = 100, n_bins: int = 10
+) -> tuple[dict[str, float], dict[str, dict[str, list]]]:
+    """:func:`edge_type_metrics` and :func:`reliability_bins` from one sort per problem."""
+    probs, truth = _check(probs, truth)
+    if bin_size < 1:
+        raise ValueError(f"bin_size must be >= 1, got {bin_size}")
+    out: dict[str, float] = {"n_pairs": int(len(truth))}
+    confusion = confusion_matrix(probs, truth)
+    out["accuracy"] = float(np.trace(confusion) / max(len(truth), 1))
+    for name, stats in precision_recall_f1(confusion).items():
+        for key, value in stats.items():
+            out[f"{name}_{key}"] = value
+    reliability = {}
+    for name, p, z in edge_type_problems(probs, truth):
+        z, p = _check_binary_problem(z, p)
+        p_sorted, z_sorted = _sorted_stable(p, z)
+        ece, mce = _binned_from_sorted(p_sorted, z_sorted, bin_size)
+        reliability[name] = _width_bins_from_sorted(p_sorted, z_sorted, n_bins)
+        del p_sorted, z_sorted
+        out[f"{name}_mce"] = mce
+        out[f"{name}_ece"] = ece
+        # binary problems: mean over their instances; overall: four-class Brier per pair
+        per = len(truth) if name == "overall" else len(p)
+        out[f"{name}_brier"] = _squared_error_sum(p, z) / per
+    return out, reliability
+
+
 def edge_type_metrics(
     probs: np.ndarray, truth: np.ndarray, bin_size: int = 100
 ) -> dict[str, float]:
@@ -150,22 +236,7 @@ def edge_type_metrics(
     ``overall_{mce,ece,brier}``, ``accuracy`` and the counts ``n_pairs`` and
     ``{type}_{tp,fp,fn}``.
     """
-    probs, truth = _check(probs, truth)
-    out: dict[str, float] = {"n_pairs": int(len(truth))}
-    confusion = confusion_matrix(probs, truth)
-    out["accuracy"] = float(np.trace(confusion) / max(len(truth), 1))
-    for name, stats in precision_recall_f1(confusion).items():
-        for key, value in stats.items():
-            out[f"{name}_{key}"] = value
-    for name, p, z in edge_type_problems(probs, truth):
-        ece, mce = binned_calibration_error(z, p, bin_size)
-        out[f"{name}_mce"] = mce
-        out[f"{name}_ece"] = ece
-        diff = p.astype(np.float64) - z
-        # binary problems: mean over their instances; overall: four-class Brier per pair
-        per = len(truth) if name == "overall" else len(p)
-        out[f"{name}_brier"] = float(np.dot(diff, diff) / per)
-    return out
+    return edge_type_report(probs, truth, bin_size)[0]
 
 
 def reliability_bins(
@@ -174,15 +245,7 @@ def reliability_bins(
     """Reliability-diagram data per edge type: equal-width bins of [0, 1].
 
     For each problem of :func:`edge_type_problems` returns ``count``, ``sum_p`` and
-    ``sum_y`` per bin — sums, so the bins of several runs can be pooled exactly.
+    ``sum_y`` per bin [b/K, (b+1)/K) (the last closed) — sums, so the bins of several
+    runs can be pooled exactly.
     """
-    out = {}
-    for name, p, z in edge_type_problems(probs, truth):
-        idx = np.minimum((np.asarray(p, dtype=np.float64) * n_bins).astype(np.int64), n_bins - 1)
-        idx = np.maximum(idx, 0)
-        out[name] = {
-            "count": np.bincount(idx, minlength=n_bins).tolist(),
-            "sum_p": np.bincount(idx, weights=p, minlength=n_bins).tolist(),
-            "sum_y": np.bincount(idx, weights=z, minlength=n_bins).tolist(),
-        }
-    return out
+    return edge_type_report(probs, truth, n_bins=n_bins)[1]

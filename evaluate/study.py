@@ -43,7 +43,7 @@ import numpy as np
 from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities, pair_index
 
-from .edge_metrics import edge_type_metrics, reliability_bins
+from .edge_metrics import edge_type_report
 from .report import CALIBRATION_COLUMNS, markdown_table, summarize_runs
 from .sampling import ClassTooSmallError, stratified_calibration_set
 
@@ -351,13 +351,17 @@ def evaluate_run(
         "fit_seconds": fit_seconds, "predict_seconds": predict_seconds,
         "calibration_pairs": cal.tolist(),
     }
+    # what the calibrator makes of a never-adjacent pair (1, 0, 0, 0): most test pairs
+    default = np.asarray(model.predict_proba(np.array([[1.0, 0.0, 0.0, 0.0]])))[0]
+    record["after_default_p_none"] = float(default[0])
+    record["after_default_row"] = default.tolist()
     before_test, after_test, truth_test = dense[test], after[test], truth[test]
     del after
     reliability = {}
     for name, p in (("before", before_test), ("after", after_test)):
-        for key, value in edge_type_metrics(p, truth_test, bin_size=bin_size).items():
+        measures, reliability[name] = edge_type_report(p, truth_test, bin_size=bin_size)
+        for key, value in measures.items():
             record[f"{name}_{key}"] = value
-        reliability[name] = reliability_bins(p, truth_test)
     record["reliability"] = reliability
     return record
 
