@@ -346,3 +346,34 @@ def test_evaluate_run_with_an_estimator():
     for key in ("directed_f1", "undirected_precision", "none_mce", "overall_mce"):
         assert rec[f"after_{key}"] == pytest.approx(after[key], abs=1e-6)
     assert set(rec["reliability"]) == {"before", "after"}
+
+
+def test_packed_float32_sort_matches_stable_argsort():
+    from causalcal.evaluate.edge_metrics import _sorted_stable
+
+    rng = np.random.default_rng(4)
+    p = np.round(rng.random(5000), 2).astype(np.float32)
+    p[:7] = -0.0
+    y = rng.random(5000) < 0.3
+    ps, ys = _sorted_stable(p, y)
+    order = np.argsort(p, kind="stable")
+    assert np.array_equal(ps, p[order]) and np.array_equal(ys, y[order])
+    assert binned_calibration_error(y, p, 100) == pytest.approx(
+        binned_calibration_error(y, p.astype(np.float64), 100))
+
+
+def test_reliability_bins_against_histogram():
+    from causalcal.evaluate import reliability_bins
+
+    rng = np.random.default_rng(5)
+    probs = rng.dirichlet([2, 1, 1, 1], 900)
+    probs[:50] = [1, 0, 0, 0]
+    probs[50:60] = [0.3, 0.2, 0.1, 0.4]  # values on bin edges
+    truth = rng.integers(0, 4, 900).astype(np.int8)
+    bins = reliability_bins(probs, truth, n_bins=10)
+    p, z = probs[:, 3], truth == 3
+    idx = np.minimum(np.floor(p * 10 + 1e-12).astype(int), 9)
+    assert bins["undirected"]["count"] == np.bincount(idx, minlength=10).tolist()
+    assert np.allclose(bins["undirected"]["sum_p"], np.bincount(idx, p, 10))
+    assert bins["undirected"]["sum_y"] == np.bincount(idx, z, 10).astype(int).tolist()
+    assert sum(bins["directed"]["count"]) == 1800 and sum(bins["overall"]["count"]) == 3600
