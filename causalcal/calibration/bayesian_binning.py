@@ -228,26 +228,53 @@ class ABB(BinaryCalibrator):
             raise ValueError(f"n_grid must be None or an integer >= 1, got {self.n_grid!r}")
         a = _prepare(self, scores, y, sample_weight)
         k = a.k
+        c0, c1 = a.c0, a.c1
+        cn = c0 + c1
+        rx = a.rate * a.x
+        lpe = a.log_prior_end
+        if a.integer:
+            lf = a.lf
+
+            def log_ml(n0, n1, n):
+                return lf[n0] + lf[n1] - lf[n + 1]
+        else:
+
+            def log_ml(n0, n1, n):
+                return gammaln(n0 + 1.0) + gammaln(n1 + 1.0) - gammaln(n + 2.0)
+
+        # log Score_{l,u} = log_ml(l, u) + rx[l] − rx[u] + lpe[u]  (prior telescoped)
         f = np.empty(k + 1)  # f[u+1] = log sum of scores of binnings of atoms 0..u
         f[0] = 0.0
+        hf = np.empty(k)  # f[l] + rx[l]
         for u in range(k):
-            ls, _, _ = a.row_end(u)
-            t = f[: u + 1] + ls
+            hf[u] = f[u] + rx[u]
+            t = log_ml(c0[u + 1] - c0[: u + 1], c1[u + 1] - c1[: u + 1], cn[u + 1] - cn[: u + 1])
+            t += hf[: u + 1]
             m = t.max()
-            f[u + 1] = m + np.log(np.sum(np.exp(t - m)))
+            f[u + 1] = m + np.log(np.sum(np.exp(t - m))) - rx[u] + lpe[u]
         logz = f[k]
         b = np.empty(k + 1)  # b[l] = log sum of scores of binnings of atoms l..K-1
         b[k] = 0.0
-        pred = np.zeros(k)
+        hb = np.empty(k)  # lpe[u] − rx[u] + b[u+1]
+        rowsum = np.empty(k)  # Σ_u P(bin [l, u]) p̂_{l,u}
+        colsum = np.zeros(k)  # Σ_l P(bin [l, u]) p̂_{l,u}
         for l in range(k - 1, -1, -1):
-            ls, n0, n1 = a.row_start(l)
-            tail = ls + b[l + 1 :]
-            m = tail.max()
-            e = np.exp(tail - m)
-            b[l] = m + np.log(e.sum())
-            post = e * np.exp(f[l] + m - logz)  # posterior probability of bin [l, u]
-            contrib = post * ((n1 + 1.0) / (n0 + n1 + 2.0))
-            pred[l:] += np.cumsum(contrib[::-1])[::-1]
+            hb[l] = lpe[l] - rx[l] + b[l + 1]
+            n1 = c1[l + 1 :] - c1[l]
+            n = cn[l + 1 :] - cn[l]
+            t = log_ml(c0[l + 1 :] - c0[l], n1, n)
+            t += hb[l:]
+            m = t.max()
+            e = np.exp(t - m)
+            b[l] = m + np.log(e.sum()) + rx[l]
+            e *= (n1 + 1.0) / (n + 2.0)  # posterior (up to the factor below) × p̂_{l,u}
+            scale = np.exp(f[l] + m + rx[l] - logz)
+            rowsum[l] = scale * e.sum()
+            colsum[l:] += scale * e
+        # value at atom j = Σ_{l ≤ j ≤ u} P(bin [l, u]) p̂_{l,u}
+        #                 = Σ_{l ≤ j} rowsum[l] − Σ_{u < j} colsum[u]
+        pred = np.cumsum(rowsum) - np.r_[0.0, np.cumsum(colsum)[:-1]]
+        pred = np.clip(pred, 0.0, 1.0)
         self.X_ = a.x
         self.atom_values_ = pred
         self.log_evidence_ = float(logz)
