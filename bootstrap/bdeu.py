@@ -47,6 +47,8 @@ class BDeuScore:
     structure_prior : ``β`` in ``[0, V − 1)``; 0 disables the structure-prior term (so does
         any ``β ≥ V − 1`` when ``V ≤ 2``, where the default would be undefined)
     max_arity : variables with more declared categories raise ``ValueError``
+    device : optional torch device (``"cuda"``) for the one-hot products of
+        :meth:`pairwise_gains`; ``None`` (default) uses numpy/BLAS
 
     Documented edge cases: a constant column of arity 1 (as ``DiscreteData.from_frame``
     encodes it) leaves every likelihood unchanged as parent or child, so only the
@@ -61,6 +63,7 @@ class BDeuScore:
         sample_prior: float = 1.0,
         structure_prior: float = 1.0,
         max_arity: int = DEFAULT_MAX_ARITY,
+        device: str | None = None,
     ) -> None:
         if not isinstance(data, DiscreteData):
             raise ValueError(f"data must be a DiscreteData, got {type(data).__name__}")
@@ -87,6 +90,7 @@ class BDeuScore:
                 f"column {data.names[k]!r}: {arities[k]} categories > max_arity={max_arity}"
             )
         self.data = data
+        self.device = device
         self.n_samples = n
         self.n_vars = v
         self.arities = np.maximum(arities, 1)
@@ -300,6 +304,15 @@ class BDeuScore:
             onehot[rows, offs[p] + self._codes[j]] = 1
         weighted = onehot if self.weights is None else onehot * self.weights[:, None].astype(dt)
         marg = np.asarray(weighted.sum(axis=0), dtype=np.float64)  # N_{x = k}
+        torch = None
+        onehot_t, weighted_t = onehot, weighted
+        if self.device is not None:  # the same products with torch (e.g. on a GPU)
+            import torch
+
+            onehot_t = torch.from_numpy(onehot).to(self.device)
+            weighted_t = onehot_t if weighted is onehot else torch.from_numpy(weighted).to(
+                self.device
+            )
         # s(y | ∅) likelihood and the per-x term Σ_k lnΓ(α/r) − lnΓ(N_k + α/r) of s(y | {x})
         empty = np.array(
             [self._score_from_counts(marg[offs[p] : offs[p + 1]][None, :], 0.0, int(par[p]))
@@ -329,12 +342,14 @@ class BDeuScore:
                 r0, r1 = max(ga0, s), min(ga1, e)
                 if r0 >= r1:
                     continue
-                left = weighted[:, offs[r0] : offs[r1]].T
+                left = weighted_t[:, offs[r0] : offs[r1]].T
                 for rb, gb0, gb1 in groups:
                     c0, c1 = max(gb0, s), gb1
                     if c0 >= c1:
                         continue
-                    g = left @ onehot[:, offs[c0] : offs[c1]]
+                    g = left @ onehot_t[:, offs[c0] : offs[c1]]
+                    if torch is not None:
+                        g = g.cpu().numpy()
                     if lookup:
                         lg = tables[(ra, rb)][g.astype(np.intp)]
                     else:

@@ -52,13 +52,17 @@ def fges(
     max_degree: int | None = None,
     faithfulness_assumed: bool = True,
     verbose: bool = False,
+    device: str | None = None,
 ) -> PDAG:
     """Run FGES with the BDeu score on ``data`` (rows weighted by ``weights``).
 
     Returns the CPDAG (names = ``data.names``). ``max_degree`` bounds the number of
     adjacencies of any node during the forward phase (``None``: unbounded).
+    ``device`` (e.g. ``"cuda"``) runs the pairwise count products with torch.
     """
-    score = BDeuScore(data, weights, sample_prior=sample_prior, structure_prior=structure_prior)
+    score = BDeuScore(
+        data, weights, sample_prior=sample_prior, structure_prior=structure_prior, device=device
+    )
     return FGES(
         score, max_degree=max_degree, faithfulness_assumed=faithfulness_assumed, verbose=verbose
     ).search()

@@ -154,3 +154,16 @@ def test_constant_column_and_single_row():
     assert s.local_score_diff(1, 0, [2]) == pytest.approx(prior, abs=1e-9)
     one = BDeuScore(DiscreteData(x[:1], arities=[2, 2, 2, 2]))
     assert np.isfinite(one.local_score(0, [1, 2]))
+
+
+def test_torch_path_gives_the_same_pairwise_gains():
+    pytest.importorskip("torch")
+    rng = np.random.default_rng(9)
+    x = rng.integers(0, 3, size=(200, 6))
+    x[:, 1] = (x[:, 0] + (rng.random(200) < 0.3)) % 3
+    d = DiscreteData(x)
+    w = rng.integers(0, 3, 200)
+    a = BDeuScore(d, weights=w).pairwise_gains(min_gain=-np.inf)
+    b = BDeuScore(d, weights=w, device="cpu").pairwise_gains(min_gain=-np.inf)
+    for u, t in zip(a, b):
+        np.testing.assert_allclose(u, t, rtol=1e-12)
