@@ -60,3 +60,21 @@ def test_missing_scheduler_is_a_clear_error():
     with pytest.raises(ValueError, match="scheduler=ADDRESS"):
         bootstrap_edge_probabilities(chain_data(n=20), n_boot=1, search=threshold_search,
                                      progress=False, backend="dask")
+
+
+def test_cli_scheduler_option(cluster, tmp_path):
+    from causalcal.cli import main
+    from causalcal.edges import EdgeProbabilities
+
+    data = chain_data()
+    csv, out = tmp_path / "d.csv", tmp_path / "p.npz"
+    data.to_csv(csv)
+    rc = main(["bootstrap", str(csv), "--n-boot", "4", "--out", str(out), "-q",
+               "--search", "test_bootstrap:threshold_search",
+               "--scheduler", cluster.scheduler_address])
+    assert rc == 0
+    from causalcal.data import DiscreteData
+
+    local = bootstrap_edge_probabilities(DiscreteData.from_csv(csv), n_boot=4,
+                                         search=threshold_search, progress=False)
+    assert EdgeProbabilities.load(out) == local

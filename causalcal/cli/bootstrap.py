@@ -26,8 +26,6 @@ import argparse
 import time
 from pathlib import Path
 
-SEARCHES = ("fges", "ges", "pc")
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("data", help="CSV file with a header row, one discrete variable a column")
@@ -35,11 +33,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="output file: .npz (compact) or .csv (names, one row per pair)")
     parser.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
     parser.add_argument("--jobs", "-j", type=int, default=1,
-                        help="parallel worker processes (1; -1 = all cores)")
+                        help="parallel worker processes (1; -1 = all cores; with --scheduler "
+                             "every cluster worker is used instead)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
     parser.add_argument("--search", default="fges",
-                        help="structure search: fges (default), ges or pc, or MODULE:FUNCTION "
-                             "for a function search(data, weights, **options) -> PDAG")
+                        help="structure search: fges (default), ges or pc (causal-learn; small "
+                             "data only), or MODULE:FUNCTION for a function "
+                             "search(data, weights, **options) -> PDAG")
     parser.add_argument("--checkpoint", metavar="DIR",
                         help="directory to save finished replicates in and resume from")
     parser.add_argument("--scheduler", metavar="ADDRESS",
@@ -72,14 +72,16 @@ def _parse_options(items: list[str]) -> dict[str, object]:
 
 
 def _resolve_search(name: str) -> object:
+    from causalcal.bootstrap.searches import available_searches
     from causalcal.cli import CLIError
 
-    if name in SEARCHES:
-        return name
+    names = available_searches()
+    if name.lower() in names:
+        return name.lower()
     module_name, sep, attr = name.partition(":")
     if not sep:
         raise CLIError(
-            f"--search {name!r}: expected one of {', '.join(SEARCHES)} or MODULE:FUNCTION"
+            f"--search {name!r}: expected one of {', '.join(names)} or MODULE:FUNCTION"
         )
     import importlib
 
