@@ -216,7 +216,8 @@ class BDeuScore:
         if not todo:
             return out
         xs = np.asarray([candidates[k] for k in todo], dtype=np.intp)
-        if y in xs or y in base or np.any(np.isin(xs, list(base))):
+        xset = set(xs.tolist())
+        if y in xset or y in base or not base.isdisjoint(xset):
             raise ValueError("candidates must differ from y and from the parent set")
         pa = sorted(base)
         r = int(self.arities[y])

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from causalcal.data import DiscreteData
+from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData
 from causalcal.graph import PDAG, apply_meek_rules, dag_to_cpdag, pdag_to_dag
 
 from .bdeu import BDeuScore
@@ -53,15 +53,22 @@ def fges(
     faithfulness_assumed: bool = True,
     verbose: bool = False,
     device: str | None = None,
+    max_arity: int = DEFAULT_MAX_ARITY,
 ) -> PDAG:
     """Run FGES with the BDeu score on ``data`` (rows weighted by ``weights``).
 
     Returns the CPDAG (names = ``data.names``). ``max_degree`` bounds the number of
     adjacencies of any node during the forward phase (``None``: unbounded).
-    ``device`` (e.g. ``"cuda"``) runs the pairwise count products with torch.
+    ``device`` (e.g. ``"cuda"``) runs the pairwise count products with torch; a variable
+    with more than ``max_arity`` categories is a ``ValueError`` naming the column.
     """
     score = BDeuScore(
-        data, weights, sample_prior=sample_prior, structure_prior=structure_prior, device=device
+        data,
+        weights,
+        sample_prior=sample_prior,
+        structure_prior=structure_prior,
+        max_arity=max_arity,
+        device=device,
     )
     return FGES(
         score, max_degree=max_degree, faithfulness_assumed=faithfulness_assumed, verbose=verbose
