@@ -163,6 +163,8 @@ class StudyResult:
     table: str
     files: dict[str, Path]
     seconds: float
+    #: this invocation's work: runs computed / loaded, bootstraps computed
+    counts: dict[str, int] = field(default_factory=dict)
 
 
 # ----------------------------------------------------------------------------- I/O helpers
@@ -405,6 +407,7 @@ def run_study(
     units = [(v, e, r) for v, edges in config.grid for e in edges
              for r in range(config.repeats)]
     records: list[dict] = []
+    counts = {"runs_new": 0, "runs_resumed": 0, "bootstraps_new": 0}
     bar = tqdm(units, desc=f"study ({config.tag})", unit="network", disable=not progress)
     for v, e, r in bar:
         bar.set_postfix_str(f"V={v} E={e} r={r}")
@@ -412,13 +415,16 @@ def run_study(
         done = {n: _load_run(p, settings) for n, p in paths.items()}
         if all(rec is not None for rec in done.values()):
             records.extend(done.values())
+            counts["runs_resumed"] += len(done)
             continue
+        had_probs = (out / "cache" / f"V{v}_E{e}_r{r}" / "probs.npz").exists()
         probs, truth, meta = _prepare_unit(config, out / "cache" / f"V{v}_E{e}_r{r}",
                                            v, e, r, progress)
         dense = probs.dense(np.float32)
         for n in config.sizes:
             if done[n] is not None:
                 records.append(done[n])
+                counts["runs_resumed"] += 1
                 continue
             base = {"V": v, "E": e, "N": n, "repeat": r, "calibrator": config.calibrator,
                     "true_counts": np.bincount(truth, minlength=4).tolist()}
@@ -436,9 +442,21 @@ def run_study(
             record = {**base, **record, "settings": settings}
             _atomic_write_text(paths[n], _dumps(record))
             records.append(record)
+            counts["runs_new"] += 1
+        counts["bootstraps_new"] += not had_probs
         del dense
     bar.close()
-    return _write_outputs(config, out, results, records, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    result = _write_outputs(config, out, results, records, seconds)
+    result.counts = counts
+    result.seconds = seconds = time.perf_counter() - start
+    # one line per invocation, so the wall time of a study resumed over several sessions
+    # is the sum of this file's "seconds"
+    line = {"finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "calibrator": config.tag,
+            "seconds": round(seconds, 1), **counts}
+    with open(out / "timing.jsonl", "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(line) + "\n")
+    return result
 
 
 _INT_COLUMNS = {"V", "E", "N", "repeat", "n_test", "sample_seed", "calibrator_seed"}

@@ -24,6 +24,7 @@ files written under --out:
                           shared by every N and every calibrator
   results/<calibrator>/   table.md (Table 33 layout), summary.csv/json, runs.csv/json,
                           runs/*.json (one per finished run), plots/reliability_*.png
+  timing.jsonl            one line per invocation (seconds, runs/bootstraps computed)
 Re-running the same command resumes: finished runs and bootstraps are not recomputed.
 """
 
@@ -92,7 +93,10 @@ def run(args: argparse.Namespace) -> int:
     n_ok = sum(r.get("status") == "ok" for r in result.runs)
     skipped = len(result.runs) - n_ok
     print(f"{n_ok} runs" + (f" ({skipped} skipped: a class had too few pairs)" if skipped
-                            else "") + f" in {result.seconds:.1f} s")
+                            else "") + f"; this invocation: {result.seconds:.1f} s, "
+          f"{result.counts['runs_new']} runs and {result.counts['bootstraps_new']} bootstraps "
+          f"computed, {result.counts['runs_resumed']} runs resumed from {args.out} "
+          "(timing.jsonl sums all invocations)")
     print(f"results: {result.results_dir}")
     for key in ("table", "summary_csv", "runs_csv"):
         print(f"  {key}: {result.files[key]}")
