@@ -373,3 +373,10 @@ def test_checkpoint_in_use_is_refused(data, tmp_path):
                                  progress=False, threshold=0.02)
     manifest = json.loads((ckpt / "manifest.json").read_text())
     assert manifest["search_options"] == {"threshold": 0.02}
+
+
+def test_missing_dask_names_the_extra(data, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
+    with pytest.raises(ImportError, match=r"pip install causalcal\[distributed\]"):
+        bootstrap_edge_probabilities(data, n_boot=2, search=threshold_search,
+                                     scheduler="tcp://127.0.0.1:8786", progress=False)
