@@ -84,7 +84,7 @@ class IsotonicCalibration(BinaryCalibrator):
     Attributes
     ----------
     X_thresholds_ : ndarray
-        Distinct training scores (sorted).
+        Distinct training scores (sorted) at the ends of the constant pieces.
     y_thresholds_ : ndarray
         Fitted calibrated value at each of them.
     """
@@ -105,8 +105,13 @@ class IsotonicCalibration(BinaryCalibrator):
         ux = s[first]
         uw = np.add.reduceat(w, first)
         uy = np.add.reduceat(w * z, first) / uw
-        self.X_thresholds_ = ux
-        self.y_thresholds_ = pava(uy, uw)
+        fitted = pava(uy, uw)
+        # drop interior points whose value equals both neighbours' (no effect on the
+        # interpolation; makes prediction a search over the block ends only)
+        keep = np.ones(len(fitted), dtype=bool)
+        keep[1:-1] = (fitted[1:-1] != fitted[:-2]) | (fitted[1:-1] != fitted[2:])
+        self.X_thresholds_ = ux[keep]
+        self.y_thresholds_ = fitted[keep]
         return self
 
     def predict(self, scores) -> np.ndarray:
