@@ -224,7 +224,7 @@ def reliability_curve(
 
 def _ece(bins: CalibrationBins) -> float:
     gap = np.abs(bins.frac_pos - bins.mean_pred)
-    return float(np.dot(bins.counts, gap) / bins.counts.sum())
+    return float(np.sum(bins.counts * gap) / bins.counts.sum())
 
 
 def _mce(bins: CalibrationBins) -> float:
@@ -287,15 +287,17 @@ def _auc_sorted(p_sorted: np.ndarray, y_sorted: np.ndarray) -> float:
     n_neg = n - n_pos
     if n_pos == 0 or n_neg == 0:
         raise ValueError("AUC needs both positive and negative labels")
-    # groups of equal predictions
-    change = np.flatnonzero(p_sorted[1:] != p_sorted[:-1]) + 1
-    starts = np.concatenate([[0], change])
-    size = np.diff(np.append(starts, n))
-    pos = np.add.reduceat(y_sorted, starts, dtype=np.int64)
-    neg = size - pos
+    # groups of equal predictions: boundaries, then per-group counts from a cumulative sum
+    bounds = np.flatnonzero(p_sorted[1:] != p_sorted[:-1]) + 1
+    edges = np.concatenate([[0], bounds, [n]])
+    cum_pos = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(y_sorted, out=cum_pos[1:])
+    pos = np.diff(cum_pos[edges])
+    neg = np.diff(edges) - pos
     neg_before = np.cumsum(neg) - neg
-    total = np.dot(pos.astype(np.float64), neg_before + 0.5 * neg)
-    return float(total / (float(n_pos) * float(n_neg)))
+    # exact integer arithmetic: twice the Mann–Whitney U statistic
+    twice_u = 2 * int(np.sum(pos * neg_before)) + int(np.sum(pos * neg))
+    return float(twice_u / (2.0 * n_pos * n_neg))
 
 
 def roc_auc(y_true: ArrayLike, y_prob: ArrayLike) -> float:
@@ -360,20 +362,36 @@ def hand_till_auc(y_true: ArrayLike, prob: ArrayLike) -> float:
     classes present it equals scikit-learn's ``roc_auc_score(..., multi_class="ovo")``.
     """
     y, P = _check_multiclass(y_true, prob)
-    present = np.flatnonzero(np.bincount(y, minlength=P.shape[1]))
+    k = P.shape[1]
+    counts = np.bincount(y, minlength=k)
+    present = np.flatnonzero(counts)
     if len(present) < 2:
         raise ValueError("hand_till_auc needs samples of at least two classes")
+    # samples grouped by class; each (column, class) block is sorted once and reused
+    order = np.argsort(y.astype(np.min_scalar_type(k)), kind="stable")
+    members = np.split(order, np.cumsum(counts)[:-1])
+    blocks: dict[tuple[int, int], np.ndarray] = {}
+
+    def block(column: int, cls: int) -> np.ndarray:
+        if (column, cls) not in blocks:
+            blocks[column, cls] = np.sort(P[members[cls], column])
+        return blocks[column, cls]
+
     pair_aucs = []
     for x in range(len(present)):
         for z in range(x + 1, len(present)):
-            a, b = present[x], present[z]
-            mask = (y == a) | (y == b)
-            y_ab = y[mask]
-            in_a = (y_ab == a).astype(np.uint8)
-            auc_a = _auc_sorted(*_sorted_pairs(in_a, P[mask, a]))
-            auc_b = _auc_sorted(*_sorted_pairs(1 - in_a, P[mask, b]))
+            a, b = int(present[x]), int(present[z])
+            auc_a = _auc_two_sorted(block(a, a), block(a, b))
+            auc_b = _auc_two_sorted(block(b, b), block(b, a))
             pair_aucs.append(0.5 * (auc_a + auc_b))
     return float(np.mean(pair_aucs))
+
+
+def _auc_two_sorted(pos: np.ndarray, neg: np.ndarray) -> float:
+    """AUC from the sorted scores of positives and negatives (ties count one half)."""
+    below = np.searchsorted(neg, pos, side="left").sum(dtype=np.int64)
+    not_above = np.searchsorted(neg, pos, side="right").sum(dtype=np.int64)
+    return float((int(below) + int(not_above)) / (2.0 * len(pos) * len(neg)))
 
 
 def _micro_bins(
