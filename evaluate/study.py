@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from causalcal.data import DiscreteData
-from causalcal.edges import EdgeProbabilities, pair_index
+from causalcal.edges import EdgeProbabilities, pair_from_index, pair_index
 
 from .edge_metrics import edge_type_report
 from .report import CALIBRATION_COLUMNS, markdown_table, summarize_runs
@@ -342,7 +342,9 @@ def evaluate_run(
     cal, test = stratified_calibration_set(dense, truth, n, seed=sample_seed)
     model = _make_calibrator(calibrator, params, calibrator_seed)
     start = time.perf_counter()
-    model.fit(dense[cal].astype(np.float64), truth[cal].astype(np.int64))
+    # fit on the exact (float64) bootstrap values, as calibrate_all_pairs predicts on them
+    P_cal = probs.lookup(*pair_from_index(cal, probs.n_vars))
+    model.fit(P_cal, truth[cal].astype(np.int64))
     fit_seconds = time.perf_counter() - start
     start = time.perf_counter()
     after = calibrate_all_pairs(model, probs)
