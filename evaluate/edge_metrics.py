@@ -125,7 +125,11 @@ def _check_binary_problem(y: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.
     lo, hi = float(p.min()), float(p.max())
     if not (np.isfinite(lo) and np.isfinite(hi)) or lo < 0 or hi > 1 + 1e-6:
         raise ValueError(f"predictions must be probabilities in [0, 1], got range [{lo}, {hi}]")
-    return y.astype(bool, copy=False), p
+    if y.dtype != bool:
+        if np.any((y != 0) & (y != 1)):
+            raise ValueError("labels must be 0/1 (or boolean)")
+        y = y.astype(bool)
+    return y, p
 
 
 def _binned_from_sorted(p_sorted: np.ndarray, y_sorted: np.ndarray,

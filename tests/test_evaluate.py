@@ -377,3 +377,14 @@ def test_reliability_bins_against_histogram():
     assert np.allclose(bins["undirected"]["sum_p"], np.bincount(idx, p, 10))
     assert bins["undirected"]["sum_y"] == np.bincount(idx, z, 10).astype(int).tolist()
     assert sum(bins["directed"]["count"]) == 1800 and sum(bins["overall"]["count"]) == 3600
+
+
+def test_bad_inputs_are_named():
+    with pytest.raises(ValueError, match="0/1"):
+        binned_calibration_error(np.array([0, 2, 1]), np.array([0.1, 0.2, 0.3]))
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        binned_calibration_error(np.array([0, 1]), np.array([0.1, 1.5]))
+    with pytest.raises(ValueError, match=r"shape \(m, 4\)"):
+        edge_type_metrics(np.zeros((3, 3)), np.zeros(3, dtype=np.int8))
+    with pytest.raises(ValueError, match="edge types 0..3"):
+        edge_type_metrics(np.full((2, 4), 0.25), np.array([0, 4]))
