@@ -155,6 +155,8 @@ class EdgeProbabilities:
             dup = int(order[np.flatnonzero(keys[1:] == keys[:-1])[0] + 1])
             i, j = pairs[dup]
             raise ValueError(f"pair ({self.names[i]}, {self.names[j]}) listed twice")
+        if int(n_boot) < 0:
+            raise ValueError(f"n_boot must be non-negative (0 if unknown), got {n_boot}")
         self.pairs = pairs[order]
         self.probs = probs[order]
         self.n_boot = int(n_boot)

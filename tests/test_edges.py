@@ -184,6 +184,11 @@ def test_validation_errors(names, pairs, probs, message):
         EdgeProbabilities(names, np.array(pairs), np.array(probs, dtype=float))
 
 
+def test_negative_n_boot():
+    with pytest.raises(ValueError, match="n_boot must be non-negative"):
+        EdgeProbabilities(["a", "b"], [[0, 1]], [[1, 0, 0, 0]], n_boot=-1)
+
+
 WEIRD = ["a,b", 'q"x', "NA", "#h", "ü 1", "", "nan", "x\ty", "new\nline", "[x", " pad ", "1"]
 
 

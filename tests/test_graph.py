@@ -402,3 +402,5 @@ def test_editing_and_queries():
     assert cyc.n_edges == 3 and h.n_edges == 2  # copy is independent
     with pytest.raises(ValueError, match="non-negative"):
         PDAG(-1)
+    with pytest.raises(ValueError, match="duplicate node name 'b'"):
+        PDAG(3, names=["a", "b", "b"])
