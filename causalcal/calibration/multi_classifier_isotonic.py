@@ -202,12 +202,15 @@ class MultiClassifierIsotonic(BinaryCalibrator):
     n_neighbors : int, default 10
         k of the kNN graph behind Ω and of the prediction rule.
     rho : float, default 1.0
-        ADMM penalty (the paper's value).
+        Initial ADMM penalty (the paper's value).
     tol : float, default 1e-7
         ADMM stops when the primal ‖f̂ − Qf‖ and dual ρ‖Q(f − f_prev)‖ residuals are both
         below ``tol · √T`` (T = number of tree vertices).
     max_iter : int, default 5000
         ADMM iteration limit.
+    adaptive_rho : bool, default True
+        Residual balancing of ρ (Boyd et al. 2011, §3.4.1), which the paper recommends for
+        faster convergence; ``False`` keeps ρ fixed as in its Algorithm 2.
     random_state : int, RandomState or None
         Seeds the hold-out split used to tune a sequence ``lam``.
 
@@ -241,6 +244,7 @@ class MultiClassifierIsotonic(BinaryCalibrator):
         rho: float = 1.0,
         tol: float = 1e-7,
         max_iter: int = 5000,
+        adaptive_rho: bool = True,
         random_state=None,
     ) -> None:
         self.eta = eta
@@ -250,6 +254,7 @@ class MultiClassifierIsotonic(BinaryCalibrator):
         self.rho = rho
         self.tol = tol
         self.max_iter = max_iter
+        self.adaptive_rho = adaptive_rho
         self.random_state = random_state
 
     # ------------------------------------------------------------------ validation
@@ -315,6 +320,7 @@ class MultiClassifierIsotonic(BinaryCalibrator):
         y = check_binary_labels(y, n)
         w = check_sample_weight(sample_weight, n)
         self.eta_ = self._eta(X, y, w)
+        self.n_features_in_ = X.shape[1]
         self.lam_scores_ = None
         if len(lams) == 1:
             lam = lams[0]
@@ -383,15 +389,16 @@ class MultiClassifierIsotonic(BinaryCalibrator):
         p = np.maximum(npar, 1).astype(np.float64)
         a = s[node] / p[node]  # φ's weight of each copy
         rho = float(self.rho)
-        b = rho / 2
         Qt = sp.csr_matrix((np.ones(T), (node, np.arange(T))), shape=(m, T))
-        solve = factorized((lam * L + rho * sp.diags(p)).tocsc())
+        A0, D = (lam * L).tocsc(), sp.diags(p).tocsc()
+        solve = factorized(A0 + rho * D)
         f = np.zeros(m)
         r = np.zeros(T)
         thr = self.tol * np.sqrt(T)
         it = 0
         while it < int(self.max_iter):
             it += 1
+            b = rho / 2
             c = (a * ybar[node] + b * (f[node] - r)) / (a + b)
             fh = tree_isotonic(c, a + b, tparent)
             f_prev = f
@@ -402,6 +409,14 @@ class MultiClassifierIsotonic(BinaryCalibrator):
             dual = rho * np.linalg.norm(Qf - f_prev[node])
             if primal < thr and dual < thr:
                 break
+            # residual balancing (Boyd et al. 2011, §3.4.1; the paper's §4 suggests it):
+            # keep the residuals within a factor 10 by doubling / halving ρ, rescaling the
+            # scaled dual r = u / ρ and refactorising the f-step matrix
+            if self.adaptive_rho and it % 5 == 0 and (primal > 10 * dual or dual > 10 * primal):
+                factor = 2.0 if primal > 10 * dual else 0.5
+                rho *= factor
+                r /= factor
+                solve = factorized(A0 + rho * D)
         return np.clip(f, 0, 1), it
 
     # ------------------------------------------------------------------ predict

@@ -31,14 +31,14 @@ def check_class_labels(y, n: int, n_classes: int) -> np.ndarray:
     if y.dtype.kind == "f":
         bad = np.flatnonzero(~np.isfinite(y) | (y != np.round(y)))
         if len(bad):
-            raise ValueError(f"y[{bad[0]}] = {y[bad[0]]!r} is not a class index")
+            raise ValueError(f"y[{bad[0]}] = {y[bad[0]].item()!r} is not a class index")
     elif y.dtype.kind not in "iub":
         raise ValueError(f"y must hold integer class indices 0..{n_classes - 1}, got {y.dtype}")
     yi = y.astype(np.int64)
     bad = np.flatnonzero((yi < 0) | (yi >= n_classes))
     if len(bad):
         raise ValueError(
-            f"y[{bad[0]}] = {y[bad[0]]!r} is not a class index in 0..{n_classes - 1}"
+            f"y[{bad[0]}] = {y[bad[0]].item()!r} is not a class index in 0..{n_classes - 1}"
         )
     return yi
 
@@ -58,7 +58,7 @@ def fit_multinomial(
     intercept_penalty: np.ndarray | float = 0.0,
     coef_init: np.ndarray | None = None,
     max_iter: int = 1000,
-    tol: float = 1e-10,
+    tol: float = 1e-15,
 ) -> tuple[np.ndarray, np.ndarray, object]:
     """Minimise ``Σ w_i CE_i + ½ Σ coef_penalty ⊙ W² + ½ Σ intercept_penalty ⊙ b²``.
 
@@ -92,7 +92,7 @@ def fit_multinomial(
         theta0,
         jac=True,
         method="L-BFGS-B",
-        options={"maxiter": max_iter, "ftol": tol, "gtol": 1e-8, "maxcor": 30},
+        options={"maxiter": max_iter, "ftol": tol, "gtol": 1e-10, "maxcor": 30},
     )
     return res.x[: d * k].reshape(d, k), res.x[d * k :], res
 
