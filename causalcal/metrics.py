@@ -9,14 +9,23 @@ bins by *position*: either ``n_bins`` equal-frequency bins whose sizes differ by
 one (the first ``n mod n_bins`` bins hold one extra instance; with fewer instances than
 bins only ``n`` one-instance bins remain), or, when ``bin_size`` is given, consecutive bins
 of ``bin_size`` instances with the remainder as a final smaller bin (``bin_size``
-overrides ``n_bins``). Tied predictions are ordered by label (negatives first), so the
-result never depends on the order of the samples. For every bin, ``e`` is the mean
-prediction and ``o`` the fraction of positives; ``ECE = Σ π_b |o_b − e_b|`` with ``π_b``
-the bin's share of instances, and ``MCE = max_b |o_b − e_b|``.
+overrides ``n_bins``). For every bin, ``e`` is the mean prediction and ``o`` the fraction
+of positives; ``ECE = Σ π_b |o_b − e_b|`` with ``π_b`` the bin's share of instances, and
+``MCE = max_b |o_b − e_b|``.
+
+Ties. Instances with equal predictions cannot be told apart, so a bin boundary that
+falls inside a group of tied predictions splits the group's positives in proportion:
+a bin holding ``c`` of the group's ``T`` instances is credited with ``c · P / T`` of its
+``P`` positives. Equivalently, every label is replaced by the mean label of its tie
+group before binning. The result never depends on the order of the samples, and a
+constant, perfectly calibrated predictor has ECE = 0 (ordering ties by label instead
+would pile a tie group's positives into its last bins and inflate ECE and MCE, which
+matters for edge-type probabilities, where most predictions are tied at 0).
 
 Everything is vectorised: the sort packs each prediction's IEEE-754 bit pattern and its
 label into one int64 key, so one ``np.sort`` orders (prediction, label) pairs without an
-``argsort``; 50 M stacked entries (12.5 M pairs × 4 edge types) take seconds.
+``argsort``; tie groups are only located at the bin boundaries (binary search); 50 M
+stacked entries (12.5 M pairs × 4 edge types) take seconds.
 """
 
 from __future__ import annotations
@@ -187,11 +196,29 @@ def _bin_starts(n: int, n_bins: int, bin_size: int | None) -> np.ndarray:
 def _bins_from_sorted(
     p_sorted: np.ndarray, y_sorted: np.ndarray, n_bins: int, bin_size: int | None
 ) -> CalibrationBins:
+    """Bins of sorted data, tie groups cut at a boundary sharing their positives pro rata."""
     n = p_sorted.shape[0]
     starts = _bin_starts(n, n_bins, bin_size)
-    counts = np.diff(np.append(starts, n))
+    edges = np.append(starts, n)
+    counts = np.diff(edges)
     sum_p = np.add.reduceat(p_sorted, starts)
-    sum_y = np.add.reduceat(y_sorted, starts, dtype=np.int64)
+    # tie group [lo, hi) around every interior boundary e (lo == e when no tie is cut)
+    inner = edges[1:-1]
+    values = p_sorted[inner]
+    lo = np.searchsorted(p_sorted, values, side="left")
+    hi = np.searchsorted(p_sorted, values, side="right")
+    # positives before each needed position: all are tie-group boundaries, so the order
+    # of labels inside a tie group does not matter
+    marks = np.unique(np.concatenate([[0, n], lo, hi]))
+    before = np.zeros(len(marks), dtype=np.int64)
+    np.cumsum(np.add.reduceat(y_sorted, marks[:-1], dtype=np.int64), out=before[1:])
+    c_lo = before[np.searchsorted(marks, lo)]
+    c_hi = before[np.searchsorted(marks, hi)]
+    pos_at_edge = np.empty(len(edges), dtype=np.float64)
+    pos_at_edge[0] = 0.0
+    pos_at_edge[-1] = before[-1]
+    pos_at_edge[1:-1] = c_lo + (inner - lo) * (c_hi - c_lo) / (hi - lo)
+    sum_y = np.diff(pos_at_edge)
     return CalibrationBins(sum_p / counts, sum_y / counts, counts)
 
 
@@ -201,7 +228,8 @@ def calibration_bins(
     """Per-bin mean prediction, fraction of positives and count (thesis §2.4.3).
 
     See the module docstring for the binning rule (equal-frequency bins by position, or
-    consecutive bins of ``bin_size`` with a smaller final bin; ties ordered by label).
+    consecutive bins of ``bin_size`` with a smaller final bin; a tie group cut by a bin
+    boundary shares its positives in proportion).
     Returns ``(mean_pred, frac_pos, counts)``, one entry per non-empty bin, in
     increasing order of prediction.
     """

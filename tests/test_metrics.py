@@ -13,9 +13,17 @@ from causalcal import metrics as M
 # ------------------------------------------------------------------ references
 
 
+def tie_group_means(y, p):
+    """Every label replaced by the mean label of the instances with the same prediction."""
+    groups = {}
+    for pi, yi in zip(map(float, p), map(int, y)):
+        groups.setdefault(pi, []).append(yi)
+    return [float(np.mean(groups[float(pi)])) for pi in p]
+
+
 def brute_bins(y, p, n_bins=10, bin_size=None):
-    """Reference binning: Python sort of (p, y) tuples, np.array_split / fixed slices."""
-    pairs = sorted(zip(map(float, p), map(int, y)))
+    """Reference binning: tie-group mean labels, Python sort, np.array_split / fixed slices."""
+    pairs = sorted(zip(map(float, p), tie_group_means(y, p)))
     if bin_size is None:
         groups = [g for g in np.array_split(np.arange(len(pairs)), n_bins) if len(g)]
     else:
@@ -108,19 +116,33 @@ def test_fixed_bin_size_with_smaller_last_bin_by_hand():
     assert M.ece(y, p, n_bins=2, bin_size=3) == pytest.approx(0.9 / 7)
 
 
-def test_ties_are_ordered_by_label_not_by_sample_order():
+def test_tie_group_cut_by_a_boundary_shares_its_positives():
+    # a constant, perfectly calibrated predictor: whatever the sample order, ECE = 0
     p = [0.5, 0.5, 0.5, 0.5]
     for y in ([1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0], [0, 0, 1, 1]):
         e, o, c = M.calibration_bins(y, p, n_bins=2)
         np.testing.assert_allclose(e, [0.5, 0.5])
-        np.testing.assert_allclose(o, [0.0, 1.0])
-        assert M.ece(y, p, n_bins=2) == pytest.approx(0.5)
-        assert M.mce(y, p, n_bins=2) == pytest.approx(0.5)
-    # a tie straddling a bin boundary: 0.2 (y=1), 0.4, 0.4, 0.4 (y=0,1,0), 0.9 (y=1)
-    e, o, c = M.calibration_bins([1, 1, 0, 1, 0], [0.9, 0.4, 0.4, 0.2, 0.4], n_bins=2)
-    np.testing.assert_array_equal(c, [3, 2])
-    np.testing.assert_allclose(e, [(0.2 + 0.4 + 0.4) / 3, (0.4 + 0.9) / 2])
-    np.testing.assert_allclose(o, [1 / 3, 1.0])
+        np.testing.assert_allclose(o, [0.5, 0.5])
+        assert M.ece(y, p, n_bins=2) == 0.0
+        assert M.mce(y, p, n_bins=2) == 0.0
+    # 0.2 (y=1) | 0.4, 0.4, 0.4 (y=0,1,0: one positive) | 0.9 (y=1); 2 bins of 3 and 2.
+    # Bin 1 holds 2 of the 3 tied instances, so it is credited 2/3 of their positive.
+    for order in ([0, 1, 2, 3, 4], [4, 2, 0, 3, 1], [3, 1, 4, 0, 2]):
+        y = np.array([1, 1, 0, 1, 0])[order]
+        p = np.array([0.9, 0.4, 0.4, 0.2, 0.4])[order]
+        e, o, c = M.calibration_bins(y, p, n_bins=2)
+        np.testing.assert_array_equal(c, [3, 2])
+        np.testing.assert_allclose(e, [(0.2 + 0.4 + 0.4) / 3, (0.4 + 0.9) / 2])
+        np.testing.assert_allclose(o, [(1 + 2 / 3) / 3, (1 / 3 + 1) / 2])
+        gaps = np.abs(np.array([5 / 9, 2 / 3]) - np.array([1 / 3, 0.65]))
+        assert M.ece(y, p, n_bins=2) == pytest.approx(0.6 * gaps[0] + 0.4 * gaps[1])
+        assert M.mce(y, p, n_bins=2) == pytest.approx(gaps.max())
+    # a tie group spanning several whole bins: 10 × 0.1 with 4 positives, bins of 3
+    y = [1, 1, 1, 1, 0, 0, 0, 0, 0, 0]
+    e, o, c = M.calibration_bins(y, [0.1] * 10, bin_size=3)
+    np.testing.assert_array_equal(c, [3, 3, 3, 1])
+    np.testing.assert_allclose(o, [0.4] * 4)
+    assert M.mce(y, [0.1] * 10, bin_size=3) == pytest.approx(0.3)
 
 
 def test_fewer_samples_than_bins_and_single_sample():
@@ -193,13 +215,16 @@ def test_ece_at_most_mce_and_permutation_invariance(n, seed, decimals, n_bins):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.integers(0, 10), min_size=1, max_size=11, unique=True),
-       st.integers(0, 2**31 - 1))
+@given(st.lists(st.integers(0, 10), min_size=1, max_size=11), st.integers(0, 2**31 - 1))
 def test_perfectly_calibrated_bins_have_zero_error(positives, seed):
-    """Bins of 10 equal predictions c/10 holding exactly c positives: ECE = MCE = 0."""
+    """Groups of 10 equal predictions c/10 holding exactly c positives: ECE = MCE = 0.
+
+    Groups may share a prediction; their positives are then shared across their bins.
+    """
     b = 10
+    positives = sorted(positives)
     y, p = [], []
-    for c in positives:  # distinct c, so bins never share a prediction
+    for c in positives:
         y += [1] * c + [0] * (b - c)
         p += [c / b] * b
     perm = np.random.default_rng(seed).permutation(len(y))
@@ -389,8 +414,13 @@ def test_large_stacked_input_is_vectorised():
     y = rng.integers(0, 4, n)
     onehot = np.eye(4, dtype=np.uint8)[y].ravel()
     flat = P.ravel().astype(np.float64)
-    order = np.lexsort((onehot, flat))
-    bins = np.array_split(order, 10)
-    gaps = [abs(flat[b].mean() - onehot[b].mean()) for b in bins]
+    order = np.argsort(flat, kind="stable")
+    flat, onehot = flat[order], onehot[order].astype(float)
+    # tie-group mean labels (pandas groupby as an independent route)
+    import pandas as pd
+
+    smooth = pd.Series(onehot).groupby(flat).transform("mean").to_numpy()
+    bins = np.array_split(np.arange(len(flat)), 10)
+    gaps = [abs(flat[b].mean() - smooth[b].mean()) for b in bins]
     assert M.ece_micro(y, P) == pytest.approx(np.mean(gaps), abs=1e-9)
     assert M.mce_micro(y, P) == pytest.approx(max(gaps), abs=1e-9)
