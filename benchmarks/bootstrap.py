@@ -163,7 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--large-reps", type=int, default=4,
                         help="replicates timed at V = 5000 (default 4)")
     parser.add_argument("--search", default="fges")
-    parser.add_argument("--skip-large", action="store_true", help="only the V = 1000 part")
+    parser.add_argument("--part", type=int, choices=(1, 2), default=None,
+                        help="run only part 1 (V = 1000, n_boot runs) or part 2 (V = 5000)")
     args = parser.parse_args(argv)
 
     if args.quick:
@@ -175,8 +176,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bootstrap benchmark ({'quick' if args.quick else 'full'}), search={args.search}, "
           f"jobs={jobs}, cpus={os.cpu_count()}, python {sys.version.split()[0]}")
 
-    # ---------------------------------------------------------------- part 1
-    v, e, n = medium
+    if args.part in (None, 1):
+        part1(args, medium, n_boot, jobs)
+    if args.part in (None, 2):
+        part2(args, large, large_reps, jobs)
+    return 0
+
+
+def part1(args: argparse.Namespace, sizes: tuple, n_boot: int, jobs: int) -> None:
+    v, e, n = sizes
     print(f"\n[1] {n_boot} replicates at V={v}, E={e}, n={n} on {jobs} jobs (checkpointed)")
     data = make_data(v, e, n, seed=0)
     t1 = single_search(data, args.search)
@@ -189,14 +197,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  peak memory: {mem.peak:.0f} MiB process tree, {mem.peak_one:.0f} MiB largest "
           f"process; {len(probs)} pairs stored")
 
-    if args.skip_large:
-        return 0
-    # ---------------------------------------------------------------- part 2
-    v, e, n = large
+
+def part2(args: argparse.Namespace, sizes: tuple, large_reps: int, jobs: int) -> None:
+    v, e, n = sizes
     print(f"\n[2] V={v}, E={e}, n={n}: {large_reps} replicates, extrapolated to 200")
     data = make_data(v, e, n, seed=0)
     with PeakMemory() as mem:
-        t1 = single_search(data, args.search)
+        single_search(data, args.search)
     print(f"  peak memory, one search in this process: {mem.peak_one:.0f} MiB")
     warm_workers(jobs)
     probs, wall, mem, cpu = run_bootstrap(data, large_reps, jobs, args.search,
@@ -209,7 +216,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  extrapolation to 200 replicates on {jobs} jobs: ≈ {est:.0f} s "
           f"({est / 60:.1f} min) = 200 × wall per replicate; contention-free ≈ "
           f"{200 * cpu / large_reps / jobs:.0f} s = 200 × CPU per replicate / {jobs}")
-    return 0
 
 
 if __name__ == "__main__":
