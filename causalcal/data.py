@@ -113,7 +113,8 @@ class DiscreteData:
         Errors (``ValueError``, naming the column and, where it applies, the row):
         fewer than 2 rows; a missing value; a non-finite number; a numeric column
         with more than ``max_arity`` distinct values ("looks continuous"); a text
-        column with more than ``max_arity`` categories.
+        column with more than ``max_arity`` categories. Rows are counted from 0 in data
+        order (a CSV's header line is not a row, so row ``r`` is on line ``r + 2``).
         """
         if frame.shape[0] < 2:
             raise ValueError(f"need at least 2 rows of data, got {frame.shape[0]}")
