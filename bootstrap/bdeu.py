@@ -26,6 +26,7 @@ import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
+from scipy import sparse
 from scipy.special import gammaln
 
 from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData
@@ -34,6 +35,7 @@ from causalcal.graph import PDAG, pdag_to_dag
 __all__ = ["BDeuScore"]
 
 _DENSE_CELLS_PER_ROW = 4  # dense bincount when cells <= this × (rows × candidates)
+_PRODUCT_MIN_CANDIDATES = 32  # from this many candidates the one-hot product may be used
 
 
 class BDeuScore:
@@ -228,18 +230,61 @@ class BDeuScore:
         ax = self.arities[xs]
         amax = int(ax.max())
         cells = size * amax * r
-        # chunk candidates to bound memory
-        chunk = max(1, min(len(xs), (1 << 22) // max(cells if cells <= 4 * n else n, 1)))
         vals = np.empty(len(xs), dtype=np.float64)
-        for s0 in range(0, len(xs), chunk):
-            sub = xs[s0 : s0 + chunk]
-            vals[s0 : s0 + chunk] = self._batch_scores(sub, inner, size, r, log_q)
+        u, inv = np.unique(inner, return_inverse=True)
+        n_cfg = len(np.unique(u // r))
+        width = int(ax.sum())
+        if len(xs) >= _PRODUCT_MIN_CANDIDATES and (len(u) + n_cfg) * width <= len(xs) * min(
+            cells, 4 * n
+        ):
+            # many candidates: one product of the (config, y) one-hot with their one-hot columns
+            vals[:] = self._product_scores(xs, u, inv.reshape(-1), r, log_q)
+        else:
+            # chunk candidates to bound memory
+            chunk = max(1, min(len(xs), (1 << 22) // max(cells if cells <= 4 * n else n, 1)))
+            for s0 in range(0, len(xs), chunk):
+                sub = xs[s0 : s0 + chunk]
+                vals[s0 : s0 + chunk] = self._batch_scores(sub, inner, size, r, log_q)
         for k, x, sc in zip(todo, xs, vals):
             sc = float(sc) + self.structure_term(len(pa) + 1)
             out[k] = sc
             self._cache[(y, base | {int(x)})] = sc
         self.n_computed += len(xs)
         return out
+
+    def _onehot_columns(self) -> tuple[np.ndarray, np.ndarray]:
+        """The n × ΣA one-hot encoding of all variables (built once) and column offsets."""
+        if getattr(self, "_onehot", None) is None:
+            offs = np.concatenate([[0], np.cumsum(self.arities)])
+            oh = np.zeros((self.n_samples, int(offs[-1])), dtype=np.float64)
+            rows = np.arange(self.n_samples)
+            for j in range(self.n_vars):
+                oh[rows, offs[j] + self._codes[j]] = 1.0
+            self._onehot, self._offs = oh, offs
+        return self._onehot, self._offs
+
+    def _product_scores(
+        self, xs: np.ndarray, u: np.ndarray, inv: np.ndarray, r: int, log_q: float
+    ) -> np.ndarray:
+        """Likelihood terms of ``y | P ∪ {x}`` for many candidates from one sparse × dense
+        product ``Zᵀ diag(w) X``: ``Z`` one-hot over observed (config, y) values ``u``
+        (row labels ``inv``), ``X`` the candidates' one-hot columns."""
+        onehot, offs = self._onehot_columns()
+        n = self.n_samples
+        ax = self.arities[xs]
+        cols = np.concatenate([np.arange(offs[x], offs[x + 1]) for x in xs])
+        w = np.ones(n) if self.weights is None else self.weights
+        z = sparse.csr_matrix((w, (inv, np.arange(n))), shape=(len(u), n))
+        njk = np.asarray(z @ onehot[:, cols])  # (observed (config, y), candidate columns)
+        cfg = u // r
+        starts = np.flatnonzero(np.r_[True, cfg[1:] != cfg[:-1]])
+        nj = np.add.reduceat(njk, starts, axis=0)  # (observed configs, candidate columns)
+        col_ar = np.repeat(ax, ax).astype(np.float64)
+        a = self.sample_prior * math.exp(-log_q) / col_ar  # α / (q r_x) per column
+        b = a / r
+        t = (gammaln(njk + b) - gammaln(b)).sum(axis=0)
+        t += (gammaln(a) - gammaln(nj + a)).sum(axis=0)
+        return np.add.reduceat(t, np.concatenate([[0], np.cumsum(ax)[:-1]]))
 
     def _batch_scores(
         self, xs: np.ndarray, inner: np.ndarray, size: int, r: int, log_q: float

@@ -167,3 +167,25 @@ def test_torch_path_gives_the_same_pairwise_gains():
     b = BDeuScore(d, weights=w, device="cpu").pairwise_gains(min_gain=-np.inf)
     for u, t in zip(a, b):
         np.testing.assert_allclose(u, t, rtol=1e-12)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_product_path_equals_bincount_path(weighted):
+    """The one-hot product used for many candidates gives the stacked-bincount numbers."""
+    rng = np.random.default_rng(4)
+    x = rng.integers(0, 3, size=(300, 50))
+    x[:, 5] = rng.integers(0, 2, 300)
+    x[:, 7] = (x[:, 5] + rng.integers(0, 3, 300)) % 4
+    d = DiscreteData(x)
+    s = BDeuScore(d, weights=rng.random(300) * 2 if weighted else None)
+    for pa in ([], [1], [1, 2, 5]):
+        cands = np.array([j for j in range(50) if j != 0 and j not in pa])
+        cfg, size = s._config_index(pa)
+        inner = cfg * 3 + s._codes[0]
+        u, inv = np.unique(inner, return_inverse=True)
+        log_q = s._log_q(pa)
+        np.testing.assert_allclose(
+            s._product_scores(cands, u, inv.reshape(-1), 3, log_q),
+            s._batch_scores(cands, inner, size, 3, log_q),
+            rtol=1e-12,
+        )
