@@ -13,9 +13,10 @@ structure identification with greedy search":
   ``s(Y | NaYX \\ H ∪ Pa_Y \\ {X}) − s(Y | NaYX \\ H ∪ Pa_Y ∪ {X})``.
 * As in FGES, the best operator for every ordered pair is cached in a priority queue
   ("arrows") and only the arrows whose context changed are rescored after a step;
-  an arrow remembers version stamps of its target's context and its source's adjacency
-  and is discarded when they move on.  Candidate parents of a target that share a
-  conditioning set are scored in one batched count (:meth:`BDeuScore.local_scores_batch`).
+  an arrow remembers a version stamp of its target's context and is discarded when it
+  moves on (or when a rescoring replaced its best option).  Candidate parents of a
+  target that share a conditioning set are scored in one batched count
+  (:meth:`BDeuScore.local_scores_batch`).
 * After each operator the CPDAG is restored locally: only edges into ``Y`` and nodes
   semi-directed reachable from ``Y`` can change status (a compelled label depends only on
   the ancestors of its head, Chickering 1995), so those edges are reset to the pattern
@@ -125,7 +126,6 @@ class FGES:
         v = score.n_vars
         self.graph = PDAG(v, score.data.names)
         self.in_stamp = [0] * v
-        self.adj_stamp = [0] * v
         self.heap: list[tuple] = []
         self.options: dict[tuple[int, int], list[tuple[float, tuple[int, ...]]]] = {}
         self.parked: set[tuple[int, int]] = set()
@@ -144,7 +144,7 @@ class FGES:
         for i, j, b in zip(gi.tolist(), gj.tolist(), gain.tolist()):
             for a, t in ((i, j), (j, i)):
                 self.options[(a, t)] = [(b, ())]
-                heapq.heappush(self.heap, (-b, a, t, 0, 0))
+                heapq.heappush(self.heap, (-b, a, t, 0))
         if not self.faithfulness_assumed:
             # full GES: every non-adjacent pair is a candidate from the start
             self.mode = "all"
@@ -381,14 +381,14 @@ class FGES:
                 continue
             scored.sort(key=lambda t: (-t[0], len(t[1]), t[1]))
             self.options[(a, b)] = scored
-            heapq.heappush(self.heap, (-scored[0][0], a, b, sb, self.adj_stamp[a]))
+            heapq.heappush(self.heap, (-scored[0][0], a, b, sb))
 
     def _forward(self) -> None:
         g = self.graph
         heap = self.heap
         while heap:
-            negb, a, b, sb, sa = heapq.heappop(heap)
-            if sb != self.in_stamp[b] or sa != self.adj_stamp[a] or g.is_adjacent(a, b):
+            negb, a, b, sb = heapq.heappop(heap)
+            if sb != self.in_stamp[b] or g.is_adjacent(a, b):
                 continue
             opts = self.options.get((a, b))
             if not opts or -negb != opts[0][0]:
@@ -408,7 +408,7 @@ class FGES:
                 # a lower-scoring option is the best valid one: requeue in its place
                 self.parked.add((a, b))
                 self.options[(a, b)] = opts[chosen:]
-                heapq.heappush(heap, (-opts[chosen][0], a, b, sb, sa))
+                heapq.heappush(heap, (-opts[chosen][0], a, b, sb))
                 continue
             bump, t = opts[0]
             self._insert(a, b, t, naxy, bump)
@@ -419,15 +419,15 @@ class FGES:
         if self.verbose:
             print(f"INSERT {g.names[x]} -> {g.names[y]} T={[g.names[k] for k in t]} {bump:.4f}")
         touched = self.apply_insert(x, y, t)
-        self.adj_stamp[x] += 1
-        self.adj_stamp[y] += 1
         for u in touched:
             self.in_stamp[u] += 1
         for u in sorted(touched):
             self._eval_insert_into(u, self._candidates(u))
-        for src in (x, y):
-            for w in self._candidates(src):
-                if w not in touched:
+        # an untouched target w sees the new adjacency src — other only through
+        # NaYX(src, w) = N(w) ∩ adj(src), i.e. when other is a neighbour of w
+        for src, other in ((x, y), (y, x)):
+            for w in sorted(g.neighbors(other) - touched):
+                if w != src and not g.is_adjacent(src, w) and src in self._candidates(w):
                     self._eval_insert_into(w, [src])
         # arrows that failed the path test may have become valid: requeue them
         parked = self.parked
@@ -435,7 +435,7 @@ class FGES:
         for a, b in sorted(parked):
             opts = self.options.get((a, b))
             if opts and not g.is_adjacent(a, b):
-                heapq.heappush(self.heap, (-opts[0][0], a, b, self.in_stamp[b], self.adj_stamp[a]))
+                heapq.heappush(self.heap, (-opts[0][0], a, b, self.in_stamp[b]))
 
     # ----------------------------------------------------------- backward
     def _eval_delete_into(self, y: int, sources: list[int]) -> None:
@@ -462,7 +462,7 @@ class FGES:
                 self.options.pop((x, y), None)
                 continue
             self.options[(x, y)] = [best]
-            heapq.heappush(self.heap, (-best[0], x, y, sy, self.adj_stamp[x]))
+            heapq.heappush(self.heap, (-best[0], x, y, sy))
 
     def _backward(self) -> None:
         g = self.graph
@@ -470,8 +470,8 @@ class FGES:
             self._eval_delete_into(y, sorted(g.parents(y) | g.neighbors(y)))
         heap = self.heap
         while heap:
-            negb, x, y, sy, sx = heapq.heappop(heap)
-            if sy != self.in_stamp[y] or sx != self.adj_stamp[x]:
+            negb, x, y, sy = heapq.heappop(heap)
+            if sy != self.in_stamp[y]:
                 continue
             opts = self.options.get((x, y))
             if not opts or -negb != opts[0][0]:
@@ -487,13 +487,9 @@ class FGES:
         if self.verbose:
             print(f"DELETE {g.names[x]} - {g.names[y]} H={[g.names[k] for k in h]} {bump:.4f}")
         touched = self.apply_delete(x, y, h)
-        self.adj_stamp[x] += 1
-        self.adj_stamp[y] += 1
         for u in touched:
             self.in_stamp[u] += 1
+        # (a Delete arrow src → w with src ∈ {x, y} changes only if w was adjacent to both,
+        # and those common neighbours are in ``touched``)
         for u in sorted(touched):
             self._eval_delete_into(u, sorted(g.parents(u) | g.neighbors(u)))
-        for src in (x, y):
-            for w in sorted(g.children(src) | g.neighbors(src)):
-                if w not in touched:
-                    self._eval_delete_into(w, [src])
