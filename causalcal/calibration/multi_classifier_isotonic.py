@@ -40,6 +40,11 @@ Decisions where the paper is silent (documented here, tested in ``tests/``):
   x_j ≽ x) — the ω-weighted mean of the neighbours' f clipped to those bounds; an exact
   match returns its fitted value. If non-transitive votes make the bounds cross, their
   midpoint is used.
+
+Scale: the soft-vote graph is built densely (m × m booleans for m distinct score vectors),
+and each ADMM iteration runs the tree isotonic regression over |E_reduced| + roots tree
+vertices, so this calibrator is meant for calibration sets of up to a few thousand samples
+(the paper uses 1,000).
 """
 
 from __future__ import annotations
