@@ -13,9 +13,16 @@ in classes 0 and 2, under-confident in class 3), fits
 SNNCalibrator on N = 40, 80, 120 calibration samples (the thesis's §6.2.4 sizes) for every
 ``n_epochs`` in {25, 50, 100, 200, 400} and activation in {relu, tanh, sigmoid}, and prints
 the mean held-out cross-entropy (10 000 test samples, ``--reps`` repetitions) beside the
-uncalibrated input's. Result on this machine (``--reps 10``; see the closing note of
-issue 4): tanh with 100 epochs was best or within noise of the best at every N, so these are
-the defaults; longer training overfits at N = 40, shorter underfits at N = 120.
+uncalibrated input's. Result on the 2-core reference machine (``--reps 8``, under load
+from other jobs; uncalibrated input 1.718; ± ≈ 0.01):
+
+    N    relu best          tanh best          sigmoid best       tanh 400 ep   tanh/log 100 ep
+    40   1.183 (100 ep)     1.175 (50 ep)      1.194 (400 ep)     1.317         1.279
+    80   1.147 (100 ep)     1.138 (50 ep)      1.148 (400 ep)     1.164         1.153
+    120  1.132 (100 ep)     1.126 (50 ep)      1.136 (400 ep)     1.130         1.127
+
+so the defaults are tanh and 50 epochs (best at every N; long training overfits N = 40),
+with probability (not log-probability) inputs.
 """
 
 from __future__ import annotations
