@@ -14,6 +14,7 @@ from causalcal.calibration.bbq import BBQ
 from causalcal.calibration.classifier import CalibratedClassifier
 from causalcal.calibration.dirichlet import DirichletCalibration
 from causalcal.calibration.dpm import DPMCalibration
+from causalcal.calibration.elite import ELiTE
 from causalcal.calibration.enir import ENIR
 from causalcal.calibration.histogram import HistogramBinning
 from causalcal.calibration.isotonic import IsotonicCalibration
@@ -49,6 +50,7 @@ _REGISTRY.update(
 )
 _REGISTRY["bbq"] = "bbq:BBQ"
 _REGISTRY["enir"] = "enir:ENIR"
+_REGISTRY["elite"] = "elite:ELiTE"
 
 __all__ = ["BinaryCalibrator", "MulticlassCalibrator", "available", "get"]
 __all__ += ["ABB", "SBB", "CalibratedClassifier", "DPMCalibration", "HistogramBinning"]
@@ -61,7 +63,7 @@ __all__ += [
     "SoftmaxCalibrator",
     "TemperatureScaling",
 ]
-__all__ += ["BBQ", "ENIR"]
+__all__ += ["BBQ", "ENIR", "ELiTE"]
 
 
 def available() -> list[str]:
