@@ -128,7 +128,7 @@ class FGES:
         self.in_stamp = [0] * v
         self.heap: list[tuple] = []
         self.options: dict[tuple[int, int], list[tuple[float, tuple[int, ...]]]] = {}
-        self.parked: set[tuple[int, int]] = set()
+        self.parked: set[tuple[int, int, int]] = set()
         self.effect: list[set[int]] = [set() for _ in range(v)]
         self.mode = "effect"
         self.n_steps = 0
@@ -402,11 +402,11 @@ class FGES:
                     chosen = k
                     break
             if chosen is None:
-                self.parked.add((a, b))
+                self.parked.add((a, b, sb))
                 continue
             if chosen > 0:
                 # a lower-scoring option is the best valid one: requeue in its place
-                self.parked.add((a, b))
+                self.parked.add((a, b, sb))
                 self.options[(a, b)] = opts[chosen:]
                 heapq.heappush(heap, (-opts[chosen][0], a, b, sb))
                 continue
@@ -432,10 +432,12 @@ class FGES:
         # arrows that failed the path test may have become valid: requeue them
         parked = self.parked
         self.parked = set()
-        for a, b in sorted(parked):
+        for a, b, sb in sorted(parked):
             opts = self.options.get((a, b))
-            if opts and not g.is_adjacent(a, b):
-                heapq.heappush(self.heap, (-opts[0][0], a, b, self.in_stamp[b]))
+            # requeue only if the target's context (hence the options) is unchanged;
+            # otherwise the target was rescored and requeued already
+            if opts and sb == self.in_stamp[b] and not g.is_adjacent(a, b):
+                heapq.heappush(self.heap, (-opts[0][0], a, b, sb))
 
     # ----------------------------------------------------------- backward
     def _eval_delete_into(self, y: int, sources: list[int]) -> None:
