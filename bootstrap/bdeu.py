@@ -36,6 +36,7 @@ __all__ = ["BDeuScore"]
 
 _DENSE_CELLS_PER_ROW = 4  # dense bincount when cells <= this × (rows × candidates)
 _PRODUCT_MIN_CANDIDATES = 32  # from this many candidates the one-hot product may be used
+_ONEHOT_MAX_BYTES = 256 << 20  # ... if the n × ΣA float32 one-hot matrix fits in this
 
 
 class BDeuScore:
@@ -234,8 +235,11 @@ class BDeuScore:
         u, inv = np.unique(inner, return_inverse=True)
         n_cfg = len(np.unique(u // r))
         width = int(ax.sum())
-        if len(xs) >= _PRODUCT_MIN_CANDIDATES and (len(u) + n_cfg) * width <= len(xs) * min(
-            cells, 4 * n
+        product_ok = n * int(self.arities.sum()) * 4 <= _ONEHOT_MAX_BYTES
+        if (
+            product_ok
+            and len(xs) >= _PRODUCT_MIN_CANDIDATES
+            and (len(u) + n_cfg) * width <= len(xs) * min(cells, 4 * n)
         ):
             # many candidates: one product of the (config, y) one-hot with their one-hot columns
             vals[:] = self._product_scores(xs, u, inv.reshape(-1), r, log_q)
@@ -256,7 +260,7 @@ class BDeuScore:
         """The n × ΣA one-hot encoding of all variables (built once) and column offsets."""
         if getattr(self, "_onehot", None) is None:
             offs = np.concatenate([[0], np.cumsum(self.arities)])
-            oh = np.zeros((self.n_samples, int(offs[-1])), dtype=np.float64)
+            oh = np.zeros((self.n_samples, int(offs[-1])), dtype=np.float32)
             rows = np.arange(self.n_samples)
             for j in range(self.n_vars):
                 oh[rows, offs[j] + self._codes[j]] = 1.0
@@ -275,7 +279,7 @@ class BDeuScore:
         cols = np.concatenate([np.arange(offs[x], offs[x + 1]) for x in xs])
         w = np.ones(n) if self.weights is None else self.weights
         z = sparse.csr_matrix((w, (inv, np.arange(n))), shape=(len(u), n))
-        njk = np.asarray(z @ onehot[:, cols])  # (observed (config, y), candidate columns)
+        njk = np.asarray(z @ onehot[:, cols], dtype=np.float64)  # ((config, y), columns)
         cfg = u // r
         starts = np.flatnonzero(np.r_[True, cfg[1:] != cfg[:-1]])
         nj = np.add.reduceat(njk, starts, axis=0)  # (observed configs, candidate columns)
@@ -324,7 +328,7 @@ class BDeuScore:
         return np.bincount(kk, weights=t2, minlength=k) + np.bincount(kj, weights=t1, minlength=k)
 
     def pairwise_gains(
-        self, min_gain: float = 0.0, block_bytes: int = 48 << 20
+        self, min_gain: float = 0.0, block_bytes: int = 48 << 20, onehot_bytes: int = 256 << 20
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """All pairs ``i < j`` with ``s(j | {i}) − s(j | ∅) > min_gain`` (BDeu is score
         equivalent, so the gain is the same for ``j → i``).
@@ -332,7 +336,8 @@ class BDeuScore:
         The r_i × r_j count tables of all pairs come from blocks of the one-hot product
         ``Xᵀ diag(w) X`` (float32 BLAS when the weights are integers, so counts are exact;
         float64 otherwise); variables are grouped by arity so that every sub-block reduces
-        with a reshape, and for integer counts lnΓ comes from a lookup table.
+        with a reshape, and for integer counts lnΓ comes from a lookup table. The one-hot
+        matrix is built in row chunks of at most ``onehot_bytes`` when n is large.
         Returns ``(i, j, gain)`` arrays with ``i < j``.
         """
         v, n = self.n_vars, self.n_samples
@@ -344,20 +349,30 @@ class BDeuScore:
         width = int(offs[-1])
         lookup = self.integral_weights and self.total_weight < (1 << 24)
         dt = np.float32 if lookup else np.float64
-        onehot = np.zeros((n, width), dtype=dt)
-        rows = np.arange(n)
-        for p, j in enumerate(order):
-            onehot[rows, offs[p] + self._codes[j]] = 1
-        weighted = onehot if self.weights is None else onehot * self.weights[:, None].astype(dt)
-        marg = np.asarray(weighted.sum(axis=0), dtype=np.float64)  # N_{x = k}
+        itemsize = np.dtype(dt).itemsize
+        row_chunk = max(1, min(n, int(onehot_bytes // (2 * width * itemsize))))
+        chunks = [(r0, min(n, r0 + row_chunk)) for r0 in range(0, n, row_chunk)]
         torch = None
-        onehot_t, weighted_t = onehot, weighted
         if self.device is not None:  # the same products with torch (e.g. on a GPU)
             import torch
 
-            onehot_t = torch.from_numpy(onehot).to(self.device)
-            weighted_t = onehot_t if weighted is onehot else torch.from_numpy(weighted).to(
-                self.device
+        def encode(r0: int, r1: int):
+            """One-hot rows r0..r1 of all variables (permuted order), unweighted and weighted."""
+            oh = np.zeros((r1 - r0, width), dtype=dt)
+            rows = np.arange(r1 - r0)
+            for p, j in enumerate(order):
+                oh[rows, offs[p] + self._codes[j, r0:r1]] = 1
+            wt = oh if self.weights is None else oh * self.weights[r0:r1, None].astype(dt)
+            if torch is not None:
+                oh_t = torch.from_numpy(oh).to(self.device)
+                return oh_t, (oh_t if wt is oh else torch.from_numpy(wt).to(self.device))
+            return oh, wt
+
+        encoded = encode(0, n) if len(chunks) == 1 else None
+        marg = np.zeros(width)  # N_{x = k}
+        for p, j in enumerate(order):
+            marg[offs[p] : offs[p + 1]] = np.bincount(
+                self._codes[j], weights=self.weights, minlength=int(par[p])
             )
         # s(y | ∅) likelihood and the per-x term Σ_k lnΓ(α/r) − lnΓ(N_k + α/r) of s(y | {x})
         empty = np.array(
@@ -384,25 +399,28 @@ class BDeuScore:
         for s in range(0, v - 1, per_var):
             e = min(v, s + per_var)
             b = np.empty((e - s, v - s), dtype=np.float64)
-            for ra, ga0, ga1 in groups:
-                r0, r1 = max(ga0, s), min(ga1, e)
-                if r0 >= r1:
-                    continue
-                left = weighted_t[:, offs[r0] : offs[r1]].T
-                for rb, gb0, gb1 in groups:
-                    c0, c1 = max(gb0, s), gb1
-                    if c0 >= c1:
-                        continue
-                    g = left @ onehot_t[:, offs[c0] : offs[c1]]
-                    if torch is not None:
-                        g = g.cpu().numpy()
-                    if lookup:
-                        lg = tables[(ra, rb)][g.astype(np.intp)]
-                    else:
-                        c = alpha / (ra * rb)
-                        lg = gammaln(g + c) - gammaln(c)
-                    lg = lg.reshape(r1 - r0, ra, c1 - c0, rb).sum(axis=(1, 3))
-                    b[r0 - s : r1 - s, c0 - s : c1 - s] = lg
+            pairs = [
+                (ra, max(ga0, s), min(ga1, e), rb, max(gb0, s), gb1)
+                for ra, ga0, ga1 in groups
+                for rb, gb0, gb1 in groups
+                if max(ga0, s) < min(ga1, e) and max(gb0, s) < gb1
+            ]
+            counts: list = [None] * len(pairs)
+            for q0, q1 in chunks:  # Σ over row chunks of X_cᵀ diag(w_c) X_c
+                oh, wt = encoded if encoded is not None else encode(q0, q1)
+                for k, (_, r0, r1, _, c0, c1) in enumerate(pairs):
+                    part = wt[:, offs[r0] : offs[r1]].T @ oh[:, offs[c0] : offs[c1]]
+                    counts[k] = part if counts[k] is None else counts[k] + part
+            for (ra, r0, r1, rb, c0, c1), g in zip(pairs, counts):
+                if torch is not None:
+                    g = g.cpu().numpy()
+                if lookup:
+                    lg = tables[(ra, rb)][g.astype(np.intp)]
+                else:
+                    c = alpha / (ra * rb)
+                    lg = gammaln(g + c) - gammaln(c)
+                lg = lg.reshape(r1 - r0, ra, c1 - c0, rb).sum(axis=(1, 3))
+                b[r0 - s : r1 - s, c0 - s : c1 - s] = lg
             ii, jj = np.nonzero(np.triu(np.ones((e - s, v - s), dtype=bool), k=1))
             gi = ii + s
             gj = jj + s

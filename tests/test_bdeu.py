@@ -189,3 +189,15 @@ def test_product_path_equals_bincount_path(weighted):
             s._batch_scores(cands, inner, size, 3, log_q),
             rtol=1e-12,
         )
+
+
+def test_pairwise_gains_in_row_chunks():
+    rng = np.random.default_rng(8)
+    x = rng.integers(0, 3, size=(500, 9))
+    x[:, 1] = (x[:, 0] + (rng.random(500) < 0.3)) % 3
+    d = DiscreteData(x)
+    w = rng.integers(0, 3, 500)
+    whole = BDeuScore(d, weights=w).pairwise_gains(min_gain=-np.inf)
+    chunked = BDeuScore(d, weights=w).pairwise_gains(min_gain=-np.inf, onehot_bytes=20_000)
+    for u, t in zip(whole, chunked):
+        np.testing.assert_allclose(u, t, rtol=1e-12)
