@@ -215,7 +215,7 @@ def _refine(op: TrendFilterOperator, z: np.ndarray, lam: float, knots: np.ndarra
         viol[knots] = False
         wrong = signs * kink < 0
         if not viol.any() and not wrong.any():
-            keep = kink != 0
+            keep = np.abs(kink) > 1e-7 * (np.abs(kink).max() if len(kink) else 0.0)
             return p, nu, knots[keep], signs[keep], True
         add = _runs_argmax(viol, absnu)
         knots = np.concatenate([knots[~wrong], add])
@@ -380,7 +380,8 @@ class ELiTE(BinaryCalibrator):
         Relative duality-gap tolerance of the interior-point fallback (fits found by the
         active-set search are exact).
 
-    Fitted attributes: ``x_`` (thinned training scores), ``fits_`` (T × len(x_), clipped),
+    Fitted attributes: ``x_``, ``z_``, ``w_`` (thinned training scores, mean labels,
+    weights), ``fits_`` (T × len(x_), clipped),
     ``lambdas_``, ``df_``, ``aicc_``, ``weights_`` (normalised), ``values_`` (the averaged
     fit at ``x_``).
     """
@@ -422,7 +423,7 @@ class ELiTE(BinaryCalibrator):
         x, z, wt = _thin(s, yv, w, self.thin_width)
         if len(x) > self.max_points:
             x, z, wt = _thin(s, yv, w, (s[-1] - s[0]) / self.max_points)
-        self.x_ = x
+        self.x_, self.z_, self.w_ = x, z, wt
         if len(x) < 3:
             # too few distinct scores for a change of slope: the fit interpolates the data
             self.fits_ = np.clip(z, 0.0, 1.0)[None, :]
