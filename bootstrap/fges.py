@@ -21,10 +21,15 @@ structure identification with greedy search":
   semi-directed reachable from ``Y`` can change status (a compelled label depends only on
   the ancestors of its head, Chickering 1995), so those edges are reset to the pattern
   (v-structures kept) and Meek's rules are re-applied from there.
-* ``faithfulness_assumed=True`` (Tetrad's default heuristic): only pairs whose
-  empty-set gain ``s(Y | {X}) − s(Y | ∅)`` is positive are ever considered; ``False`` runs
-  the full GES neighbourhood.  Ties are broken by ``(X, Y)`` index order, so a run is a
-  pure function of data, weights and options.
+* ``faithfulness_assumed=True`` (the default; Tetrad's one-edge faithfulness heuristic):
+  candidate pairs are those whose empty-set gain ``s(Y | {X}) − s(Y | ∅)`` is positive
+  ("effect edges"); as in Tetrad's ``Fges.search`` a second forward + backward pass then
+  also admits pairs two steps apart through a non-collider ("cover non-colliders").
+  It can miss edges whose marginal dependence is weak, so its score can fall below
+  GES's.  ``faithfulness_assumed=False`` runs the full GES neighbourhood (every
+  non-adjacent pair, exactly Chickering's GES; it reproduces causal-learn's GES result)
+  at a much higher cost for large V.  Ties are broken by ``(X, Y)`` index order, so a run
+  is a pure function of data, weights and options.
 """
 
 from __future__ import annotations
