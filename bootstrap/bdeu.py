@@ -199,23 +199,32 @@ class BDeuScore:
         return self.local_score(y, pa | {x}) - self.local_score(y, pa)
 
     def local_scores_batch(
-        self, y: int, parents: Iterable[int], candidates: Sequence[int]
+        self,
+        y: int,
+        parents: Iterable[int],
+        candidates: Sequence[int],
+        use_cache: bool = True,
     ) -> np.ndarray:
-        """Scores ``s(y | parents ∪ {x})`` for every ``x`` in ``candidates`` (cached).
+        """Scores ``s(y | parents ∪ {x})`` for every ``x`` in ``candidates``.
 
-        The uncached candidates are counted in one ``bincount`` over the stacked
-        (candidate, parent configuration, x, y) indices.
+        The uncached candidates are counted together: one ``bincount`` over the stacked
+        (candidate, parent configuration, x, y) indices, or for many candidates one
+        product of the (configuration, y) one-hot with their one-hot columns.
+        ``use_cache=False`` neither reads nor fills the cache (for large one-off batches).
         """
         base = frozenset(int(p) for p in parents)
         y = int(y)
         out = np.empty(len(candidates), dtype=np.float64)
-        todo = []
-        for k, x in enumerate(candidates):
-            hit = self._cache.get((y, base | {x}))
-            if hit is None:
-                todo.append(k)
-            else:
-                out[k] = hit
+        if use_cache:
+            todo = []
+            for k, x in enumerate(candidates):
+                hit = self._cache.get((y, base | {x}))
+                if hit is None:
+                    todo.append(k)
+                else:
+                    out[k] = hit
+        else:
+            todo = list(range(len(candidates)))
         if not todo:
             return out
         xs = np.asarray([candidates[k] for k in todo], dtype=np.intp)
@@ -249,10 +258,11 @@ class BDeuScore:
             for s0 in range(0, len(xs), chunk):
                 sub = xs[s0 : s0 + chunk]
                 vals[s0 : s0 + chunk] = self._batch_scores(sub, inner, size, r, log_q)
-        for k, x, sc in zip(todo, xs, vals):
-            sc = float(sc) + self.structure_term(len(pa) + 1)
-            out[k] = sc
-            self._cache[(y, base | {int(x)})] = sc
+        vals += self.structure_term(len(pa) + 1)
+        out[todo] = vals
+        if use_cache:
+            for x, sc in zip(xs.tolist(), vals.tolist()):
+                self._cache[(y, base | {x})] = sc
         self.n_computed += len(xs)
         return out
 

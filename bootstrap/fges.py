@@ -47,6 +47,7 @@ from .bdeu import BDeuScore
 __all__ = ["fges", "FGES"]
 
 _EPS = 1e-10  # bumps must exceed this to count as improvements
+_BULK_CANDIDATES = 64  # score this many same-context candidates of a target as arrays
 
 
 def fges(
@@ -346,6 +347,14 @@ class FGES:
             for a in cands:
                 self.options.pop((a, b), None)
             return
+        if len(cands) >= _BULK_CANDIDATES:
+            # candidates adjacent to no neighbour of b share NaYX = ∅ and T-neighbours N(b):
+            # score them together as arrays, the few others one by one below
+            near = set().union(*(g.adjacent(u) for u in nb)) if nb else set()
+            generic = [a for a in cands if a not in near]
+            if len(generic) >= _BULK_CANDIDATES:
+                self._eval_generic_into(b, generic)
+                cands = [a for a in cands if a in near]
         requests: dict[frozenset, list[int]] = {}
         per_a: list[tuple[int, list[tuple[tuple[int, ...], frozenset]]]] = []
         clique_cache: dict[tuple[frozenset, tuple[int, ...]], list[tuple[int, ...]]] = {}
@@ -384,6 +393,29 @@ class FGES:
             if not scored:
                 self.options.pop((a, b), None)
                 continue
+            scored.sort(key=lambda t: (-t[0], len(t[1]), t[1]))
+            self.options[(a, b)] = scored
+            heapq.heappush(self.heap, (-scored[0][0], a, b, sb))
+
+    def _eval_generic_into(self, b: int, cands: list[int]) -> None:
+        """:meth:`_eval_insert_into` for candidates not adjacent to any neighbour of ``b``."""
+        g = self.graph
+        pa_b = frozenset(g.parents(b))
+        subsets = _cliques_within(g, frozenset(), sorted(g.neighbors(b)))
+        sc = self.score
+        bumps = np.empty((len(subsets), len(cands)))
+        for k, s in enumerate(subsets):
+            cond = pa_b | frozenset(s)
+            bumps[k] = sc.local_scores_batch(b, cond, cands, use_cache=False) - sc.local_score(
+                b, cond
+            )
+        good = bumps > _EPS
+        sb = self.in_stamp[b]
+        for col, a in enumerate(cands):
+            if not good[:, col].any():
+                self.options.pop((a, b), None)
+                continue
+            scored = [(float(bumps[k, col]), subsets[k]) for k in np.flatnonzero(good[:, col])]
             scored.sort(key=lambda t: (-t[0], len(t[1]), t[1]))
             self.options[(a, b)] = scored
             heapq.heappush(self.heap, (-scored[0][0], a, b, sb))

@@ -179,3 +179,15 @@ def test_phases_end_in_local_optima(seed, monkeypatch):
         done = FGES(BDeuScore(d), faithfulness_assumed=faithful)
         done.search()
         assert max(_all_operator_bumps(done, "delete"), default=0) <= 1e-9
+
+
+@pytest.mark.parametrize("faithful", [True, False])
+def test_bulk_scoring_of_same_context_candidates_changes_nothing(faithful, monkeypatch):
+    import causalcal.bootstrap.fges as fges_module
+
+    for seed in range(3):
+        d = random_network(25, 45, seed=seed).sample(800, seed=seed)
+        monkeypatch.setattr(fges_module, "_BULK_CANDIDATES", 10**9)
+        one_by_one = fges(d, faithfulness_assumed=faithful)
+        monkeypatch.setattr(fges_module, "_BULK_CANDIDATES", 2)
+        assert fges(d, faithfulness_assumed=faithful) == one_by_one
