@@ -7,11 +7,13 @@ positive class ``y_prob`` in [0, 1]; multi-class measures take integer labels
 Binning (thesis §2.4.3). ECE and MCE sort the predictions and cut the sorted list into
 bins by *position*: either ``n_bins`` equal-frequency bins whose sizes differ by at most
 one (the first ``n mod n_bins`` bins hold one extra instance; with fewer instances than
-bins only ``n`` one-instance bins remain), or, when ``bin_size`` is given, consecutive bins
-of ``bin_size`` instances with the remainder as a final smaller bin (``bin_size``
-overrides ``n_bins``). For every bin, ``e`` is the mean prediction and ``o`` the fraction
-of positives; ``ECE = Σ π_b |o_b − e_b|`` with ``π_b`` the bin's share of instances, and
-``MCE = max_b |o_b − e_b|``.
+bins only ``n`` one-instance bins remain), or, when ``bin_size`` is given, "bins of
+``bin_size`` instances" (thesis §6.2.4: 100): ``K = max(1, ⌊n / bin_size⌋)`` equal-frequency
+bins, so every bin holds at least ``bin_size`` instances and the ``n mod bin_size``
+leftovers are spread one each over the first bins — a tiny tail bin would otherwise
+dominate MCE (``bin_size`` overrides ``n_bins``). For every bin, ``e`` is the mean
+prediction and ``o`` the fraction of positives; ``ECE = Σ π_b |o_b − e_b|`` with ``π_b``
+the bin's share of instances, and ``MCE = max_b |o_b − e_b|``.
 
 Ties. Instances with equal predictions cannot be told apart, so a bin boundary that
 falls inside a group of tied predictions splits the group's positives in proportion:
@@ -184,9 +186,7 @@ def _sorted_pairs(y: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]
 
 
 def _bin_starts(n: int, n_bins: int, bin_size: int | None) -> np.ndarray:
-    if bin_size is not None:
-        return np.arange(0, n, bin_size, dtype=np.int64)
-    k = min(n_bins, n)
+    k = max(1, n // bin_size) if bin_size is not None else min(n_bins, n)
     q, r = divmod(n, k)
     sizes = np.full(k, q, dtype=np.int64)
     sizes[:r] += 1
@@ -227,9 +227,9 @@ def calibration_bins(
 ) -> CalibrationBins:
     """Per-bin mean prediction, fraction of positives and count (thesis §2.4.3).
 
-    See the module docstring for the binning rule (equal-frequency bins by position, or
-    consecutive bins of ``bin_size`` with a smaller final bin; a tie group cut by a bin
-    boundary shares its positives in proportion).
+    See the module docstring for the binning rule (equal-frequency bins by position, of
+    at least ``bin_size`` instances when that is given; a tie group cut by a bin boundary
+    shares its positives in proportion).
     Returns ``(mean_pred, frac_pos, counts)``, one entry per non-empty bin, in
     increasing order of prediction.
     """

@@ -11,14 +11,16 @@ Everything is vectorised over the pairs: a V = 5000 test set (12.5 M pairs) is a
   the opposite direction — is FP; predicted no edge or undirected with a directed truth is
   FN; the rest is TN. A wrong direction therefore counts once, as FP, not also as FN.
   An undefined ratio (0/0) is reported as 0.
-* **Calibration** (§2.4.3): predictions sorted (stable, so ties keep pair order), cut into
-  equal-frequency bins of ``bin_size`` = 100 instances; per bin |mean prediction − fraction
-  positive|; MCE the maximum, ECE the bin-share weighted mean. *No edge* on
+* **Calibration** (§2.4.3): predictions sorted and cut into equal-frequency bins of
+  ``bin_size`` = 100 instances by :func:`causalcal.metrics.calibration_bins` (a tie group
+  cut by a bin boundary shares its positives in proportion, so pair order never matters);
+  per bin |mean prediction − fraction positive|; MCE the maximum, ECE the bin-share
+  weighted mean. *No edge* on
   (p_none, z_none), *undirected* on (p_undirected, z_undirected), *directed* on the stacked
   (p_forward ‖ p_backward, z_forward ‖ z_backward), *overall* on all four columns stacked
   (column after column) with the one-hot labels. With m instances there are
-  K = max(1, ⌊m/100⌋) bins whose sizes differ by at most one (the m mod 100 leftover
-  instances are spread one each over the first bins), so no tiny tail bin can dominate MCE.
+  K = max(1, ⌊m/100⌋) bins whose sizes differ by at most one, so no tiny tail bin can
+  dominate MCE.
 * **Brier** beside them: the mean squared error of the same binary problems; overall Brier
   is the four-class Brier score, Σ_k (p_k − z_k)² averaged over pairs.
 """
@@ -28,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from causalcal.edges import EdgeType
+from causalcal.metrics import CalibrationBins, calibration_bins
 
 __all__ = [
     "EDGE_TYPES",
@@ -92,27 +95,6 @@ def precision_recall_f1(confusion: np.ndarray) -> dict[str, dict[str, float]]:
     return out
 
 
-def _sorted_stable(p: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``p`` and ``y`` sorted by (p, position): a stable sort, vectorised.
-
-    For float32 ``p`` the (non-negative) IEEE bit pattern and the position are packed into
-    one int64 key and sorted with ``np.sort`` — several times faster than a stable
-    ``argsort`` on 50 M entries. Other dtypes use ``argsort(kind="stable")``.
-    """
-    n = len(p)
-    shift = max(1, (n - 1).bit_length())
-    if p.dtype == np.float32 and 31 + shift <= 62:
-        bits = np.add(p, np.float32(0.0)).view(np.int32)  # +0 turns -0.0 into +0.0
-        key = np.arange(n, dtype=np.int64)
-        key |= bits.astype(np.int64) << shift
-        key.sort()
-        y_sorted = y[key & ((1 << shift) - 1)]
-        key >>= shift
-        return key.astype(np.int32).view(np.float32), y_sorted
-    order = np.argsort(p, kind="stable")
-    return p[order], y[order]
-
-
 def _check_binary_problem(y: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     p = np.asarray(p)
     y = np.asarray(y)
@@ -129,34 +111,22 @@ def _check_binary_problem(y: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.
         if np.any((y != 0) & (y != 1)):
             raise ValueError("labels must be 0/1 (or boolean)")
         y = y.astype(bool)
-    return y, p
+    return y, np.minimum(p, 1)
 
 
-def _binned_from_sorted(p_sorted: np.ndarray, y_sorted: np.ndarray,
-                        bin_size: int) -> tuple[float, float]:
-    m = len(p_sorted)
-    k = max(1, m // bin_size)
-    base, extra = divmod(m, k)
-    sizes = np.full(k, base, dtype=np.int64)
-    sizes[:extra] += 1
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    sum_p = np.add.reduceat(p_sorted, starts, dtype=np.float64)
-    sum_y = np.add.reduceat(y_sorted.view(np.int8), starts, dtype=np.int64)
-    gaps = np.abs(sum_p - sum_y) / sizes
-    return float(np.sum(gaps * sizes) / m), float(gaps.max())
+def _errors(bins: CalibrationBins) -> tuple[float, float]:
+    gaps = np.abs(bins.frac_pos - bins.mean_pred)
+    return float(np.sum(gaps * bins.counts) / bins.counts.sum()), float(gaps.max())
 
 
-def _width_bins_from_sorted(p_sorted: np.ndarray, y_sorted: np.ndarray,
-                            n_bins: int) -> dict[str, list]:
+def _width_bins(p: np.ndarray, y: np.ndarray, n_bins: int) -> dict[str, list]:
     """Equal-width bins [b/K, (b+1)/K) (last one closed) as count, sum_p, sum_y."""
-    bounds = np.searchsorted(p_sorted, np.arange(1, n_bins) / n_bins, side="left")
-    bounds = np.concatenate([[0], bounds, [len(p_sorted)]])
-    count, sum_p, sum_y = [], [], []
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
-        count.append(int(hi - lo))
-        sum_p.append(float(p_sorted[lo:hi].sum(dtype=np.float64)))
-        sum_y.append(int(np.count_nonzero(y_sorted[lo:hi])))
-    return {"count": count, "sum_p": sum_p, "sum_y": sum_y}
+    idx = np.minimum((p.astype(np.float64) * n_bins).astype(np.int64), n_bins - 1)
+    return {
+        "count": np.bincount(idx, minlength=n_bins).tolist(),
+        "sum_p": np.bincount(idx, p, minlength=n_bins).tolist(),
+        "sum_y": np.bincount(idx[y], minlength=n_bins).tolist(),
+    }
 
 
 def _squared_error_sum(p: np.ndarray, z: np.ndarray, chunk: int = 1 << 22) -> float:
@@ -170,16 +140,16 @@ def _squared_error_sum(p: np.ndarray, z: np.ndarray, chunk: int = 1 << 22) -> fl
 def binned_calibration_error(
     y: np.ndarray, p: np.ndarray, bin_size: int = 100
 ) -> tuple[float, float]:
-    """(ECE, MCE) with equal-frequency bins of about ``bin_size`` instances (§2.4.3).
+    """(ECE, MCE) with equal-frequency bins of ``bin_size`` instances (thesis §6.2.4).
 
-    ``p`` is sorted stably (ties keep their input order); K = max(1, ⌊m / bin_size⌋)
-    contiguous bins with sizes differing by at most one. Sums are accumulated in float64
-    whatever ``p``'s dtype.
+    :func:`causalcal.metrics.calibration_bins` with ``bin_size``: K = max(1, ⌊m / bin_size⌋)
+    bins whose sizes differ by at most one; tied predictions cut by a bin boundary share
+    their positives in proportion, so the result does not depend on the pairs' order.
     """
     if bin_size < 1:
         raise ValueError(f"bin_size must be >= 1, got {bin_size}")
     y, p = _check_binary_problem(y, p)
-    return _binned_from_sorted(*_sorted_stable(p, y), bin_size)
+    return _errors(calibration_bins(y, p, bin_size=bin_size))
 
 
 def edge_type_problems(probs: np.ndarray, truth: np.ndarray):
@@ -219,10 +189,8 @@ def edge_type_report(
     reliability = {}
     for name, p, z in edge_type_problems(probs, truth):
         z, p = _check_binary_problem(z, p)
-        p_sorted, z_sorted = _sorted_stable(p, z)
-        ece, mce = _binned_from_sorted(p_sorted, z_sorted, bin_size)
-        reliability[name] = _width_bins_from_sorted(p_sorted, z_sorted, n_bins)
-        del p_sorted, z_sorted
+        ece, mce = _errors(calibration_bins(z, p, bin_size=bin_size))
+        reliability[name] = _width_bins(p, z, n_bins)
         out[f"{name}_mce"] = mce
         out[f"{name}_ece"] = ece
         # binary problems: mean over their instances; overall: four-class Brier per pair

@@ -22,13 +22,10 @@ def tie_group_means(y, p):
 
 
 def brute_bins(y, p, n_bins=10, bin_size=None):
-    """Reference binning: tie-group mean labels, Python sort, np.array_split / fixed slices."""
+    """Reference binning: tie-group mean labels, Python sort, np.array_split."""
     pairs = sorted(zip(map(float, p), tie_group_means(y, p)))
-    if bin_size is None:
-        groups = [g for g in np.array_split(np.arange(len(pairs)), n_bins) if len(g)]
-    else:
-        groups = [np.arange(s, min(s + bin_size, len(pairs))) for s in range(0, len(pairs),
-                                                                              bin_size)]
+    k = n_bins if bin_size is None else max(1, len(pairs) // bin_size)
+    groups = [g for g in np.array_split(np.arange(len(pairs)), k) if len(g)]
     mean_pred = [np.mean([pairs[k][0] for k in g]) for g in groups]
     frac_pos = [np.mean([pairs[k][1] for k in g]) for g in groups]
     counts = [len(g) for g in groups]
@@ -103,17 +100,19 @@ def test_equal_frequency_bins_of_unequal_size_by_hand():
     assert M.mce(y, p, n_bins=2) == pytest.approx(1 / 3 - 0.2)
 
 
-def test_fixed_bin_size_with_smaller_last_bin_by_hand():
+def test_fixed_bin_size_spreads_the_remainder_by_hand():
+    # 7 instances, bins of 3: K = 2 bins of 4 and 3 (no tail bin of 1)
     p = [0.0, 0.1, 0.2, 0.6, 0.7, 0.8, 0.9]
     y = [0, 0, 1, 1, 1, 0, 1]
     e, o, c = M.calibration_bins(y, p, bin_size=3)
-    np.testing.assert_array_equal(c, [3, 3, 1])
-    np.testing.assert_allclose(e, [0.1, 0.7, 0.9])
-    np.testing.assert_allclose(o, [1 / 3, 2 / 3, 1.0])
-    assert M.ece(y, p, bin_size=3) == pytest.approx(0.9 / 7)
-    assert M.mce(y, p, bin_size=3) == pytest.approx(1 / 3 - 0.1)
-    # bin_size overrides n_bins
-    assert M.ece(y, p, n_bins=2, bin_size=3) == pytest.approx(0.9 / 7)
+    np.testing.assert_array_equal(c, [4, 3])
+    np.testing.assert_allclose(e, [0.225, 0.8])
+    np.testing.assert_allclose(o, [0.5, 2 / 3])
+    assert M.ece(y, p, bin_size=3) == pytest.approx((4 * 0.275 + 3 * (0.8 - 2 / 3)) / 7)
+    assert M.mce(y, p, bin_size=3) == pytest.approx(0.275)
+    # bin_size overrides n_bins; fewer instances than bin_size give one bin
+    assert M.ece(y, p, n_bins=5, bin_size=3) == M.ece(y, p, bin_size=3)
+    np.testing.assert_array_equal(M.calibration_bins(y, p, bin_size=100).counts, [7])
 
 
 def test_tie_group_cut_by_a_boundary_shares_its_positives():
@@ -140,8 +139,8 @@ def test_tie_group_cut_by_a_boundary_shares_its_positives():
     # a tie group spanning several whole bins: 10 × 0.1 with 4 positives, bins of 3
     y = [1, 1, 1, 1, 0, 0, 0, 0, 0, 0]
     e, o, c = M.calibration_bins(y, [0.1] * 10, bin_size=3)
-    np.testing.assert_array_equal(c, [3, 3, 3, 1])
-    np.testing.assert_allclose(o, [0.4] * 4)
+    np.testing.assert_array_equal(c, [4, 3, 3])
+    np.testing.assert_allclose(o, [0.4] * 3)
     assert M.mce(y, [0.1] * 10, bin_size=3) == pytest.approx(0.3)
 
 
