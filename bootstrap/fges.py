@@ -410,9 +410,10 @@ class FGES:
                 b, cond
             )
         good = bumps > _EPS
+        any_good = good.any(axis=0).tolist()
         sb = self.in_stamp[b]
         for col, a in enumerate(cands):
-            if not good[:, col].any():
+            if not any_good[col]:
                 self.options.pop((a, b), None)
                 continue
             scored = [(float(bumps[k, col]), subsets[k]) for k in np.flatnonzero(good[:, col])]
