@@ -66,6 +66,22 @@ def test_path_on_large_random_sequence_ends_isotonic():
     assert all(a >= b for a, b in zip(counts, counts[1:]))
 
 
+def test_vectorised_rounds_equal_heap_only_path(monkeypatch):
+    import causalcal.calibration.enir as enir_mod
+
+    rng = np.random.default_rng(12)
+    y = (rng.random(6000) < np.linspace(0.2, 0.8, 6000)).astype(float)
+    fast = near_isotonic_path(y)
+    monkeypatch.setattr(enir_mod, "_BATCH_MIN", 10**9)
+    slow = near_isotonic_path(y)
+    assert len(fast.left) < len(slow.left)  # the rounds did merge many-at-once
+    # the same breakpoints up to float noise (near-equal λs may coincide in one path only)
+    np.testing.assert_allclose(np.unique(np.round(fast.merge_lambdas, 9)),
+                               np.unique(np.round(slow.merge_lambdas, 9)), rtol=1e-12)
+    for lam in np.r_[0.0, 0.5, 0.7, slow.merge_lambdas[::97], 1e6]:
+        np.testing.assert_allclose(fast.solution(lam), slow.solution(lam), atol=1e-9)
+
+
 def test_bic_and_smoothing_recomputed_point_by_point():
     rng = np.random.default_rng(4)
     s = rng.random(300)

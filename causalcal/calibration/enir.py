@@ -55,6 +55,9 @@ from causalcal.calibration._base import (
 
 __all__ = ["ENIR", "NearIsotonicPath", "near_isotonic_path"]
 
+# fewest simultaneous merges for which a vectorised merge round beats the heap
+_BATCH_MIN = 64
+
 
 class NearIsotonicPath:
     """The whole near-isotonic solution path as a forest of blocks.
@@ -111,34 +114,86 @@ def near_isotonic_path(y, w=None) -> NearIsotonicPath:
     num[:-1] -= viol
     slope0 = num / bw
 
-    # State of the live blocks, indexed by their leftmost initial block (so a block's left
-    # end never changes). value(λ) = c + a·λ between events.
-    c = val.tolist()
-    a = slope0.tolist()
-    wt = bw.tolist()
-    nu = num.tolist()
-    rgt = ends.tolist()
-    node = list(range(nb))           # forest node currently representing the block
-    nxt = list(range(1, nb + 1))
-    nxt[-1] = -1
-    prv = list(range(-1, nb - 1))
-    sched = [-1.0] * nb              # time of the pending merge with the right neighbour
-    # forest nodes: the nb initial blocks, then one per merge
-    n_left = starts.tolist() + [0] * (nb - 1)
-    n_right = rgt + [0] * (nb - 1)
-    n_birth = [0.0] * (2 * nb - 1)
-    n_death = [math.inf] * (2 * nb - 1)
-    n_c = c + [0.0] * (nb - 1)
-    n_a = a + [0.0] * (nb - 1)
-    m = nb
     tol = 1e-13
+    # forest nodes: the nb initial blocks, then at most one per merge
+    size = 2 * nb - 1
+    nl = np.zeros(size, dtype=np.int64)
+    nr = np.zeros(size, dtype=np.int64)
+    nbirth = np.zeros(size)
+    ndeath = np.full(size, math.inf)
+    nc = np.zeros(size)
+    na = np.zeros(size)
+    nl[:nb], nr[:nb], nc[:nb], na[:nb] = starts, ends, val, slope0
+    m = nb
+    # live blocks as arrays: value(λ) = bc + ba·λ between events
+    bl, br, bw_, bc, ba, bnum, bnode = starts, ends, bw, val.copy(), slope0, num, np.arange(nb)
+    lam_now = 0.0
 
-    # initial events, vectorised: blocks i, i+1 meet where c_i + a_i·t = c_{i+1} + a_{i+1}·t
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t0 = (val[1:] - val[:-1]) / (slope0[:-1] - slope0[1:])
-    ok = np.isfinite(t0) & (t0 >= 0)
-    t0 = np.where(ok, t0, -1.0)
-    sched[: nb - 1] = t0.tolist()
+    def pair_times(bc, ba, lam):
+        """Time at which each pair of neighbouring blocks meets (inf: never)."""
+        v = bc + ba * lam
+        gap = v[1:] - v[:-1]
+        da = ba[:-1] - ba[1:]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = (bc[1:] - bc[:-1]) / da
+        t = np.where((da != 0) & (t >= lam), t, np.inf)
+        return np.where(np.abs(gap) <= tol * (1.0 + np.abs(v[:-1])), lam, t)
+
+    # Phase 1, vectorised: while many pairs meet at the same smallest λ (common early on,
+    # e.g. all pairs of single 0/1 runs meet at λ = 1/2), merge every chain of them at once.
+    # Chains meeting at one λ share one value there, so a multi-way merge is exact.
+    while len(bl) > 1:
+        t = pair_times(bc, ba, lam_now)
+        big = t.min()
+        if not np.isfinite(big):
+            break
+        mark = t == big
+        if np.count_nonzero(mark) < max(_BATCH_MIN, len(bl) // 100):
+            break
+        lam_now = float(big)
+        nblk = len(bl)
+        gs = np.flatnonzero(np.concatenate([[True], ~mark]))
+        sizes = np.diff(np.append(gs, nblk))
+        merged = sizes > 1
+        v = bc + ba * lam_now
+        wg = np.add.reduceat(bw_, gs)
+        vg = np.add.reduceat(bw_ * v, gs) / wg
+        numg = np.add.reduceat(bnum, gs)
+        ag = numg / wg
+        cg = vg - ag * lam_now
+        cg[~merged] = bc[gs][~merged]
+        ag[~merged] = ba[gs][~merged]
+        rg = br[np.append(gs[1:], nblk) - 1]
+        lg = bl[gs]
+        ndeath[bnode[np.repeat(merged, sizes)]] = lam_now
+        ids = np.arange(m, m + np.count_nonzero(merged))
+        nl[ids], nr[ids], nbirth[ids] = lg[merged], rg[merged], lam_now
+        nc[ids], na[ids] = cg[merged], ag[merged]
+        m += len(ids)
+        newnode = bnode[gs].copy()
+        newnode[merged] = ids
+        bl, br, bw_, bc, ba, bnum, bnode = lg, rg, wg, cg, ag, numg, newnode
+
+    # Phase 2, a heap of merge events over linked lists of the remaining blocks, indexed by
+    # position (a block keeps the index of its leftmost member).
+    nb2 = len(bl)
+    c = bc.tolist()
+    a = ba.tolist()
+    wt = bw_.tolist()
+    nu = bnum.tolist()
+    rgt = br.tolist()
+    node = bnode.tolist()
+    nxt = list(range(1, nb2 + 1))
+    nxt[-1] = -1
+    prv = list(range(-1, nb2 - 1))
+    n_left = nl.tolist()
+    n_right = nr.tolist()
+    n_birth = nbirth.tolist()
+    n_death = ndeath.tolist()
+    n_c = nc.tolist()
+    n_a = na.tolist()
+    t0 = pair_times(bc, ba, lam_now) if nb2 > 1 else np.empty(0)
+    sched = np.where(np.isfinite(t0), t0, -1.0).tolist() + [-1.0]
     heap = [(t, i) for i, t in enumerate(sched) if t >= 0.0]
     heapq.heapify(heap)
     pop, push = heapq.heappop, heapq.heappush
