@@ -40,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--checkpoint", help="directory to save and resume bootstrap replicates")
     parser.add_argument("--probabilities", help="precomputed bootstrap probabilities "
                         "(.npz or .csv from `causalcal bootstrap`); skips the bootstrap")
+    parser.add_argument("--max-arity", type=int, default=20,
+                        help="most categories a column may have (20); a numeric column with "
+                             "more distinct values looks continuous and is refused")
     parser.add_argument("--top", type=int, default=None,
                         help="write only the TOP highest-ranked pairs (default: all)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -52,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.n_boot < 1:
         raise ValueError("--n-boot must be at least 1")
-    data = DiscreteData.from_csv(args.data)
+    data = DiscreteData.from_csv(args.data, max_arity=args.max_arity)
     probs = EdgeProbabilities.load(args.probabilities) if args.probabilities else None
     result = discover(
         data, args.known, n_boot=args.n_boot, calibrator=args.calibrator, search=args.search,

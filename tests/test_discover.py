@@ -1,0 +1,148 @@
+"""The real-data workflow: `causalcal discover` and `causalcal.discover` (issue 9)."""
+
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import causalcal
+from causalcal.edges import PROBABILITY_COLUMNS, EdgeType, pair_index
+from causalcal.evaluate import edge_type_metrics
+from causalcal.evaluate.discover import read_known_pairs
+from causalcal.simulate import random_network
+
+
+def _cli(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "causalcal", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    """A simulated network written as CSV with string labels, its truth and a known.csv."""
+    root = tmp_path_factory.mktemp("discover")
+    net = random_network(30, 36, seed=3)
+    data = net.sample(400, seed=6)
+    frame = data.to_frame(labels=False).apply(lambda col: "s" + col.astype(str))
+    frame.columns = [f"gene_{n}" for n in data.names]
+    frame.to_csv(root / "data.csv", index=False)
+    names = list(frame.columns)
+    truth = net.truth_dense()
+    # known pairs: half of the pairs of every relation, at random, so the known set has
+    # the population's class frequencies (an unbiased sample, thesis §6.2.1)
+    rng = np.random.default_rng(0)
+    keys = np.sort(np.concatenate([
+        rng.choice(members, size=len(members) // 2, replace=False)
+        for members in (np.flatnonzero(truth == t) for t in range(4))]))
+    i, j = causalcal.edges.pair_from_index(keys, len(names))
+    known = pd.DataFrame({"a": np.asarray(names)[i], "b": np.asarray(names)[j],
+                          "relation": [EdgeType(t).symbol for t in truth[keys]]})
+    flip = rng.random(len(known)) < 0.5  # write half of them the other way round
+    known.loc[flip, ["a", "b"]] = known.loc[flip, ["b", "a"]].to_numpy()
+    known.loc[flip, "relation"] = known.loc[flip, "relation"].map(
+        {"->": "<-", "<-": "->", "--": "--", "none": "none"})
+    known.to_csv(root / "known.csv", index=False)
+    return root, names, truth, keys
+
+
+def test_discover_end_to_end(study):
+    root, names, truth, known_keys = study
+    out = _cli("discover", "data.csv", "--known", "known.csv", "--out", "edges.csv",
+               "--n-boot", 40, "--quiet", cwd=root)
+    assert out.returncode == 0, out.stderr
+    assert "candidate arcs" in out.stdout and "P(causal arc) > 0.5" in out.stdout
+    edges = pd.read_csv(root / "edges.csv")
+    boot = [c.replace("p_", "boot_") for c in PROBABILITY_COLUMNS]
+    assert list(edges.columns) == ["a", "b", *PROBABILITY_COLUMNS, *boot, "p_arc"]
+    # every pair not known, once, ranked by p_arc
+    index = {n: k for k, n in enumerate(names)}
+    a = edges["a"].map(index).to_numpy()
+    b = edges["b"].map(index).to_numpy()
+    assert np.all(a < b)
+    keys = pair_index(a, b, len(names))
+    expected = np.setdiff1d(np.arange(len(truth)), known_keys)
+    np.testing.assert_array_equal(np.sort(keys), expected)
+    assert np.all(np.diff(edges["p_arc"].to_numpy()) <= 1e-12)
+    np.testing.assert_allclose(edges["p_arc"], edges["p_forward"] + edges["p_backward"],
+                               atol=2e-6)
+    np.testing.assert_allclose(edges[list(PROBABILITY_COLUMNS)].sum(axis=1), 1, atol=1e-5)
+    np.testing.assert_allclose(edges[boot].sum(axis=1), 1, atol=1e-6)
+    # calibrated probabilities beat the bootstrap's on the remaining pairs (overall MCE)
+    y = truth[keys].astype(np.int64)
+    before = edge_type_metrics(edges[boot].to_numpy(), y, bin_size=50)
+    after = edge_type_metrics(edges[list(PROBABILITY_COLUMNS)].to_numpy(), y, bin_size=50)
+    assert after["overall_mce"] < before["overall_mce"]
+
+
+def test_library_call_matches_cli(study):
+    root, names, truth, _ = study
+    result = causalcal.discover(root / "data.csv", root / "known.csv", n_boot=40,
+                                progress=False)
+    cli = pd.read_csv(root / "edges.csv")
+    np.testing.assert_allclose(result.edges["p_arc"].to_numpy(), cli["p_arc"].to_numpy(),
+                               atol=1e-5)
+    assert result.diagnostics["cross_validated_log_loss"]["folds"] >= 2
+    assert "top 3 candidate arcs" in result.summary(top=3)
+
+
+def test_known_pairs_oriented_to_data_order():
+    names = ["A", "B", "C"]
+    known = pd.DataFrame({"a": ["B", "A", "C", "B"], "b": ["A", "C", "B", "A"],
+                          "relation": ["->", "--", "none", "->"]})
+    out = read_known_pairs(known, names)
+    assert list(zip(out["i"], out["j"], out["label"])) == [
+        (0, 1, EdgeType.BACKWARD), (0, 2, EdgeType.UNDIRECTED), (1, 2, EdgeType.NONE)]
+
+
+@pytest.mark.parametrize(
+    "rows, message",
+    [
+        ([("A", "Q", "->"), ("Z", "B", "--")], "variables not in the data: 'Q', 'Z'"),
+        ([("A", "B", "->"), ("B", "A", "->")], r"pair \(A, B\) listed with conflicting"),
+        ([("A", "B", "=>")], r"unknown relation at row 1 \('=>'\)"),
+        ([("A", "A", "->")], "row 1 pairs 'A' with itself"),
+    ],
+)
+def test_bad_known_pairs(tmp_path, rows, message):
+    data = pd.DataFrame({"A": [0, 1, 0, 1], "B": [1, 1, 0, 0], "C": [0, 0, 1, 1]})
+    data.to_csv(tmp_path / "data.csv", index=False)
+    pd.DataFrame(rows, columns=["a", "b", "relation"]).to_csv(tmp_path / "known.csv",
+                                                              index=False)
+    out = _cli("discover", "data.csv", "--known", "known.csv", "--out", "e.csv", cwd=tmp_path)
+    assert out.returncode == 2
+    assert re.search(message, out.stderr), out.stderr
+    assert not (tmp_path / "e.csv").exists()
+
+
+@pytest.mark.parametrize(
+    "column, max_arity, message",
+    [
+        (["x", "y", None, "x"] * 5, 20, "column 'C', row 2: missing value"),
+        (list(np.linspace(0, 1, 20)), 19,
+         "column 'C': 20 distinct values > max_arity=19; looks continuous"),
+    ],
+)
+def test_bad_data(tmp_path, column, max_arity, message):
+    data = pd.DataFrame({"A": ["a", "b"] * 10, "B": ["u", "v", "v", "u"] * 5, "C": column})
+    data.to_csv(tmp_path / "data.csv", index=False)
+    pd.DataFrame([("A", "B", "->")], columns=["a", "b", "relation"]).to_csv(
+        tmp_path / "known.csv", index=False)
+    out = _cli("discover", "data.csv", "--known", "known.csv", "--out", "e.csv",
+               "--max-arity", max_arity, cwd=tmp_path)
+    assert out.returncode == 2
+    assert message in out.stderr, out.stderr
+
+
+def test_too_few_known_pairs_per_class(tmp_path):
+    data = pd.DataFrame({c: np.arange(20) % 2 for c in "ABCDE"})
+    data.to_csv(tmp_path / "data.csv", index=False)
+    rows = [("A", "B", "->"), ("A", "C", "<-"), ("A", "D", "--"), ("B", "C", "none")]
+    pd.DataFrame(rows, columns=["a", "b", "relation"]).to_csv(tmp_path / "known.csv",
+                                                              index=False)
+    out = _cli("discover", "data.csv", "--known", "known.csv", "--out", "e.csv", cwd=tmp_path)
+    assert out.returncode == 2
+    assert "needs at least 5 known pairs of every relation" in out.stderr
+    assert "none: 1, ->: 1, <-: 1, --: 1" in out.stderr and "'temperature'" in out.stderr
