@@ -35,6 +35,9 @@ Where we knowingly differ from the MATLAB code:
 * ``sample_weight`` (not in the original) multiplies the counts m_b, n_b, N_b and the
   positives' score sums; bins are still formed by instance counts.
 * A model whose binning equals another's (possible only with ties) is scored once.
+
+On the thesis's simulated designs our calibrated outputs equal the MATLAB code's (octave)
+to < 10⁻⁴ mean absolute difference (``benchmarks/compare_original_calibrators.py``).
 """
 
 from __future__ import annotations
