@@ -36,8 +36,10 @@ sums. df = number of knots (non-zero kinks) + 2.
 Details the thesis leaves open follow the authors' R code (github.com/pakdaman/calibration,
 ``ELiTE/R``: ``ELiTE.R`` calling ``glmgen::trendfilter(k = 1, lambda.min.ratio = 1e-4)``):
 
-* Scores are thinned: sorted scores falling in the same 10⁻⁵-wide cell (``⌈y/10⁻⁵⌉``) become
-  one observation at their mean score with the mean label and weight = count.
+* Scores are thinned: scores falling in the same 10⁻⁵-wide cell (``⌈y/10⁻⁵⌉``) become one
+  observation at their mean score with the mean label and weight = count. (The R code
+  pools only cell-mates adjacent in *input* order; glmgen then pools x closer than
+  10⁻⁶·max(IQR, range/2). We pool sorted scores, which is what both intend.)
 * Fitted values are clipped to [0, 1] before scoring and before prediction. The
   log-likelihood omits terms of zero likelihood (the R code's ``l != 0`` filter), and
   ``AICc = 2df − 2logL + 2df(df + 1)/(N − df − 1)``.
@@ -50,12 +52,15 @@ Where we knowingly differ from the R code:
   can be, see ``_thin``), and when more than ``max_points`` (5000) pooled scores remain the
   cells widen to (score range)/max_points. Both bound the spacing ratio, which the
   interior-point fallback needs (D has entries 1/Δx, so close scores make Dᵀν cancel
-  catastrophically), and keep N = 10⁵ fast. A calibration map with a few dozen knots is
-  unaffected by moving scores within 2·10⁻⁴; with ≤ 5000 distinct scores nothing changes.
+  catastrophically) and on which the active-set search converges (on very fine grids many
+  near-equivalent knot positions make it wander), and keep N = 10⁵ fast. A calibration map
+  with a few dozen knots is unaffected by pooling scores within 2·10⁻⁴; with ≤ 5000 pooled
+  scores nothing changes.
 * N in AICc is the total weight of the observations with non-zero likelihood (the R code
   counts thinned observations, which differs only when thinning pooled scores).
 * Beyond the extreme training scores the averaged fit is extended linearly from its end
-  segments and clipped to [0, 1] (glmgen's ``predict`` for k = 1); each model is clipped at
+  segments and clipped to [0, 1] (glmgen's ``predict`` extends each model linearly, then
+  the R code clips it); each model is clipped at
   its knots before averaging, so between training scores the average of clipped models
   is interpolated (equal wherever a model stays in [0, 1]).
 * ``sample_weight`` (not in the original) multiplies the thinning counts.
