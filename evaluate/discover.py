@@ -15,7 +15,15 @@ import numpy as np
 import pandas as pd
 
 from causalcal.data import DiscreteData
-from causalcal.edges import PROBABILITY_COLUMNS, EdgeProbabilities, EdgeType, pair_index
+from causalcal.edges import (
+    PROBABILITY_COLUMNS,
+    EdgeProbabilities,
+    EdgeType,
+    pair_from_index,
+    pair_index,
+)
+
+from .study import make_calibrator
 
 __all__ = ["DiscoveryResult", "discover", "read_known_pairs", "MIN_PAIRS_PER_CLASS"]
 
@@ -133,15 +141,6 @@ def _check_class_counts(labels: np.ndarray, calibrator_name: str) -> None:
         )
 
 
-def _make_calibrator(name: str, seed: int, params: dict | None):
-    from causalcal.calibration import get
-
-    calibrator = get(name, **(params or {}))
-    if "random_state" in calibrator.get_params() and "random_state" not in (params or {}):
-        calibrator.set_params(random_state=seed)
-    return calibrator
-
-
 def _cross_validated_log_loss(calibrator, P: np.ndarray, y: np.ndarray, seed: int) -> dict:
     """Held-out log-loss of bootstrap vs calibrated probabilities on the known pairs."""
     from sklearn.base import clone
@@ -213,7 +212,7 @@ def discover(
     i_known = pairs["i"].to_numpy(np.int64)
     j_known = pairs["j"].to_numpy(np.int64)
     P_known = probabilities.lookup(i_known, j_known)
-    model = _make_calibrator(calibrator, seed, calibrator_params)
+    model = make_calibrator(calibrator, calibrator_params or {}, seed)
     diagnostics = {"calibrator": calibrator, "class_counts": np.bincount(labels, minlength=4)}
     diagnostics["cross_validated_log_loss"] = _cross_validated_log_loss(
         model, P_known, labels, seed
@@ -224,8 +223,6 @@ def discover(
     keep = np.ones(probabilities.n_pairs, dtype=bool)
     keep[pair_index(i_known, j_known, n_vars)] = False
     P = probabilities.dense(np.float64)[keep]
-    from causalcal.edges import pair_from_index
-
     i, j = pair_from_index(np.flatnonzero(keep), n_vars)
     Q = model.predict_proba(P)
     names = np.asarray(data.names, dtype=object)

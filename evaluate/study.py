@@ -54,6 +54,7 @@ __all__ = [
     "calibrate_all_pairs",
     "derive_seed",
     "evaluate_run",
+    "make_calibrator",
     "preset",
     "run_study",
 ]
@@ -300,7 +301,7 @@ def calibrate_all_pairs(model, probs: EdgeProbabilities, dtype=np.float32) -> np
     return out
 
 
-def _make_calibrator(name, params: dict, seed: int):
+def make_calibrator(name, params: dict, seed: int):
     """A fresh calibrator: ``name`` is a registry name or an estimator (cloned)."""
     if isinstance(name, str):
         from causalcal.calibration import get
@@ -340,7 +341,7 @@ def evaluate_run(
     if dense is None:
         dense = probs.dense(np.float32)
     cal, test = stratified_calibration_set(dense, truth, n, seed=sample_seed)
-    model = _make_calibrator(calibrator, params, calibrator_seed)
+    model = make_calibrator(calibrator, params, calibrator_seed)
     start = time.perf_counter()
     # fit on the exact (float64) bootstrap values, as calibrate_all_pairs predicts on them
     P_cal = probs.lookup(*pair_from_index(cal, probs.n_vars))

@@ -48,13 +48,19 @@ def study(tmp_path_factory):
     return root, names, truth, keys
 
 
-def test_discover_end_to_end(study):
-    root, names, truth, known_keys = study
+@pytest.fixture(scope="module")
+def cli_run(study):
+    root = study[0]
     out = _cli("discover", "data.csv", "--known", "known.csv", "--out", "edges.csv",
                "--n-boot", 40, "--quiet", cwd=root)
     assert out.returncode == 0, out.stderr
-    assert "candidate arcs" in out.stdout and "P(causal arc) > 0.5" in out.stdout
-    edges = pd.read_csv(root / "edges.csv")
+    return out.stdout, pd.read_csv(root / "edges.csv")
+
+
+def test_discover_end_to_end(study, cli_run):
+    root, names, truth, known_keys = study
+    stdout, edges = cli_run
+    assert "candidate arcs" in stdout and "P(causal arc) > 0.5" in stdout
     boot = [c.replace("p_", "boot_") for c in PROBABILITY_COLUMNS]
     assert list(edges.columns) == ["a", "b", *PROBABILITY_COLUMNS, *boot, "p_arc"]
     # every pair not known, once, ranked by p_arc
@@ -77,11 +83,11 @@ def test_discover_end_to_end(study):
     assert after["overall_mce"] < before["overall_mce"]
 
 
-def test_library_call_matches_cli(study):
-    root, names, truth, _ = study
+def test_library_call_matches_cli(study, cli_run):
+    root = study[0]
     result = causalcal.discover(root / "data.csv", root / "known.csv", n_boot=40,
                                 progress=False)
-    cli = pd.read_csv(root / "edges.csv")
+    cli = cli_run[1]
     np.testing.assert_allclose(result.edges["p_arc"].to_numpy(), cli["p_arc"].to_numpy(),
                                atol=1e-5)
     assert result.diagnostics["cross_validated_log_loss"]["folds"] >= 2

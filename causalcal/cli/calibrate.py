@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from causalcal.cli.study import parse_params
     from causalcal.edges import EdgeProbabilities, EdgeType, pair_from_index, pair_index
     from causalcal.evaluate import calibrate_all_pairs, stratified_calibration_set
-    from causalcal.evaluate.study import _make_calibrator, derive_seed
+    from causalcal.evaluate.study import derive_seed, make_calibrator
     from causalcal.evaluate.truth import pairs_frame, truth_from_csv
 
     out = Path(args.out)
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         labels = known["label"].to_numpy(np.int8)
     i, j = pair_from_index(keys, len(names))
     P = probs.lookup(i, j)
-    model = _make_calibrator(args.calibrator, parse_params(args.param),
+    model = make_calibrator(args.calibrator, parse_params(args.param),
                              derive_seed(args.seed, 1))
     model.fit(P, labels.astype(np.int64))
     dense = calibrate_all_pairs(model, probs, dtype=np.float64)
