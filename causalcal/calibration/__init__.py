@@ -6,8 +6,6 @@ lists the names.
 
 from __future__ import annotations
 
-import importlib
-
 from causalcal.calibration._base import BinaryCalibrator, MulticlassCalibrator
 from causalcal.calibration.bayesian_binning import ABB, SBB
 from causalcal.calibration.bbq import BBQ
@@ -26,58 +24,70 @@ from causalcal.calibration.snn import SNNCalibrator  # torch is imported lazily 
 from causalcal.calibration.softmax import SoftmaxCalibrator
 from causalcal.calibration.temperature import TemperatureScaling
 
-# registry name -> "module:Class" inside causalcal.calibration
-_REGISTRY: dict[str, str] = {}
-_REGISTRY.update(
-    {
-        "histogram": "histogram:HistogramBinning",
-        "platt": "platt:PlattScaling",
-        "isotonic": "isotonic:IsotonicCalibration",
-        "kde": "kde:KDECalibration",
-        "dpm": "dpm:DPMCalibration",
-        "sbb": "bayesian_binning:SBB",
-        "abb": "bayesian_binning:ABB",
-    }
-)
-_REGISTRY.update(
-    {
-        "snn": "snn:SNNCalibrator",
-        "softmax": "softmax:SoftmaxCalibrator",
-        "temperature": "temperature:TemperatureScaling",
-        "dirichlet": "dirichlet:DirichletCalibration",
-        "multi_classifier_isotonic": "multi_classifier_isotonic:MultiClassifierIsotonic",
-    }
-)
-_REGISTRY["bbq"] = "bbq:BBQ"
-_REGISTRY["enir"] = "enir:ENIR"
-_REGISTRY["elite"] = "elite:ELiTE"
+# registry name -> calibrator class
+_REGISTRY: dict[str, type] = {
+    # binary (thesis ch. 2-3)
+    "histogram": HistogramBinning,
+    "platt": PlattScaling,
+    "isotonic": IsotonicCalibration,
+    "kde": KDECalibration,
+    "dpm": DPMCalibration,
+    "sbb": SBB,
+    "abb": ABB,
+    "bbq": BBQ,
+    "enir": ENIR,
+    "elite": ELiTE,
+    "multi_classifier_isotonic": MultiClassifierIsotonic,
+    # multi-class (thesis §6.1; Guo et al. 2017; Kull et al. 2019)
+    "snn": SNNCalibrator,
+    "softmax": SoftmaxCalibrator,
+    "temperature": TemperatureScaling,
+    "dirichlet": DirichletCalibration,
+}
 
-__all__ = ["BinaryCalibrator", "MulticlassCalibrator", "available", "get"]
-__all__ += ["ABB", "SBB", "CalibratedClassifier", "DPMCalibration", "HistogramBinning"]
-__all__ += ["IsotonicCalibration", "KDECalibration", "PlattScaling"]
-__all__ += [
+__all__ = [
+    "ABB",
+    "BBQ",
+    "ELiTE",
+    "ENIR",
+    "SBB",
+    "BinaryCalibrator",
+    "CalibratedClassifier",
+    "DPMCalibration",
     "DirichletCalibration",
+    "HistogramBinning",
+    "IsotonicCalibration",
+    "KDECalibration",
     "MultiClassifierIsotonic",
+    "MulticlassCalibrator",
     "OneVsRestCalibrator",
+    "PlattScaling",
     "SNNCalibrator",
     "SoftmaxCalibrator",
     "TemperatureScaling",
+    "available",
+    "get",
 ]
-__all__ += ["BBQ", "ENIR", "ELiTE"]
 
 
 def available() -> list[str]:
-    """Registry names of all calibrators."""
+    """Registry names of all calibrators (``ovr-NAME`` works for every binary NAME)."""
     return sorted(_REGISTRY)
 
 
 def get(name: str, **params):
-    """A new calibrator of registry name ``name`` (case-insensitive) with ``params``."""
+    """A new calibrator of registry name ``name`` (case-insensitive) with ``params``.
+
+    ``"ovr-NAME"`` (or ``"ovr_NAME"``) is :class:`OneVsRestCalibrator` over the binary
+    calibrator ``NAME``; ``params`` then go to ``NAME``.
+    """
     key = name.lower().replace("-", "_")
     if key.startswith("ovr_") and key[4:] in _REGISTRY:
-        # "ovr-NAME": one-vs-rest over the binary calibrator NAME (params go to NAME)
-        return OneVsRestCalibrator(get(key[4:], **params))
+        inner = _REGISTRY[key[4:]]
+        if not issubclass(inner, BinaryCalibrator):
+            raise ValueError(f"{name!r}: one-vs-rest needs a binary calibrator, "
+                             f"{key[4:]!r} is multi-class")
+        return OneVsRestCalibrator(inner(**params))
     if key not in _REGISTRY:
         raise ValueError(f"unknown calibrator {name!r}; choose one of {', '.join(available())}")
-    module, cls = _REGISTRY[key].split(":")
-    return getattr(importlib.import_module(f"causalcal.calibration.{module}"), cls)(**params)
+    return _REGISTRY[key](**params)
