@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterator, Sequence
 from enum import IntEnum
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from causalcal._io import atomic_write
 
 __all__ = [
     "EdgeType",
@@ -284,30 +285,23 @@ class EdgeProbabilities:
         suffix = path.suffix.lower()
         if suffix not in (".npz", ".csv"):
             raise ValueError(f"{path}: unknown format, use a .npz or .csv file name")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=suffix)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                if suffix == ".npz":
-                    np.savez_compressed(
-                        handle,
-                        names=np.asarray(self.names, dtype=str),
-                        # numpy strips trailing NULs from str arrays; JSON keeps names exact
-                        names_json=np.asarray(json.dumps(self.names)),
-                        pairs=self.pairs.astype(np.int32),
-                        probs=self.probs,
-                        n_boot=np.int64(self.n_boot),
-                    )
-                else:
-                    handle.write(f"# n_vars={self.n_vars} n_boot={self.n_boot}\n".encode())
-                    # JSON keeps any name intact (commas, quotes, tabs, newlines, '#')
-                    names_json = json.dumps(self.names, ensure_ascii=False)
-                    handle.write(f"# names={names_json}\n".encode())
-                    self.to_frame().to_csv(handle, index=False, float_format="%.17g")
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        with atomic_write(path, "wb") as handle:
+            if suffix == ".npz":
+                np.savez_compressed(
+                    handle,
+                    names=np.asarray(self.names, dtype=str),
+                    # numpy strips trailing NULs from str arrays; JSON keeps names exact
+                    names_json=np.asarray(json.dumps(self.names)),
+                    pairs=self.pairs.astype(np.int32),
+                    probs=self.probs,
+                    n_boot=np.int64(self.n_boot),
+                )
+            else:
+                handle.write(f"# n_vars={self.n_vars} n_boot={self.n_boot}\n".encode())
+                # JSON keeps any name intact (commas, quotes, tabs, newlines, '#')
+                names_json = json.dumps(self.names, ensure_ascii=False)
+                handle.write(f"# names={names_json}\n".encode())
+                self.to_frame().to_csv(handle, index=False, float_format="%.17g")
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> EdgeProbabilities:

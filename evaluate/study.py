@@ -31,7 +31,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import time
 import warnings
 from collections.abc import Sequence
@@ -40,6 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
+from causalcal._io import atomic_write
 from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities, pair_from_index, pair_index
 
@@ -170,27 +170,13 @@ class StudyResult:
 
 # ----------------------------------------------------------------------------- I/O helpers
 def _atomic_write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_write(path, encoding="utf-8") as handle:
+        handle.write(text)
 
 
 def _atomic_savez(path: Path, **arrays) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".npz")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            np.savez_compressed(handle, **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_write(path, "wb") as handle:
+        np.savez_compressed(handle, **arrays)
 
 
 def _json_default(obj):

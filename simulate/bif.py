@@ -14,6 +14,7 @@ from importlib import resources
 from pathlib import Path
 
 import numpy as np
+
 from causalcal.simulate.network import BayesianNetwork
 
 __all__ = ["available_networks", "from_bif", "from_pgmpy", "load_network", "to_pgmpy"]

@@ -19,9 +19,9 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from causalcal.simulate.network import BayesianNetwork, SeedLike, _check_count, _progress
 
 from causalcal.edges import n_pairs, pair_from_index
+from causalcal.simulate.network import BayesianNetwork, SeedLike, _check_count, _progress
 
 __all__ = ["DEFAULT_MAX_CPT_ENTRIES", "random_dag", "random_network"]
 

@@ -23,13 +23,13 @@ from __future__ import annotations
 import base64
 import json
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from causalcal._io import atomic_write
 from causalcal.data import DiscreteData, smallest_int_dtype
 from causalcal.edges import dense_labels
 from causalcal.graph import PDAG, dag_to_cpdag
@@ -361,17 +361,8 @@ class BayesianNetwork:
         ``cpts`` (row-per-configuration lists, or ``{"shape", "float64_le_base64"}``
         for tables over 4096 entries), ``meta``. Floats round-trip exactly.
         """
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(self.to_dict(), handle, separators=(",", ":"), allow_nan=False)
-            os.chmod(tmp, 0o644)  # mkstemp creates 0600
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        with atomic_write(path, encoding="utf-8") as handle:
+            json.dump(self.to_dict(), handle, separators=(",", ":"), allow_nan=False)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> BayesianNetwork:

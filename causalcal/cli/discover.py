@@ -21,8 +21,6 @@ p_forward + p_backward, sorted by p_arc. A summary is printed at the end.
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 from pathlib import Path
 
 
@@ -49,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from causalcal._io import atomic_write
     from causalcal.data import DiscreteData
     from causalcal.edges import EdgeProbabilities
     from causalcal.evaluate.discover import discover
@@ -64,11 +63,8 @@ def run(args: argparse.Namespace) -> int:
     )
     edges = result.edges if args.top is None else result.edges.head(args.top)
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.")
-    with os.fdopen(fd, "w", newline="") as handle:
+    with atomic_write(out, newline="") as handle:
         edges.to_csv(handle, index=False, float_format="%.6g")
-    os.replace(tmp, out)
     print(result.summary())
     print(f"wrote {len(edges)} pairs to {out}")
     return 0

@@ -1,0 +1,33 @@
+"""Atomic file writes: a crash or Ctrl-C never leaves a half-written result behind."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
+
+__all__ = ["atomic_write"]
+
+
+@contextmanager
+def atomic_write(path: str | os.PathLike, mode: str = "w", **open_kwargs) -> Iterator[IO]:
+    """Open a temporary file beside ``path``; on success it replaces ``path`` atomically.
+
+    ``mode`` is ``"w"`` (text; ``open_kwargs`` such as ``encoding``/``newline`` apply) or
+    ``"wb"``. Parent folders are created. If the block raises, the temporary file is
+    removed and ``path`` is left as it was.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, mode, **open_kwargs) as handle:
+            yield handle
+        os.chmod(tmp, 0o644)  # mkstemp creates 0600
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
