@@ -14,9 +14,9 @@ import resource
 import time
 
 import numpy as np
-from causalcal.evaluate import evaluate_run
 
 from causalcal.edges import EdgeProbabilities, n_pairs, pair_from_index
+from causalcal.evaluate import evaluate_run
 
 
 def peak_mb() -> float:

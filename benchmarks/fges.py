@@ -38,9 +38,8 @@ def _run_case(name: str, peer: bool, n: int, seed: int) -> dict:
     import tracemalloc
 
     from causalcal.bootstrap import fges
-    from causalcal.simulate import load_network, random_network
-
     from causalcal.graph import structural_hamming_distance
+    from causalcal.simulate import load_network, random_network
 
     kind, v, e = CASES[name]
     net = load_network("alarm") if kind == "alarm" else random_network(v, e, seed=seed)

@@ -21,12 +21,12 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("MKL_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
+
 from causalcal.bootstrap import BDeuScore, fges  # noqa: E402
 from causalcal.bootstrap.searches import _dense_codes, ges_causallearn  # noqa: E402
-from causalcal.simulate import load_network, random_network  # noqa: E402
-
 from causalcal.data import DiscreteData  # noqa: E402
 from causalcal.graph import structural_hamming_distance  # noqa: E402
+from causalcal.simulate import load_network, random_network  # noqa: E402
 
 NETWORKS = ["asia", "sachs", "child", "insurance", "alarm"]
 

@@ -17,6 +17,7 @@ import argparse
 import time
 
 import numpy as np
+
 from causalcal.simulate import random_network
 
 # (V, E): (mean directed, mean undirected) from thesis Table 31.

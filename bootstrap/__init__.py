@@ -1,4 +1,4 @@
-"""BDeu scoring, FGES structure search and bootstrapped edge-type probabilities (thesis §6.2.2–6.2.4)."""
+"""BDeu scoring, FGES search and bootstrapped edge-type probabilities (thesis §6.2.2–6.2.4)."""
 
 from .bdeu import BDeuScore  # noqa: F401 - BDeu score, structure search (issue 6)
 from .bootstrap import (  # noqa: E402,F401 - bootstrapped edge-type probabilities (issue 7)

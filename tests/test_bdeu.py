@@ -7,9 +7,9 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from causalcal.bootstrap import BDeuScore
 from causallearn.score.LocalScoreFunction import local_score_BDeu
 
+from causalcal.bootstrap import BDeuScore
 from causalcal.data import DiscreteData
 from causalcal.graph import PDAG, dag_to_cpdag
 

@@ -5,6 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.stats
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.base import BaseEstimator
+
+from causalcal.edges import EdgeProbabilities, EdgeType, pair_index
 from causalcal.evaluate import (
     ClassTooSmallError,
     binned_calibration_error,
@@ -19,11 +24,6 @@ from causalcal.evaluate import (
     summarize_runs,
 )
 from causalcal.evaluate.sampling import allocate_draws, probability_bins
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from sklearn.base import BaseEstimator
-
-from causalcal.edges import EdgeProbabilities, EdgeType, pair_index
 
 BIN_MID = np.array([0.1, 0.3, 0.5, 0.7, 0.9])
 

@@ -112,9 +112,8 @@ def test_other_calibrator_reuses_bootstraps_and_settings_are_checked(quick_study
 
 
 def test_calibrate_and_evaluate_commands(quick_study, tmp_path, capsys):
-    from causalcal.evaluate.truth import pairs_frame
-
     from causalcal.edges import EdgeProbabilities
+    from causalcal.evaluate.truth import pairs_frame
 
     unit = quick_study / "cache" / "V100_E100_r0"
     probs = EdgeProbabilities.load(unit / "probs.npz")

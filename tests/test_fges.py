@@ -7,13 +7,13 @@ import sys
 
 import numpy as np
 import pytest
+
 from causalcal.bootstrap import BDeuScore, available_searches, fges, get_search
 from causalcal.bootstrap.fges import FGES
 from causalcal.bootstrap.searches import _dense_codes, ges_causallearn
-from causalcal.simulate import random_network
-
 from causalcal.data import DiscreteData
 from causalcal.graph import PDAG, dag_to_cpdag, pdag_to_dag
+from causalcal.simulate import random_network
 
 
 def _noisy(parent_sum, rng, flip=0.1):

@@ -10,6 +10,12 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from causalcal.data import DiscreteData
+from causalcal.edges import EdgeType, n_pairs
 from causalcal.simulate import (
     DEFAULT_MAX_CPT_ENTRIES,
     BayesianNetwork,
@@ -19,12 +25,6 @@ from causalcal.simulate import (
     random_dag,
     random_network,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from scipy import stats
-
-from causalcal.data import DiscreteData
-from causalcal.edges import EdgeType, n_pairs
 
 STRICT_ALPHA = 1e-3
 

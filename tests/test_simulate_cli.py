@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from causalcal.simulate import BayesianNetwork, load_network
 
 from causalcal.cli import main
 from causalcal.data import DiscreteData
 from causalcal.edges import EdgeType
+from causalcal.simulate import BayesianNetwork, load_network
 
 
 def read_truth(path) -> dict[tuple[str, str], str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from causalcal.simulate import random_network
 
 # (V, E): mean directed / undirected CPDAG edges over 10 networks, thesis Table 31.
