@@ -104,6 +104,7 @@ def _atomic_write_bytes(path: Path, write: Callable[[Any], None]) -> None:
             write(handle)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp creates 0600
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

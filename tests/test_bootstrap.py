@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from causalcal.bootstrap import (
     CheckpointMismatchError,
     EdgeTypeCounter,
@@ -24,7 +25,6 @@ from causalcal.bootstrap import (
     bootstrap_weights,
     edge_probabilities_from_graphs,
 )
-
 from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities, EdgeType, dense_labels, n_pairs
 from causalcal.graph import PDAG

@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from causalcal.bootstrap import bootstrap_edge_probabilities  # noqa: E402
 from test_bootstrap import chain_data, threshold_search  # noqa: E402
 
+from causalcal.bootstrap import bootstrap_edge_probabilities  # noqa: E402
 from causalcal.cli import main  # noqa: E402
 from causalcal.data import DiscreteData  # noqa: E402
 from causalcal.edges import EdgeProbabilities  # noqa: E402

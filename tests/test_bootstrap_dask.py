@@ -11,8 +11,9 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from causalcal.bootstrap import bootstrap_edge_probabilities  # noqa: E402
 from test_bootstrap import chain_data, threshold_search  # noqa: E402
+
+from causalcal.bootstrap import bootstrap_edge_probabilities  # noqa: E402
 
 
 def pid_logging_search(data, weights=None, log_dir="."):

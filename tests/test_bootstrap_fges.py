@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from causalcal.bootstrap import bootstrap_edge_probabilities, bootstrap_weights
 from causalcal.bootstrap.searches import get_search
-from causalcal.simulate import random_network
-
 from causalcal.cli import main
 from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities, dense_labels, n_pairs
+from causalcal.simulate import random_network
 
 
 @pytest.fixture(scope="module")
