@@ -58,9 +58,12 @@ def _dense_codes(codes: np.ndarray) -> np.ndarray:
     return out
 
 
-def causallearn_to_pdag(graph, names: Sequence[str]) -> PDAG:
+def causallearn_to_pdag(graph, names: Sequence[str], conflicts_undirected: bool = False) -> PDAG:
     """Convert a causal-learn ``GeneralGraph`` (``graph[j, i] = 1, graph[i, j] = −1``
-    means ``i → j``; −1 both ways means ``i — j``) to a :class:`PDAG`."""
+    means ``i → j``; −1 both ways means ``i — j``) to a :class:`PDAG`.
+
+    Any other endpoint pair (PC's bidirected orientation conflicts) is an error, or an
+    undirected edge with ``conflicts_undirected``."""
     m = np.asarray(graph.graph)
     v = m.shape[0]
     g = PDAG(v, names)
@@ -73,7 +76,7 @@ def causallearn_to_pdag(graph, names: Sequence[str]) -> PDAG:
                 g.add_directed(i, j)
             elif a == 1 and b == -1:
                 g.add_directed(j, i)
-            elif a == -1 and b == -1:
+            elif (a == -1 and b == -1) or conflicts_undirected:
                 g.add_undirected(i, j)
             else:
                 raise ValueError(f"unsupported causal-learn endpoint pair ({a}, {b}) at {i}, {j}")
@@ -111,21 +114,7 @@ def pc_causallearn(data: DiscreteData, weights=None, *, alpha: float = 0.05) -> 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         cg = pc(x, alpha, "gsq", stable=True, show_progress=False, verbose=False)
-    m = np.asarray(cg.G.graph)
-    v = m.shape[0]
-    g = PDAG(v, data.names)
-    for i in range(v):
-        for j in range(i + 1, v):
-            a, b = m[i, j], m[j, i]
-            if a == 0 and b == 0:
-                continue
-            if a == -1 and b == 1:
-                g.add_directed(i, j)
-            elif a == 1 and b == -1:
-                g.add_directed(j, i)
-            else:  # undirected or a bidirected conflict
-                g.add_undirected(i, j)
-    return g
+    return causallearn_to_pdag(cg.G, data.names, conflicts_undirected=True)
 
 
 def _fges_search(data: DiscreteData, weights=None, **options) -> PDAG:
