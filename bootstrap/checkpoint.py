@@ -26,7 +26,6 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -34,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from causalcal._io import TMP_PREFIX, atomic_write
 from causalcal._version import __version__
 from causalcal.data import DiscreteData
 from causalcal.edges import n_pairs
@@ -47,7 +47,6 @@ FORMAT_VERSION = 1
 WEIGHT_SCHEME = "multinomial(n, 1/n) from numpy.random.default_rng([seed, b])"
 MANIFEST = "manifest.json"
 LOCK = ".lock"
-TMP_PREFIX = ".tmp-"
 _REPLICATE_RE = re.compile(r"^rep-(\d{6,})\.npz$")
 
 
@@ -94,21 +93,6 @@ def _jsonable(value: Any) -> Any:
     if callable(value):
         return search_identity(value)
     return repr(value)
-
-
-def _atomic_write_bytes(path: Path, write: Callable[[Any], None]) -> None:
-    """Write ``path`` through ``write(handle)`` to a temp file in the same folder, then rename."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{TMP_PREFIX}{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            write(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)  # mkstemp creates 0600
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 class Checkpoint:
@@ -228,7 +212,8 @@ class Checkpoint:
 
     def _write_manifest(self) -> None:
         text = json.dumps(self.manifest, indent=2, sort_keys=True) + "\n"
-        _atomic_write_bytes(self.path / MANIFEST, lambda h: h.write(text.encode("utf-8")))
+        with atomic_write(self.path / MANIFEST, encoding="utf-8") as handle:
+            handle.write(text)
 
     def _remove_temp_files(self) -> None:
         for p in self.path.iterdir():
@@ -286,11 +271,8 @@ class Checkpoint:
         """Store replicate ``b`` (pair keys and labels, see :func:`causalcal.edges.pair_index`)."""
         keys = np.asarray(keys, dtype=np.int64)
         labels = np.asarray(labels, dtype=np.int8)
-
-        def write(handle: Any) -> None:
+        with atomic_write(self.replicate_path(b), "wb") as handle:
             np.savez(handle, replicate=np.int64(b), keys=keys, labels=labels)
-
-        _atomic_write_bytes(self.replicate_path(b), write)
 
     def read(self, b: int) -> tuple[np.ndarray, np.ndarray] | None:
         """Replicate ``b``'s ``(keys, labels)``; ``None`` (file removed, with a warning)
