@@ -13,6 +13,8 @@ __all__ = [
     "check_binary_labels",
     "check_sample_weight",
     "check_probability_matrix",
+    "pool_ties",
+    "sorted_training_set",
 ]
 
 
@@ -83,6 +85,26 @@ def check_probability_matrix(P, *, n_classes: int | None = None, name: str = "P"
     if len(rows):
         raise ValueError(f"row {rows[0]} of {name} sums to {P[rows[0]].sum():.6g}, not 1")
     return P
+
+
+def sorted_training_set(scores, y, sample_weight=None, *, real_valued: bool = False):
+    """Validated training data sorted by score (stable), zero-weight samples dropped.
+
+    Returns ``(s, z, w)``: float64 scores, float64 0/1 labels and positive weights.
+    """
+    s = check_binary_scores(scores, real_valued=real_valued)
+    z = check_binary_labels(y, len(s))
+    w = check_sample_weight(sample_weight, len(s))
+    keep = w > 0
+    s, z, w = s[keep], z[keep].astype(np.float64), w[keep]
+    order = np.argsort(s, kind="stable")
+    return s[order], z[order], w[order]
+
+
+def pool_ties(s: np.ndarray, z: np.ndarray, w: np.ndarray):
+    """Pool equal scores of sorted data: ``(distinct scores, total weight, weighted positives)``."""
+    first = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+    return s[first], np.add.reduceat(w, first), np.add.reduceat(w * z, first)
 
 
 class BinaryCalibrator(BaseEstimator):

@@ -38,9 +38,9 @@ from scipy.special import gammaln
 
 from causalcal.calibration._base import (
     BinaryCalibrator,
-    check_binary_labels,
     check_binary_scores,
-    check_sample_weight,
+    pool_ties,
+    sorted_training_set,
 )
 
 __all__ = ["SBB", "ABB"]
@@ -50,14 +50,9 @@ class _Atoms:
     """Distinct sorted training scores with their weighted class counts and prefix sums."""
 
     def __init__(self, s: np.ndarray, z: np.ndarray, w: np.ndarray, lam: float):
-        keep = w > 0
-        s, z, w = s[keep], z[keep], w[keep]
-        order = np.argsort(s, kind="stable")
-        s, z, w = s[order], z[order], w[order]
-        first = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
-        self.x = s[first]
-        n1 = np.add.reduceat(w * z, first)
-        n0 = np.add.reduceat(w * (1 - z), first)
+        """``s, z, w``: training data sorted by score, as :func:`sorted_training_set` gives."""
+        self.x, total_w, n1 = pool_ties(s, z, w)
+        n0 = total_w - n1
         self.k = len(self.x)
         self.c0 = np.r_[0.0, np.cumsum(n0)]
         self.c1 = np.r_[0.0, np.cumsum(n1)]
@@ -115,10 +110,7 @@ def _check_common(est) -> None:
 
 def _prepare(est, scores, y, sample_weight) -> _Atoms:
     _check_common(est)
-    s = check_binary_scores(scores)
-    z = check_binary_labels(y, len(s))
-    w = check_sample_weight(sample_weight, len(s))
-    return _Atoms(s, z, w, float(est.poisson_lambda))
+    return _Atoms(*sorted_training_set(scores, y, sample_weight), float(est.poisson_lambda))
 
 
 class SBB(BinaryCalibrator):

@@ -82,9 +82,8 @@ from scipy.linalg import cho_solve_banded, cholesky_banded, solveh_banded
 
 from causalcal.calibration._base import (
     BinaryCalibrator,
-    check_binary_labels,
     check_binary_scores,
-    check_sample_weight,
+    sorted_training_set,
 )
 
 __all__ = ["ELiTE", "TrendFilterOperator", "trend_filter"]
@@ -424,13 +423,7 @@ class ELiTE(BinaryCalibrator):
     def fit(self, scores, y, sample_weight=None) -> ELiTE:
         """Fit the T trend filters along the λ path and their AICc weights."""
         self._validate_params()
-        s = check_binary_scores(scores)
-        yv = check_binary_labels(y, len(s))
-        w = check_sample_weight(sample_weight, len(s))
-        keep = w > 0
-        s, yv, w = s[keep], yv[keep].astype(np.float64), w[keep]
-        order = np.argsort(s, kind="stable")
-        s, yv, w = s[order], yv[order], w[order]
+        s, yv, w = sorted_training_set(scores, y, sample_weight)
         x, z, wt = _thin(s, yv, w, self.thin_width)
         if len(x) > self.max_points:
             x, z, wt = _thin(s, yv, w, (s[-1] - s[0]) / self.max_points)

@@ -54,9 +54,9 @@ import numpy as np
 
 from causalcal.calibration._base import (
     BinaryCalibrator,
-    check_binary_labels,
     check_binary_scores,
-    check_sample_weight,
+    pool_ties,
+    sorted_training_set,
 )
 
 __all__ = ["ENIR", "NearIsotonicPath", "near_isotonic_path"]
@@ -302,18 +302,9 @@ class ENIR(BinaryCalibrator):
     def fit(self, scores, y, sample_weight=None) -> ENIR:
         """Compute the near-isotonic path of the labels ordered by score and score its models."""
         self._validate_params()
-        s = check_binary_scores(scores)
-        yv = check_binary_labels(y, len(s))
-        w = check_sample_weight(sample_weight, len(s))
-        keep = w > 0
-        s, yv, w = s[keep], yv[keep], w[keep]
-        order = np.argsort(s, kind="stable")
-        s, yv, w = s[order], yv[order].astype(np.float64), w[order]
-        first = np.flatnonzero(np.concatenate([[True], s[1:] != s[:-1]]))
-        ux = s[first]
-        gw = np.add.reduceat(w, first)
-        g1 = np.add.reduceat(w * yv, first)
-        gs = np.add.reduceat(w * s, first)
+        s, yv, w = sorted_training_set(scores, y, sample_weight)
+        ux, gw, g1 = pool_ties(s, yv, w)
+        gs = ux * gw
         ybar = g1 / gw
         n_eff = float(gw.sum())
         path = near_isotonic_path(ybar, gw)

@@ -8,9 +8,8 @@ import numpy as np
 
 from causalcal.calibration._base import (
     BinaryCalibrator,
-    check_binary_labels,
     check_binary_scores,
-    check_sample_weight,
+    sorted_training_set,
 )
 
 __all__ = ["HistogramBinning", "equal_frequency_bins"]
@@ -74,13 +73,7 @@ class HistogramBinning(BinaryCalibrator):
             or self.n_bins < 1
         ):
             raise ValueError(f"n_bins must be an integer >= 1, got {self.n_bins!r}")
-        s = check_binary_scores(scores)
-        z = check_binary_labels(y, len(s))
-        w = check_sample_weight(sample_weight, len(s))
-        keep = w > 0
-        s, z, w = s[keep], z[keep], w[keep]
-        order = np.argsort(s, kind="stable")
-        s, z, w = s[order], z[order], w[order]
+        s, z, w = sorted_training_set(scores, y, sample_weight)
         b = equal_frequency_bins(s, w, int(self.n_bins))
         nb = int(b[-1]) + 1
         bw = np.bincount(b, weights=w, minlength=nb)

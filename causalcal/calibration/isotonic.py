@@ -6,9 +6,9 @@ import numpy as np
 
 from causalcal.calibration._base import (
     BinaryCalibrator,
-    check_binary_labels,
     check_binary_scores,
-    check_sample_weight,
+    pool_ties,
+    sorted_training_set,
 )
 
 __all__ = ["IsotonicCalibration", "pava"]
@@ -94,18 +94,8 @@ class IsotonicCalibration(BinaryCalibrator):
 
     def fit(self, scores, y, sample_weight=None) -> IsotonicCalibration:
         """Fit the isotonic mapping by PAVA on the tie-pooled training scores."""
-        s = check_binary_scores(scores)
-        z = check_binary_labels(y, len(s))
-        w = check_sample_weight(sample_weight, len(s))
-        keep = w > 0
-        s, z, w = s[keep], z[keep].astype(np.float64), w[keep]
-        order = np.argsort(s, kind="stable")
-        s, z, w = s[order], z[order], w[order]
-        first = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
-        ux = s[first]
-        uw = np.add.reduceat(w, first)
-        uy = np.add.reduceat(w * z, first) / uw
-        fitted = pava(uy, uw)
+        ux, uw, u1 = pool_ties(*sorted_training_set(scores, y, sample_weight))
+        fitted = pava(u1 / uw, uw)
         # drop interior points whose value equals both neighbours' (no effect on the
         # interpolation; makes prediction a search over the block ends only)
         keep = np.ones(len(fitted), dtype=bool)
