@@ -8,6 +8,7 @@ when their command runs, so ``causalcal --help`` stays fast.
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
 import sys
 from collections.abc import Sequence
@@ -28,6 +29,29 @@ COMMANDS: dict[str, str] = {
 
 class CLIError(Exception):
     """A user error: printed as one line, exit code 2."""
+
+
+def add_calibrator_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--calibrator NAME`` and repeatable ``--param NAME=VALUE`` (see :func:`parse_params`)."""
+    parser.add_argument("--calibrator", default="snn",
+                        help="calibrator registry name: snn (default), softmax, temperature, "
+                             "dirichlet, ovr-<binary> (e.g. ovr-isotonic), ...")
+    parser.add_argument("--param", action="append", metavar="NAME=VALUE",
+                        help="calibrator hyper-parameter (repeatable), e.g. n_models=5")
+
+
+def parse_params(items: list[str] | None) -> dict:
+    """``["k=v", …]`` → dict, values read as Python literals where possible."""
+    params = {}
+    for item in items or []:
+        if "=" not in item:
+            raise ValueError(f"--param {item!r}: expected NAME=VALUE")
+        key, value = item.split("=", 1)
+        try:
+            params[key.strip()] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            params[key.strip()] = value
+    return params
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import argparse
 
+from causalcal.cli import add_calibrator_arguments
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("probs", help="bootstrap edge probabilities (.npz or .csv)")
@@ -37,11 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--n-cal", type=int,
                         help="with --truth: calibration set size N (multiple of 4)")
     parser.add_argument("--out", required=True, help="calibrated probabilities (.npz or .csv)")
-    parser.add_argument("--calibrator", default="snn",
-                        help="registry name: snn (default), softmax, temperature, dirichlet, "
-                             "ovr-<binary>, …")
-    parser.add_argument("--param", action="append", metavar="NAME=VALUE",
-                        help="calibrator hyper-parameter (repeatable), e.g. n_models=5")
+    add_calibrator_arguments(parser)
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the calibration-set draw and the calibrator (default 0)")
 
@@ -51,8 +49,7 @@ def run(args: argparse.Namespace) -> int:
 
     import numpy as np
 
-    from causalcal.cli import CLIError
-    from causalcal.cli.study import parse_params
+    from causalcal.cli import CLIError, parse_params
     from causalcal.edges import EdgeProbabilities, EdgeType, pair_from_index, pair_index
     from causalcal.evaluate import calibrate_all_pairs, stratified_calibration_set
     from causalcal.evaluate.study import derive_seed, make_calibrator

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 
+from causalcal.cli import add_calibrator_arguments, parse_params
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="demo-out", help="output directory (demo-out)")
@@ -32,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="networks simulated (6: the fewest for which the Wilcoxon test "
                              "can reach 5 %%)")
     parser.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
-    parser.add_argument("--calibrator", default="snn", help="calibrator name (snn)")
+    add_calibrator_arguments(parser)
     parser.add_argument("--jobs", type=int, default=2, help="parallel processes (2)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -43,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
 
     config = StudyConfig(
         grid=((args.nodes, (args.edges,)),), sizes=tuple(args.sizes), repeats=args.repeats,
-        n_boot=args.n_boot, calibrator=args.calibrator, n_jobs=args.jobs, seed=args.seed,
+        n_boot=args.n_boot, calibrator=args.calibrator,
+        calibrator_params=parse_params(args.param), n_jobs=args.jobs, seed=args.seed,
     )
     result = run_study(config, args.out, progress=not args.quiet)
     print(result.table)

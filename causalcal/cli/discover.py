@@ -23,15 +23,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from causalcal.cli import add_calibrator_arguments, parse_params
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("data", help="CSV file of discrete data with a header row")
     parser.add_argument("--known", required=True, help="CSV of known relations (a,b,relation)")
     parser.add_argument("--out", required=True, help="output CSV of ranked pairs")
     parser.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
-    parser.add_argument("--calibrator", default="snn",
-                        help="calibrator name: snn (default), softmax, temperature, dirichlet, "
-                             "ovr-isotonic, ovr-platt, ...")
+    add_calibrator_arguments(parser)
     parser.add_argument("--search", default="fges", help="structure search: fges, ges or pc")
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (1)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
@@ -57,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     data = DiscreteData.from_csv(args.data, max_arity=args.max_arity)
     probs = EdgeProbabilities.load(args.probabilities) if args.probabilities else None
     result = discover(
-        data, args.known, n_boot=args.n_boot, calibrator=args.calibrator, search=args.search,
+        data, args.known, n_boot=args.n_boot, calibrator=args.calibrator,
+        calibrator_params=parse_params(args.param), search=args.search,
         n_jobs=args.jobs, seed=args.seed, checkpoint=args.checkpoint, probabilities=probs,
         progress=not args.quiet,
     )

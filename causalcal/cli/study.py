@@ -31,21 +31,8 @@ Re-running the same command resumes: finished runs and bootstraps are not recomp
 from __future__ import annotations
 
 import argparse
-import ast
 
-
-def parse_params(items: list[str] | None) -> dict:
-    """``["k=v", …]`` → dict, values read as Python literals where possible."""
-    params = {}
-    for item in items or []:
-        if "=" not in item:
-            raise ValueError(f"--param {item!r}: expected NAME=VALUE")
-        key, value = item.split("=", 1)
-        try:
-            params[key.strip()] = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            params[key.strip()] = value
-    return params
+from causalcal.cli import add_calibrator_arguments, parse_params
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,11 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeats", type=int, help="repeats R per cell (preset: 10)")
     parser.add_argument("--n-boot", type=int, help="bootstrap replicates (preset: 200)")
     parser.add_argument("--samples", type=int, help="samples n per data set (preset: 1000)")
-    parser.add_argument("--calibrator", default="snn",
-                        help="calibrator registry name: snn (default), softmax, temperature, "
-                             "dirichlet, ovr-<binary>, …")
-    parser.add_argument("--param", action="append", metavar="NAME=VALUE",
-                        help="calibrator hyper-parameter (repeatable), e.g. n_models=5")
+    add_calibrator_arguments(parser)
     parser.add_argument("--nodes", type=int, help="override V of the preset")
     parser.add_argument("--edges", type=int, nargs="+", help="override the preset's E values")
     parser.add_argument("--sizes", type=int, nargs="+",
