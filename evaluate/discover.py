@@ -23,7 +23,7 @@ from causalcal.edges import (
     pair_index,
 )
 
-from .study import make_calibrator
+from .study import calibrate_all_pairs, make_calibrator
 
 __all__ = ["DiscoveryResult", "discover", "read_known_pairs", "MIN_PAIRS_PER_CLASS"]
 
@@ -224,7 +224,8 @@ def discover(
     keep[pair_index(i_known, j_known, n_vars)] = False
     P = probabilities.dense(np.float64)[keep]
     i, j = pair_from_index(np.flatnonzero(keep), n_vars)
-    Q = model.predict_proba(P)
+    # the model runs once per distinct probability row, not once per pair
+    Q = calibrate_all_pairs(model, probabilities, dtype=np.float64)[keep]
     names = np.asarray(data.names, dtype=object)
     edges = pd.DataFrame({"a": names[i], "b": names[j]})
     for k, col in enumerate(PROBABILITY_COLUMNS):
