@@ -22,9 +22,8 @@ from sklearn.utils.validation import check_is_fitted
 from causalcal.calibration._base import (
     MulticlassCalibrator,
     check_probability_matrix,
-    check_sample_weight,
 )
-from causalcal.calibration.softmax import check_class_labels, fit_multinomial, log_features
+from causalcal.calibration.softmax import check_multiclass_fit, fit_multinomial, log_features
 
 __all__ = ["DirichletCalibration"]
 
@@ -79,12 +78,8 @@ class DirichletCalibration(MulticlassCalibrator):
             raise ValueError(f"reg_mu must be >= 0, got {self.reg_mu}")
         if not (0 < self.eps < 1):
             raise ValueError(f"eps must lie in (0, 1), got {self.eps}")
-        P = check_probability_matrix(P)
-        n, k = P.shape
-        if k < 2:
-            raise ValueError("P needs at least 2 class columns")
-        y = check_class_labels(y, n, k)
-        w = check_sample_weight(sample_weight, n)
+        P, y, w = check_multiclass_fit(P, y, sample_weight)
+        k = P.shape[1]
         # fit_multinomial minimises Σ w CE + ½ pen·W²; scale the penalties by Σw so that
         # the objective is Σw times the documented mean-CE objective.
         sw = w.sum()

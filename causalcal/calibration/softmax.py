@@ -20,7 +20,13 @@ from causalcal.calibration._base import (
     check_sample_weight,
 )
 
-__all__ = ["SoftmaxCalibrator", "check_class_labels", "fit_multinomial", "log_features"]
+__all__ = [
+    "SoftmaxCalibrator",
+    "check_class_labels",
+    "check_multiclass_fit",
+    "fit_multinomial",
+    "log_features",
+]
 
 
 def check_class_labels(y, n: int, n_classes: int) -> np.ndarray:
@@ -41,6 +47,16 @@ def check_class_labels(y, n: int, n_classes: int) -> np.ndarray:
             f"y[{bad[0]}] = {y[bad[0]].item()!r} is not a class index in 0..{n_classes - 1}"
         )
     return yi
+
+
+def check_multiclass_fit(P, y, sample_weight) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validated ``(P, y, w)`` for fitting a multi-class calibrator: ``P`` (n, k ≥ 2)
+    probability rows, ``y`` int labels in ``0 .. k−1``, ``w`` non-negative weights."""
+    P = check_probability_matrix(P)
+    n, k = P.shape
+    if k < 2:
+        raise ValueError("P needs at least 2 class columns")
+    return P, check_class_labels(y, n, k), check_sample_weight(sample_weight, n)
 
 
 def log_features(P: np.ndarray, eps: float) -> np.ndarray:
@@ -151,12 +167,8 @@ class SoftmaxCalibrator(MulticlassCalibrator):
             raise ValueError(f"C must be > 0, got {self.C}")
         if not (0 < self.eps < 1):
             raise ValueError(f"eps must lie in (0, 1), got {self.eps}")
-        P = check_probability_matrix(P)
-        n, k = P.shape
-        if k < 2:
-            raise ValueError("P needs at least 2 class columns")
-        y = check_class_labels(y, n, k)
-        w = check_sample_weight(sample_weight, n)
+        P, y, w = check_multiclass_fit(P, y, sample_weight)
+        k = P.shape[1]
         penalty = 0.0 if np.isinf(self.C) else 1.0 / self.C
         W, b, res = fit_multinomial(
             self._features(P), y, w, k, coef_penalty=penalty, max_iter=self.max_iter

@@ -18,9 +18,8 @@ from sklearn.utils.validation import check_is_fitted
 from causalcal.calibration._base import (
     MulticlassCalibrator,
     check_probability_matrix,
-    check_sample_weight,
 )
-from causalcal.calibration.softmax import check_class_labels, log_features
+from causalcal.calibration.softmax import check_multiclass_fit, log_features
 
 __all__ = ["TemperatureScaling"]
 
@@ -53,10 +52,8 @@ class TemperatureScaling(MulticlassCalibrator):
         lo, hi = self.bounds
         if not (0 < lo < hi):
             raise ValueError(f"bounds must satisfy 0 < low < high, got {self.bounds}")
-        P = check_probability_matrix(P)
+        P, y, w = check_multiclass_fit(P, y, sample_weight)
         n, k = P.shape
-        y = check_class_labels(y, n, k)
-        w = check_sample_weight(sample_weight, n)
         Z = log_features(P, self.eps)
         rows = np.arange(n)
 
