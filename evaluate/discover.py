@@ -14,6 +14,19 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from causalcal.calibration.apply import (
+    calibrate_all_pairs,
+    distinct_rows,
+    edge_calibrator,
+    fit_calibrator,
+)
+from causalcal.calibration.known_relations import (
+    KnownRelationsFit,
+    check_known_counts,
+    fit_known_relations,
+    relation_label_sets,
+    selected_posterior,
+)
 from causalcal.data import DiscreteData
 from causalcal.edges import (
     PROBABILITY_COLUMNS,
@@ -23,16 +36,12 @@ from causalcal.edges import (
     pair_index,
 )
 
-from .study import calibrate_all_pairs, make_calibrator
+__all__ = ["RANK_COLUMNS", "DiscoveryResult", "discover", "read_known_pairs"]
 
-__all__ = ["DiscoveryResult", "discover", "read_known_pairs", "MIN_PAIRS_PER_CLASS"]
-
-# Known pairs each of the four classes needs before a calibrator is fitted. Methods that
-# learn one parameter (temperature) need few pairs overall; the others estimate per-class
-# parameters and need a handful of examples of every class.
-MIN_PAIRS_PER_CLASS = {"temperature": 1}
-DEFAULT_MIN_PAIRS_PER_CLASS = 5
 BOOT_COLUMNS = tuple(c.replace("p_", "boot_") for c in PROBABILITY_COLUMNS)
+#: What the candidates can be ranked by: P(adjacent) = 1 − p_none (an arc, oriented or
+#: not in the CPDAG), or P(directed) = p_forward + p_backward.
+RANK_COLUMNS = ("p_adjacent", "p_directed")
 
 
 @dataclass
@@ -46,28 +55,37 @@ class DiscoveryResult:
     diagnostics: dict = field(default_factory=dict)
 
     def summary(self, top: int = 10) -> str:
-        """A short human-readable report: top candidate arcs, counts above 0.5 / 0.9, fit."""
-        e = self.edges
+        """A short report: the fit, counts above 0.5 / 0.9, the top candidates with their
+        direction split, and how they move with the assumed number of adjacent pairs."""
+        e, d = self.edges, self.diagnostics
         lines = [
             f"{len(e)} candidate pairs scored; {len(self.known)} known pairs used for "
-            f"calibration ({self.diagnostics.get('calibrator', '?')}).",
-            f"pairs with P(causal arc) > 0.5: {int((e['p_arc'] > 0.5).sum())}, "
-            f"> 0.9: {int((e['p_arc'] > 0.9).sum())}",
+            f"calibration ({d.get('calibrator', '?')}: {d.get('known_arcs', 0)} arcs, "
+            f"{d.get('known_none', 0)} none).",
+            f"assumed adjacent pairs in the population: {d['expected_edges']:.1f} "
+            f"(EM {'converged' if d['em_converged'] else 'stopped'} after "
+            f"{d['em_iterations']} steps)",
+            f"pairs with P(adjacent) > 0.5: {int((e['p_adjacent'] > 0.5).sum())}, "
+            f"> 0.9: {int((e['p_adjacent'] > 0.9).sum())}",
         ]
-        cv = self.diagnostics.get("cross_validated_log_loss")
-        if cv is not None:
+        cv = d.get("cross_validated_log_loss")
+        if cv:
             lines.append(
-                f"known pairs, {cv['folds']}-fold cross-validated log-loss: "
-                f"bootstrap {cv['before']:.3f} -> calibrated {cv['after']:.3f}"
+                f"known pairs, {cv['folds']}-fold cross-validated log-loss (corrected for "
+                f"their selection): bootstrap {cv['before']:.3f} -> calibrated "
+                f"{cv['after']:.3f}"
             )
-        lines.append(f"top {min(top, len(e))} candidate arcs:")
-        head = e.head(top)
-        for row in head.itertuples(index=False):
-            arrow = "->" if row.p_forward >= row.p_backward else "<-"
+        lines.append(f"top {min(top, len(e))} candidates by {d.get('rank_by', 'p_adjacent')} "
+                     "(P(adjacent) if half / double the assumed adjacent pairs):")
+        sens = d.get("sensitivity", {})
+        for k, row in enumerate(e.head(top).itertuples(index=False)):
+            moved = ""
+            if sens:
+                moved = (f"  [{sens['half'][k]:.3f} / {sens['double'][k]:.3f}]")
             lines.append(
-                f"  {row.a} {arrow} {row.b}   P(arc)={row.p_arc:.3f}  "
+                f"  {row.a} - {row.b}   P(adjacent)={row.p_adjacent:.3f}  "
                 f"(->{row.p_forward:.3f}, <-{row.p_backward:.3f}, --{row.p_undirected:.3f}; "
-                f"bootstrap arc {row.boot_forward + row.boot_backward:.3f})"
+                f"bootstrap {1 - row.boot_none:.3f}){moved}"
             )
         return "\n".join(lines)
 
@@ -127,36 +145,66 @@ def read_known_pairs(known: pd.DataFrame | str | os.PathLike, names: list[str]) 
     return out.drop_duplicates(["i", "j"]).reset_index(drop=True)
 
 
-def _check_class_counts(labels: np.ndarray, calibrator_name: str) -> None:
-    need = MIN_PAIRS_PER_CLASS.get(calibrator_name, DEFAULT_MIN_PAIRS_PER_CLASS)
-    counts = np.bincount(labels, minlength=4)
-    short = [EdgeType(k) for k in range(4) if counts[k] < need]
-    if short:
-        have = ", ".join(f"{t.symbol}: {counts[t]}" for t in EdgeType)
-        raise ValueError(
-            f"calibrator {calibrator_name!r} needs at least {need} known pairs of every "
-            f"relation (->, <-, --, none); you have {have}. Add known pairs of "
-            f"{', '.join(t.symbol for t in short)}, or use a simpler calibrator such as "
-            "'temperature' (one parameter)."
-        )
+def _cross_validated_log_loss(model, P: np.ndarray, Y: np.ndarray, offsets: np.ndarray,
+                              eps: float, seed: int) -> dict:
+    """Held-out log-loss of bootstrap vs calibrated probabilities on the known pairs.
 
-
-def _cross_validated_log_loss(calibrator, P: np.ndarray, y: np.ndarray, seed: int) -> dict:
-    """Held-out log-loss of bootstrap vs calibrated probabilities on the known pairs."""
+    Both are turned into the known pairs' own (selected) distribution with the fitted
+    inclusion rates before scoring, so neither is penalised for the selection itself.
+    """
     from sklearn.base import clone
     from sklearn.model_selection import StratifiedKFold
 
-    folds = int(min(5, np.bincount(y, minlength=4)[np.bincount(y, minlength=4) > 0].min()))
+    adjacent = (~Y[:, 0]).astype(int)
+    folds = int(min(5, np.bincount(adjacent, minlength=2).min()))
     if folds < 2:
         return {}
-    eps = 1e-6
     before = after = 0.0
-    for train, test in StratifiedKFold(folds, shuffle=True, random_state=seed).split(P, y):
-        model = clone(calibrator).fit(P[train], y[train])
-        Q = model.predict_proba(P[test])
-        before -= np.log(np.clip(P[test, y[test]], eps, 1)).sum()
-        after -= np.log(np.clip(Q[np.arange(len(test)), y[test]], eps, 1)).sum()
-    return {"folds": folds, "before": before / len(y), "after": after / len(y)}
+    split = StratifiedKFold(folds, shuffle=True, random_state=seed).split(P, adjacent)
+    for train, test in split:
+        fitted = fit_calibrator(clone(model), P[train], Y[train], offsets[train])
+        raw = (P[test] + eps) / (1 + 4 * eps)
+        for Q, acc in ((raw, "before"), (fitted.predict_proba(P[test]), "after")):
+            S = selected_posterior(Q, offsets[test])
+            loss = -np.log(np.clip((S * Y[test]).sum(axis=1), 1e-12, 1)).sum()
+            if acc == "before":
+                before += loss
+            else:
+                after += loss
+    return {"folds": folds, "before": before / len(Y), "after": after / len(Y)}
+
+
+def _load_inputs(data, known, probabilities):
+    if not isinstance(data, DiscreteData):
+        data = (DiscreteData.from_frame(data) if isinstance(data, pd.DataFrame)
+                else DiscreteData.from_csv(data))
+    pairs = read_known_pairs(known, data.names)
+    Y = relation_label_sets(pairs["label"].to_numpy(np.int64))
+    check_known_counts(Y)
+    if probabilities is not None and not isinstance(probabilities, EdgeProbabilities):
+        probabilities = EdgeProbabilities.load(probabilities)
+    if probabilities is not None and probabilities.names != data.names:
+        raise ValueError("the probabilities were computed for other variables than the data's")
+    return data, pairs, Y, probabilities
+
+
+def _edges_table(probabilities: EdgeProbabilities, Q: np.ndarray, known_keys: np.ndarray,
+                 rank_by: str) -> pd.DataFrame:
+    """One row per unknown pair: calibrated and bootstrap probabilities, ranked."""
+    keep = np.ones(probabilities.n_pairs, dtype=bool)
+    keep[known_keys] = False
+    P = probabilities.dense(np.float64)[keep]
+    Q = Q[keep]
+    i, j = pair_from_index(np.flatnonzero(keep), probabilities.n_vars)
+    names = np.asarray(probabilities.names, dtype=object)
+    edges = pd.DataFrame({"a": names[i], "b": names[j],
+                          "p_adjacent": 1.0 - Q[:, 0], "p_directed": Q[:, 1] + Q[:, 2]})
+    for k, col in enumerate(PROBABILITY_COLUMNS):
+        edges[col] = Q[:, k]
+    for k, col in enumerate(BOOT_COLUMNS):
+        edges[col] = P[:, k]
+    order = np.argsort(-edges[rank_by].to_numpy(), kind="stable")
+    return edges.iloc[order].reset_index(drop=True)
 
 
 def discover(
@@ -166,11 +214,13 @@ def discover(
     n_boot: int = 200,
     calibrator: str = "snn",
     calibrator_params: dict | None = None,
+    expected_edges: float | None = None,
+    rank_by: str = "p_adjacent",
     search: str = "fges",
     n_jobs: int = 1,
     seed: int = 0,
     checkpoint: str | os.PathLike | None = None,
-    probabilities: EdgeProbabilities | None = None,
+    probabilities: EdgeProbabilities | str | os.PathLike | None = None,
     progress: bool = True,
     **search_options,
 ) -> DiscoveryResult:
@@ -179,26 +229,29 @@ def discover(
     Parameters
     ----------
     data : discrete data (DiscreteData, DataFrame or CSV path with a header row).
-    known : relations known from the literature, columns ``a, b, relation`` with relation
-        one of ``->``, ``<-``, ``--``, ``none``; they train the calibrator.
+    known : relations known from the literature, columns ``a, b, relation``: ``->`` (the
+        true DAG has the arc a → b; as a CPDAG edge type "a → b or a — b"), ``<-``,
+        ``--`` (adjacent, direction unknown), ``none`` (not adjacent). At least 5 arcs
+        and 5 ``none`` pairs. They are not taken for a random sample: their inclusion
+        rates are estimated (:mod:`causalcal.calibration.known_relations`).
+    expected_edges : adjacent pairs assumed in the population (default: the bootstrap's
+        own Σ(1 − p_none)); the summary shows the top candidates at half and double it.
+    rank_by : ``"p_adjacent"`` (1 − p_none, default) or ``"p_directed"``.
     n_boot, search, n_jobs, seed, checkpoint, search_options : passed to
         :func:`causalcal.bootstrap.bootstrap_edge_probabilities`.
-    calibrator : registry name of a multi-class calibrator (``snn``, ``softmax``,
-        ``temperature``, ``dirichlet``, ``ovr-isotonic`` …).
-    probabilities : precomputed bootstrap probabilities (skips the bootstrap).
+    calibrator : registry name of a multi-class calibrator (``snn``, ``dirichlet``,
+        ``softmax``, ``temperature``, ``ovr-isotonic`` …), made swap-equivariant.
+    probabilities : precomputed bootstrap probabilities or a path to them (skips the
+        bootstrap).
 
     Returns a :class:`DiscoveryResult` whose ``edges`` DataFrame has one row per unknown
-    pair, columns ``a, b, p_none, p_forward, p_backward, p_undirected`` (calibrated),
-    ``boot_none … boot_undirected`` (bootstrap frequencies) and ``p_arc`` =
-    ``p_forward + p_backward``, the probability of a causal arc between the two in either
-    direction, sorted by ``p_arc`` descending.
+    pair: ``a, b, p_adjacent, p_directed, p_none, p_forward, p_backward, p_undirected``
+    (calibrated; ``p_forward`` is P(a → b)) and ``boot_none … boot_undirected``
+    (bootstrap frequencies), sorted by ``rank_by`` descending.
     """
-    if not isinstance(data, DiscreteData):
-        data = (DiscreteData.from_frame(data) if isinstance(data, pd.DataFrame)
-                else DiscreteData.from_csv(data))
-    pairs = read_known_pairs(known, data.names)
-    labels = pairs["label"].to_numpy(np.int64)
-    _check_class_counts(labels, calibrator.lower())
+    if rank_by not in RANK_COLUMNS:
+        raise ValueError(f"rank_by must be one of {', '.join(RANK_COLUMNS)}, got {rank_by!r}")
+    data, pairs, Y, probabilities = _load_inputs(data, known, probabilities)
     if probabilities is None:
         from causalcal.bootstrap import bootstrap_edge_probabilities
 
@@ -206,32 +259,47 @@ def discover(
             data, n_boot=n_boot, search=search, n_jobs=n_jobs, seed=seed,
             checkpoint=checkpoint, progress=progress, **search_options,
         )
-    elif probabilities.names != data.names:
-        raise ValueError("the probabilities were computed for other variables than the data's")
-
     i_known = pairs["i"].to_numpy(np.int64)
     j_known = pairs["j"].to_numpy(np.int64)
     P_known = probabilities.lookup(i_known, j_known)
-    model = make_calibrator(calibrator, calibrator_params or {}, seed)
-    diagnostics = {"calibrator": calibrator, "class_counts": np.bincount(labels, minlength=4)}
-    diagnostics["cross_validated_log_loss"] = _cross_validated_log_loss(
-        model, P_known, labels, seed
-    ) or None
-    model.fit(P_known, labels)
+    rows, counts, _ = distinct_rows(probabilities)
 
-    n_vars = data.n_vars
-    keep = np.ones(probabilities.n_pairs, dtype=bool)
-    keep[pair_index(i_known, j_known, n_vars)] = False
-    P = probabilities.dense(np.float64)[keep]
-    i, j = pair_from_index(np.flatnonzero(keep), n_vars)
-    # the model runs once per distinct probability row, not once per pair
-    Q = calibrate_all_pairs(model, probabilities, dtype=np.float64)[keep]
-    names = np.asarray(data.names, dtype=object)
-    edges = pd.DataFrame({"a": names[i], "b": names[j]})
-    for k, col in enumerate(PROBABILITY_COLUMNS):
-        edges[col] = Q[:, k]
-    for k, col in enumerate(BOOT_COLUMNS):
-        edges[col] = P[:, k]
-    edges["p_arc"] = edges["p_forward"] + edges["p_backward"]
-    edges = edges.sort_values("p_arc", ascending=False, kind="stable").reset_index(drop=True)
-    return DiscoveryResult(edges, probabilities, model, pairs, diagnostics)
+    def fit(edges_assumed):
+        model = edge_calibrator(calibrator, calibrator_params, seed,
+                                n_boot=probabilities.n_boot)
+        return fit_known_relations(model, P_known, Y, rows, counts, edges_assumed)
+
+    result: KnownRelationsFit = fit(expected_edges)
+    Q = calibrate_all_pairs(result.model, probabilities, dtype=np.float64)
+    known_keys = pair_index(i_known, j_known, data.n_vars)
+    edges = _edges_table(probabilities, Q, known_keys, rank_by)
+    diagnostics = {
+        "calibrator": calibrator, "rank_by": rank_by,
+        "known_arcs": int((~Y[:, 0]).sum()), "known_none": int(Y[:, 0].sum()),
+        "expected_edges": result.expected_edges, "em_iterations": result.n_iter,
+        "em_converged": result.converged, "design": result.design.describe(),
+    }
+    eps = 0.5 / probabilities.n_boot if probabilities.n_boot else 1e-6
+    diagnostics["cross_validated_log_loss"] = _cross_validated_log_loss(
+        result.model, P_known, Y, result.design.offsets(P_known), eps, seed) or None
+    diagnostics["sensitivity"] = _sensitivity(fit, result.expected_edges, probabilities,
+                                              edges.head(10))
+    return DiscoveryResult(edges, probabilities, result.model, pairs, diagnostics)
+
+
+def _sensitivity(fit, expected: float, probabilities: EdgeProbabilities,
+                 top: pd.DataFrame) -> dict:
+    """P(adjacent) of the ``top`` candidates when half and double ``expected`` adjacent
+    pairs are assumed."""
+    index = {n: k for k, n in enumerate(probabilities.names)}
+    i = top["a"].map(index).to_numpy(np.int64)
+    j = top["b"].map(index).to_numpy(np.int64)
+    P = probabilities.lookup(i, j)
+    out = {}
+    for label, factor in (("half", 0.5), ("double", 2.0)):
+        n_pairs = probabilities.n_pairs
+        assumed = min(expected * factor, n_pairs - 0.5)
+        model = fit(assumed).model
+        out[label] = (1.0 - model.predict_proba(P)[:, 0]).tolist()
+        out[f"{label}_expected_edges"] = assumed
+    return out

@@ -9,32 +9,31 @@ each bin with equal frequency."
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
+from causalcal.calibration.selection import N_BINS, SelectionDesign, probability_bins
 from causalcal.edges import EdgeProbabilities, EdgeType
 
-__all__ = [
-    "BIN_EDGES",
-    "ClassTooSmallError", "allocate_draws", "probability_bins", "stratified_calibration_set"]
+__all__ = ["CalibrationSample", "ClassTooSmallError", "allocate_draws",
+           "stratified_calibration_set"]
+
 
 class ClassTooSmallError(ValueError):
     """An edge type has fewer pairs than the N/4 the calibration set needs."""
 
 
-#: Inner edges of the five probability bins [0,.2), [.2,.4), [.4,.6), [.6,.8), [.8,1].
-BIN_EDGES = (0.2, 0.4, 0.6, 0.8)
-# A probability within this of a bin edge counts as on the edge: 120/200 computed in
-# float64 is 0.59999999999999998 and belongs to [0.6, 0.8).
-_EDGE_TOL = 1e-6
+class CalibrationSample(NamedTuple):
+    """A drawn calibration set: the pairs, the test mask, and how they were selected."""
 
-
-def probability_bins(p: np.ndarray) -> np.ndarray:
-    """Bin number 0–4 of each probability in [0,.2), [.2,.4), [.4,.6), [.6,.8), [.8,1]."""
-    p = np.asarray(p)
-    out = np.zeros(p.shape, dtype=np.int8)
-    for edge in BIN_EDGES:
-        out += p >= edge - _EDGE_TOL
-    return out
+    #: int64 positions of the N calibration pairs
+    indices: np.ndarray
+    #: bool mask over all pairs, False exactly at ``indices``
+    test_mask: np.ndarray
+    #: inclusion rate of every (edge type, probability bin) stratum; fit with
+    #: ``design.offsets(P)`` to correct for the design (:mod:`causalcal.calibration.selection`)
+    design: SelectionDesign
 
 
 def allocate_draws(available: np.ndarray, total: int, rng: np.random.Generator) -> np.ndarray:
@@ -81,7 +80,7 @@ def stratified_calibration_set(
     truth: np.ndarray,
     n: int,
     seed: int | np.random.Generator | None = 0,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> CalibrationSample:
     """Draw the N-pair calibration set of thesis §6.2.4 (SPEC §9); the rest is the test set.
 
     Parameters
@@ -99,9 +98,12 @@ def stratified_calibration_set(
     is spread over the other bins (see :func:`allocate_draws`). Within a bin pairs are drawn
     uniformly without replacement.
 
-    Returns ``(calibration_indices, test_mask)``: int64 positions of the N calibration pairs
-    (grouped by class NONE, FORWARD, BACKWARD, UNDIRECTED, ascending within a class) and a
-    boolean mask over all m pairs that is False exactly at those positions.
+    Returns a :class:`CalibrationSample`: ``indices``, the int64 positions of the N
+    calibration pairs (grouped by class NONE, FORWARD, BACKWARD, UNDIRECTED, ascending
+    within a class); ``test_mask``, a boolean mask over all m pairs that is False exactly
+    at those positions; and ``design``, the (class, bin) strata's draws and sizes, whose
+    inclusion rates a calibrator must correct for: the sample holds 25 % of each class
+    while the population is > 99 % "none".
 
     Raises ``ValueError`` (with the per-class counts) if a class has fewer than N/4 pairs.
     """
@@ -132,6 +134,8 @@ def stratified_calibration_set(
         )
     rng = np.random.default_rng(seed)
     chosen = []
+    drawn = np.zeros((4, N_BINS))
+    available = np.zeros((4, N_BINS))
     for t in EdgeType:
         members = np.flatnonzero(truth == t)
         bins = probability_bins(_class_column(probs, int(t))[members])
@@ -139,6 +143,7 @@ def stratified_calibration_set(
         sizes = np.bincount(bins, minlength=5)
         starts = np.concatenate([[0], np.cumsum(sizes)])
         take = allocate_draws(sizes, per_class, rng)
+        drawn[t], available[t] = take, sizes
         for b in range(5):
             if take[b]:
                 pick = rng.choice(sizes[b], size=int(take[b]), replace=False)
@@ -149,4 +154,5 @@ def stratified_calibration_set(
     calibration = calibration[np.lexsort((calibration, cls))]
     test_mask = np.ones(m, dtype=bool)
     test_mask[calibration] = False
-    return calibration, test_mask
+    design = SelectionDesign(drawn, available, ((0,), (1,), (2,), (3,)))
+    return CalibrationSample(calibration, test_mask, design)

@@ -40,8 +40,9 @@ from pathlib import Path
 import numpy as np
 
 from causalcal._io import atomic_write
+from causalcal.calibration.apply import calibrate_all_pairs, edge_calibrator, fit_calibrator
 from causalcal.data import DiscreteData
-from causalcal.edges import EdgeProbabilities, pair_from_index, pair_index
+from causalcal.edges import EdgeProbabilities, pair_from_index
 
 from .edge_metrics import edge_type_report
 from .report import CALIBRATION_COLUMNS, markdown_table, summarize_runs
@@ -49,15 +50,17 @@ from .sampling import ClassTooSmallError, stratified_calibration_set
 
 __all__ = [
     "PRESETS",
+    "SELECTIONS",
     "StudyConfig",
     "StudyResult",
-    "calibrate_all_pairs",
     "derive_seed",
     "evaluate_run",
-    "make_calibrator",
     "preset",
     "run_study",
 ]
+
+#: How a calibrator treats the stratified design: correct for it, or ignore it (thesis).
+SELECTIONS = ("design", "none")
 
 # stage codes mixed into the seed sequence
 _NETWORK, _DATA, _BOOTSTRAP, _CALSET, _CALIBRATOR = range(5)
@@ -84,6 +87,7 @@ class StudyConfig:
     n_boot: int = 200
     calibrator: str = "snn"
     calibrator_params: dict = field(default_factory=dict)
+    selection: str = "design"
     seed: int = 0
     n_jobs: int = 1
     search: str = "fges"
@@ -108,14 +112,20 @@ class StudyConfig:
                                  f"got {n}")
         if not self.sizes:
             raise ValueError("no calibration set sizes N given")
+        if self.selection not in SELECTIONS:
+            raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, "
+                             f"got {self.selection!r}")
         for name in ("repeats", "n_samples", "n_boot", "n_jobs", "bin_size"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
 
     @property
     def tag(self) -> str:
-        """Directory name of this calibrator's results: its name (+ a hash of its params)."""
-        name = self.calibrator.lower()
+        """Directory name of this calibrator's results: its name (+ ``_random-sample`` when
+        the design is ignored, + a hash of its params)."""
+        name = self.calibrator.lower().replace("_", "-")
+        if self.selection == "none":
+            name += "_random-sample"
         if not self.calibrator_params:
             return name
         blob = json.dumps(self.calibrator_params, sort_keys=True, default=str)
@@ -130,7 +140,8 @@ class StudyConfig:
     def run_key(self) -> dict:
         """Settings that determine a run's result besides (V, E, N, r)."""
         return {**self.cache_key(), "calibrator": self.calibrator,
-                "calibrator_params": self.calibrator_params, "bin_size": self.bin_size}
+                "calibrator_params": self.calibrator_params, "selection": self.selection,
+                "bin_size": self.bin_size}
 
 
 #: Preset grids: thesis Table 33 (V = 1000), Table 34 (V = 5000) and a quick smoke test.
@@ -263,45 +274,6 @@ def _prepare_unit(config: StudyConfig, cache: Path, v: int, e: int, r: int,
 
 
 # ------------------------------------------------------------------------ one run
-def calibrate_all_pairs(model, probs: EdgeProbabilities, dtype=np.float32) -> np.ndarray:
-    """Calibrated (V(V−1)/2, 4) probabilities of every pair, in pair order.
-
-    The model is evaluated once per *distinct* probability row (the stored rows, which
-    repeat a lot since they are counts / n_boot, and the implicit (1, 0, 0, 0) row of
-    every never-adjacent pair), then scattered: identical to ``model.predict_proba`` on
-    the dense array, at a fraction of the cost for V = 5000.
-    """
-    rows = np.vstack([[1.0, 0.0, 0.0, 0.0], probs.probs]) if len(probs) else \
-        np.array([[1.0, 0.0, 0.0, 0.0]])
-    unique, inverse = np.unique(rows, axis=0, return_inverse=True)
-    calibrated = np.asarray(model.predict_proba(unique), dtype=np.float64)
-    if calibrated.shape != unique.shape or not np.all(np.isfinite(calibrated)):
-        raise ValueError(f"calibrator {type(model).__name__} returned invalid probabilities "
-                         f"(shape {calibrated.shape}, expected {unique.shape})")
-    inverse = np.asarray(inverse).reshape(-1)
-    out = np.empty((probs.n_pairs, 4), dtype=dtype)
-    out[:] = calibrated[inverse[0]]
-    if len(probs):
-        keys = pair_index(probs.pairs[:, 0], probs.pairs[:, 1], probs.n_vars)
-        out[keys] = calibrated[inverse[1:]]
-    return out
-
-
-def make_calibrator(name, params: dict, seed: int):
-    """A fresh calibrator: ``name`` is a registry name or an estimator (cloned)."""
-    if isinstance(name, str):
-        from causalcal.calibration import get
-
-        model = get(name, **params)
-    else:
-        from sklearn.base import clone
-
-        model = clone(name).set_params(**params)
-    if "random_state" in model.get_params() and "random_state" not in params:
-        model.set_params(random_state=seed)
-    return model
-
-
 def evaluate_run(
     probs: EdgeProbabilities,
     truth: np.ndarray,
@@ -309,6 +281,7 @@ def evaluate_run(
     *,
     calibrator="snn",
     calibrator_params: dict | None = None,
+    selection: str = "design",
     sample_seed: int = 0,
     calibrator_seed: int = 0,
     bin_size: int = 100,
@@ -317,27 +290,35 @@ def evaluate_run(
     """Steps 4–6 for one bootstrap result: calibration set, calibrator, before/after measures.
 
     ``calibrator`` is a registry name (``causalcal.calibration.get``) or an unfitted
-    estimator with ``fit(P, y)``/``predict_proba(P)``, which is cloned. Returns a flat
-    record (``before_<measure>``, ``after_<measure>``, counts, seeds) with
-    the reliability-diagram bins under ``"reliability"``. ``dense`` (the float32 dense
-    bootstrap probabilities) may be passed to reuse it across N.
+    estimator with ``fit(P, y)``/``predict_proba(P)``, which is cloned. ``selection``:
+    ``"design"`` fits selection-aware (logit offsets of the stratified design's inclusion
+    rates, forward/backward pooled, swap-equivariant); ``"none"`` fits as if the
+    calibration set were a random sample, as the thesis did. Returns a flat record
+    (``before_<measure>``, ``after_<measure>``, counts, seeds) with the reliability-diagram
+    bins under ``"reliability"``. ``dense`` (the float32 dense bootstrap probabilities)
+    may be passed to reuse it across N.
     """
-    params = dict(calibrator_params or {})
+    if selection not in SELECTIONS:
+        raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, got {selection!r}")
     truth = np.asarray(truth)
     if dense is None:
         dense = probs.dense(np.float32)
-    cal, test = stratified_calibration_set(dense, truth, n, seed=sample_seed)
-    model = make_calibrator(calibrator, params, calibrator_seed)
+    cal, test, design = stratified_calibration_set(dense, truth, n, seed=sample_seed)
+    aware = selection == "design"
+    model = edge_calibrator(calibrator, calibrator_params, calibrator_seed,
+                            n_boot=probs.n_boot, equivariant=aware)
     start = time.perf_counter()
     # fit on the exact (float64) bootstrap values, as calibrate_all_pairs predicts on them
     P_cal = probs.lookup(*pair_from_index(cal, probs.n_vars))
-    model.fit(P_cal, truth[cal].astype(np.int64))
+    offsets = design.pooled([1, 2]).offsets(P_cal) if aware else None
+    fit_calibrator(model, P_cal, truth[cal].astype(np.int64), offsets)
     fit_seconds = time.perf_counter() - start
     start = time.perf_counter()
     after = calibrate_all_pairs(model, probs)
     predict_seconds = time.perf_counter() - start
     record: dict = {
         "N": int(n), "status": "ok", "n_test": int(test.sum()),
+        "selection": selection, "design": design.describe(),
         "sample_seed": int(sample_seed), "calibrator_seed": int(calibrator_seed),
         "fit_seconds": fit_seconds, "predict_seconds": predict_seconds,
         "calibration_pairs": cal.tolist(),
@@ -420,7 +401,7 @@ def run_study(
             try:
                 record = evaluate_run(
                     probs, truth, n, calibrator=config.calibrator,
-                    calibrator_params=config.calibrator_params,
+                    calibrator_params=config.calibrator_params, selection=config.selection,
                     sample_seed=derive_seed(config.seed, v, e, r, _CALSET, n),
                     calibrator_seed=derive_seed(config.seed, v, e, r, _CALIBRATOR, n),
                     bin_size=config.bin_size, dense=dense,

@@ -7,6 +7,13 @@ lists the names.
 from __future__ import annotations
 
 from causalcal.calibration._base import BinaryCalibrator, MulticlassCalibrator
+from causalcal.calibration.anchored_snn import AnchoredSNNCalibrator
+from causalcal.calibration.apply import (
+    calibrate_all_pairs,
+    edge_calibrator,
+    fit_calibrator,
+    make_calibrator,
+)
 from causalcal.calibration.bayesian_binning import ABB, SBB
 from causalcal.calibration.bbq import BBQ
 from causalcal.calibration.classifier import CalibratedClassifier
@@ -14,12 +21,14 @@ from causalcal.calibration.dirichlet import DirichletCalibration
 from causalcal.calibration.dpm import DPMCalibration
 from causalcal.calibration.elite import ELiTE
 from causalcal.calibration.enir import ENIR
+from causalcal.calibration.equivariant import SwapEquivariant
 from causalcal.calibration.histogram import HistogramBinning
 from causalcal.calibration.isotonic import IsotonicCalibration
 from causalcal.calibration.kde import KDECalibration
 from causalcal.calibration.multi_classifier_isotonic import MultiClassifierIsotonic
 from causalcal.calibration.one_vs_rest import OneVsRestCalibrator
 from causalcal.calibration.platt import PlattScaling
+from causalcal.calibration.selection import SelectionDesign
 from causalcal.calibration.snn import SNNCalibrator  # torch is imported lazily in fit
 from causalcal.calibration.softmax import SoftmaxCalibrator
 from causalcal.calibration.temperature import TemperatureScaling
@@ -39,7 +48,8 @@ _REGISTRY: dict[str, type] = {
     "elite": ELiTE,
     "multi_classifier_isotonic": MultiClassifierIsotonic,
     # multi-class (thesis §6.1; Guo et al. 2017; Kull et al. 2019)
-    "snn": SNNCalibrator,
+    "snn": AnchoredSNNCalibrator,  # the default: identity-anchored, selection-aware
+    "snn_thesis": SNNCalibrator,  # the thesis's SNN as published
     "softmax": SoftmaxCalibrator,
     "temperature": TemperatureScaling,
     "dirichlet": DirichletCalibration,
@@ -47,6 +57,7 @@ _REGISTRY: dict[str, type] = {
 
 __all__ = [
     "ABB",
+    "AnchoredSNNCalibrator",
     "BBQ",
     "ELiTE",
     "ENIR",
@@ -63,10 +74,16 @@ __all__ = [
     "OneVsRestCalibrator",
     "PlattScaling",
     "SNNCalibrator",
+    "SelectionDesign",
     "SoftmaxCalibrator",
+    "SwapEquivariant",
     "TemperatureScaling",
     "available",
+    "calibrate_all_pairs",
+    "edge_calibrator",
+    "fit_calibrator",
     "get",
+    "make_calibrator",
 ]
 
 

@@ -19,11 +19,8 @@ import numpy as np
 from scipy.special import softmax
 from sklearn.utils.validation import check_is_fitted
 
-from causalcal.calibration._base import (
-    MulticlassCalibrator,
-    check_probability_matrix,
-)
-from causalcal.calibration.softmax import check_multiclass_fit, fit_multinomial, log_features
+from causalcal.calibration._base import MulticlassCalibrator, check_probability_matrix
+from causalcal.calibration._multiclass import check_multiclass_fit, fit_multinomial, log_features
 
 __all__ = ["DirichletCalibration"]
 
@@ -65,8 +62,12 @@ class DirichletCalibration(MulticlassCalibrator):
         self.eps = eps
         self.max_iter = max_iter
 
-    def fit(self, P, y, sample_weight=None) -> DirichletCalibration:
-        """Fit on class probabilities ``P`` (n, k) and labels ``y`` in 0..k−1."""
+    def fit(self, P, y, sample_weight=None, offsets=None) -> DirichletCalibration:
+        """Fit on class probabilities ``P`` (n, k) and labels ``y``.
+
+        ``y``: class indices or an (n, k) 0/1 matrix of allowed classes; ``offsets``:
+        (n, k) logit offsets added in training only (:mod:`causalcal.calibration.selection`).
+        """
         if self.regularization not in ("l2", "odir"):
             raise ValueError(
                 f"regularization must be 'l2' or 'odir', got {self.regularization!r}"
@@ -78,7 +79,7 @@ class DirichletCalibration(MulticlassCalibrator):
             raise ValueError(f"reg_mu must be >= 0, got {self.reg_mu}")
         if not (0 < self.eps < 1):
             raise ValueError(f"eps must lie in (0, 1), got {self.eps}")
-        P, y, w = check_multiclass_fit(P, y, sample_weight)
+        P, Y, w, O = check_multiclass_fit(P, y, sample_weight, offsets)
         k = P.shape[1]
         # fit_multinomial minimises Σ w CE + ½ pen·W²; scale the penalties by Σw so that
         # the objective is Σw times the documented mean-CE objective.
@@ -91,7 +92,7 @@ class DirichletCalibration(MulticlassCalibrator):
             np.fill_diagonal(coef_pen, 0.0)
             int_pen = 2.0 * mu * sw / k
         W, b, res = fit_multinomial(
-            log_features(P, self.eps), y, w, k,
+            log_features(P, self.eps), Y, w, offsets=O,
             coef_penalty=coef_pen, intercept_penalty=int_pen,
             coef_init=np.eye(k), max_iter=self.max_iter,
         )

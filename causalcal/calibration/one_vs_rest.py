@@ -16,7 +16,8 @@ from causalcal.calibration._base import (
     check_probability_matrix,
     check_sample_weight,
 )
-from causalcal.calibration.softmax import check_class_labels
+from causalcal.calibration._multiclass import check_label_sets, check_offsets
+from causalcal.calibration.selection import inclusion_weights
 
 __all__ = ["OneVsRestCalibrator"]
 
@@ -49,14 +50,15 @@ class OneVsRestCalibrator(MulticlassCalibrator):
     calibrators such as :class:`MultiClassifierIsotonic`).
 
     A class whose labels are constant on the calibration set (absent, or every sample) gets
-    the constant weighted frequency instead of a fitted calibrator. A row whose calibrated
+    that constant instead of a fitted calibrator; a class that occurs only inside set
+    labels with other classes keeps its input column. A row whose calibrated
     columns are all 0 cannot be renormalised; it keeps its input probabilities (the
     first classifier's, for 3-d input).
 
     Attributes
     ----------
     calibrators_ : list
-        Fitted clone per class (``None`` for a constant class).
+        Fitted clone per class (``None`` for a constant or input-keeping class).
     constants_ : ndarray (k,)
         The constant of each constant class (NaN otherwise).
     n_classes_ : int
@@ -65,16 +67,24 @@ class OneVsRestCalibrator(MulticlassCalibrator):
     def __init__(self, binary_calibrator) -> None:
         self.binary_calibrator = binary_calibrator
 
-    def fit(self, P, y, sample_weight=None) -> OneVsRestCalibrator:
-        """Fit one binary calibrator per class on ``(P[:, c], y == c)``."""
+    def fit(self, P, y, sample_weight=None, offsets=None) -> OneVsRestCalibrator:
+        """Fit one binary calibrator per class on ``(P[:, c], y == c)``.
+
+        ``y``: class indices or an (n, k) 0/1 matrix of allowed classes; a row whose set
+        holds class c and others says nothing about "c vs rest" and is left out of class
+        c's fit. ``offsets`` (log inclusion rates, :mod:`causalcal.calibration.selection`)
+        become inverse-inclusion sample weights, as the binary methods have no logits.
+        """
         if not (hasattr(self.binary_calibrator, "fit") and hasattr(self.binary_calibrator,
                                                                      "predict")):
             raise ValueError("binary_calibrator must have fit and predict methods")
         A = _check_inputs(P)
         n, k = A.shape[:2]
-        y = check_class_labels(y, n, k)
+        Y = check_label_sets(y, n, k)
         w = check_sample_weight(sample_weight, n)
-        pass_weight = sample_weight is not None
+        if offsets is not None:
+            w = w * inclusion_weights(check_offsets(offsets, n, k), Y)
+        pass_weight = sample_weight is not None or offsets is not None
         if pass_weight and not has_fit_parameter(self.binary_calibrator, "sample_weight"):
             raise ValueError(
                 f"{type(self.binary_calibrator).__name__}.fit does not accept sample_weight"
@@ -82,16 +92,20 @@ class OneVsRestCalibrator(MulticlassCalibrator):
         self.calibrators_ = []
         self.constants_ = np.full(k, np.nan)
         for c in range(k):
-            yc = (y == c).astype(np.int64)
+            known = ~Y[:, c] | (Y.sum(axis=1) == 1)  # rows that say whether class c holds
+            yc = Y[known, c].astype(np.int64)
+            if not yc.any() and Y[:, c].any():
+                self.calibrators_.append(None)  # only ambiguous examples: keep the input
+                continue
             if yc.min() == yc.max():
-                self.constants_[c] = float(np.sum(w * yc) / w.sum())
+                self.constants_[c] = float(yc[0])
                 self.calibrators_.append(None)
                 continue
             est = clone(self.binary_calibrator)
             if pass_weight:
-                est.fit(A[:, c], yc, sample_weight=w)
+                est.fit(A[known, c], yc, sample_weight=w[known])
             else:
-                est.fit(A[:, c], yc)
+                est.fit(A[known, c], yc)
             self.calibrators_.append(est)
         self.n_classes_ = k
         self.n_features_in_ = k
@@ -105,7 +119,8 @@ class OneVsRestCalibrator(MulticlassCalibrator):
         out = np.empty((n, k))
         for c, est in enumerate(self.calibrators_):
             if est is None:
-                out[:, c] = self.constants_[c]
+                out[:, c] = (self.constants_[c] if np.isfinite(self.constants_[c])
+                             else (A[:, c] if A.ndim == 2 else A[:, c, 0]))
             else:
                 out[:, c] = np.clip(np.asarray(est.predict(A[:, c]), dtype=float).ravel(), 0, 1)
         s = out.sum(axis=1)

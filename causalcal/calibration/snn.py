@@ -23,9 +23,9 @@ from causalcal.calibration._base import (
     check_probability_matrix,
     check_sample_weight,
 )
-from causalcal.calibration.softmax import check_class_labels
+from causalcal.calibration._multiclass import check_label_sets, check_offsets
 
-__all__ = ["SNNCalibrator"]
+__all__ = ["SNNCalibrator", "split_features"]
 
 _ACTIVATIONS = ("relu", "tanh", "sigmoid")
 _PREDICT_CHUNK = 1 << 18  # rows per predict batch: ~70 MB of float32 hidden units
@@ -41,6 +41,31 @@ def _resolve_device(device: str):
     if device not in ("cpu", "cuda"):
         raise ValueError(f"device must be 'cpu', 'cuda' or 'auto', got {device!r}")
     return torch.device(device)
+
+
+def split_features(X, k: int | None, name: str = "X") -> tuple[np.ndarray, np.ndarray]:
+    """Validate ``X = [P | F]``; returns (P float64 (n, k), F float64 (n, m)).
+
+    ``k`` leading columns are class probabilities (all columns when ``None``); the rest
+    are finite extra features.
+    """
+    A = np.asarray(X)
+    if A.ndim != 2:
+        raise ValueError(f"{name} must be 2-d (n_samples, n_columns), got shape {A.shape}")
+    if k is None:
+        k = A.shape[1]
+    if not (isinstance(k, (int, np.integer)) and 2 <= k <= A.shape[1]):
+        raise ValueError(
+            f"n_classes must be an integer in 2..{A.shape[1]} (the number of leading "
+            f"probability columns of {name}), got {k!r}"
+        )
+    P = check_probability_matrix(A[:, :k], name=f"{name}[:, :{k}]")
+    F = np.asarray(A[:, k:], dtype=np.float64)
+    bad = np.argwhere(~np.isfinite(F))
+    if len(bad):
+        r, c = bad[0]
+        raise ValueError(f"extra feature {name}[{r}, {k + c}] is not finite ({F[r, c]})")
+    return P, F
 
 
 def _act(torch, name: str):
@@ -87,18 +112,6 @@ class SNNCalibrator(MulticlassCalibrator):
         exact zeros, which the log maps to an arbitrary ``log eps``.
     eps : float, default 1e-6
         Floor of the probabilities for ``input_transform="log"``.
-    class_prior : array-like of shape (k,) or None, default None
-        Population class priors π. When the calibration set was drawn with class
-        frequencies π_s different from the population's (thesis §6.2.4 draws N/4 pairs of
-        each edge type while > 99 % of all pairs have no edge), the networks learn
-        ``p_s(c | x)``. Under label shift (each class's calibration members are a random
-        sample of that class, so ``p(x | c)`` is the same in sample and population) Bayes'
-        rule gives ``p(c | x) ∝ p_s(c | x) · π(c) / π_s(c)``, which ``predict_proba``
-        applies; π_s are the (sample-weighted) class frequencies of the calibration set,
-        stored as ``sample_prior_``. When members are *not* drawn at random within their
-        class (the thesis also stratifies by probability bin), pass inverse inclusion
-        probabilities as ``sample_weight`` instead: that reweights the loss to the
-        population directly.
     device : {"cpu", "cuda", "auto"}, default "cpu"
         Where torch computes. Results are bit-for-bit reproducible on CPU.
     random_state : int, RandomState or None
@@ -112,8 +125,6 @@ class SNNCalibrator(MulticlassCalibrator):
         H = max(hidden_sizes); units beyond a network's width have zero outgoing weight.
     feature_mean_, feature_scale_ : ndarray
         Standardisation of the extra columns (empty without extra columns).
-    sample_prior_ : ndarray (k,)
-        Weighted class frequencies of the calibration set.
     n_classes_, n_features_in_ : int
     """
 
@@ -128,7 +139,6 @@ class SNNCalibrator(MulticlassCalibrator):
         n_classes: int | None = None,
         input_transform: str = "prob",
         eps: float = 1e-6,
-        class_prior=None,
         device: str = "cpu",
         random_state=None,
     ) -> None:
@@ -141,7 +151,6 @@ class SNNCalibrator(MulticlassCalibrator):
         self.n_classes = n_classes
         self.input_transform = input_transform
         self.eps = eps
-        self.class_prior = class_prior
         self.device = device
         self.random_state = random_state
 
@@ -165,26 +174,6 @@ class SNNCalibrator(MulticlassCalibrator):
         if not (0 < self.eps < 1):
             raise ValueError(f"eps must lie in (0, 1), got {self.eps}")
 
-    def _split(self, X, k: int | None, name: str = "X"):
-        """Validate ``X`` = [P | F]; returns (P float64 (n, k), F float64 (n, m))."""
-        A = np.asarray(X)
-        if A.ndim != 2:
-            raise ValueError(f"{name} must be 2-d (n_samples, n_columns), got shape {A.shape}")
-        if k is None:
-            k = A.shape[1]
-        if not (isinstance(k, (int, np.integer)) and 2 <= k <= A.shape[1]):
-            raise ValueError(
-                f"n_classes must be an integer in 2..{A.shape[1]} (the number of leading "
-                f"probability columns of {name}), got {k!r}"
-            )
-        P = check_probability_matrix(A[:, :k], name=f"{name}[:, :{k}]")
-        F = np.asarray(A[:, k:], dtype=np.float64)
-        bad = np.argwhere(~np.isfinite(F))
-        if len(bad):
-            r, c = bad[0]
-            raise ValueError(f"extra feature {name}[{r}, {k + c}] is not finite ({F[r, c]})")
-        return P, F
-
     def _inputs(self, P: np.ndarray, F: np.ndarray) -> np.ndarray:
         Z = np.log(np.maximum(P, self.eps)) if self.input_transform == "log" else P
         if F.shape[1]:
@@ -192,29 +181,21 @@ class SNNCalibrator(MulticlassCalibrator):
         return Z.astype(np.float32)
 
     # ------------------------------------------------------------------ fit
-    def fit(self, X, y, sample_weight=None) -> SNNCalibrator:
-        """Fit on ``X = [P | F]`` (P: the k leading probability columns) and ``y`` in 0..k−1."""
+    def fit(self, X, y, sample_weight=None, offsets=None) -> SNNCalibrator:
+        """Fit on ``X = [P | F]`` (P: the k leading probability columns) and labels ``y``.
+
+        ``y``: class indices or an (n, k) 0/1 matrix of allowed classes (the loss of a
+        set label is −log of its classes' summed probability); ``offsets``: (n, k) logit
+        offsets added in training only (:mod:`causalcal.calibration.selection`).
+        """
         import torch
-        import torch.nn.functional as tF
 
         self._check_params()
-        P, F = self._split(X, self.n_classes)
+        P, F = split_features(X, self.n_classes)
         n, k = P.shape
-        y = check_class_labels(y, n, k)
+        Y = check_label_sets(y, n, k)
         w = check_sample_weight(sample_weight, n)
-        prior_s = np.bincount(y, weights=w, minlength=k) / w.sum()
-        if self.class_prior is not None:
-            pi = np.asarray(self.class_prior, dtype=np.float64)
-            if pi.shape != (k,) or not np.isfinite(pi).all() or (pi < 0).any() or pi.sum() <= 0:
-                raise ValueError(
-                    f"class_prior must be {k} non-negative finite numbers, got {self.class_prior!r}"
-                )
-            missing = np.flatnonzero((prior_s == 0) & (pi > 0))
-            if len(missing):
-                raise ValueError(
-                    f"class {missing[0]} has population prior {pi[missing[0]]} but no "
-                    "calibration sample; its posterior cannot be corrected"
-                )
+        O = check_offsets(offsets, n, k)
         self.feature_mean_ = F.mean(axis=0)
         sd = F.std(axis=0)
         self.feature_scale_ = np.where(sd > 0, sd, 1.0)
@@ -249,7 +230,8 @@ class SNNCalibrator(MulticlassCalibrator):
                 params, lr=self.learning_rate, initial_accumulator_value=0.1
             )
             Xt = torch.as_tensor(Xin, device=device)
-            yt = torch.as_tensor(y, device=device)
+            Yt = torch.as_tensor(Y, device=device)
+            Ot = torch.as_tensor(O.astype(np.float32), device=device)
             # weights normalised to mean 1: the unweighted case is the plain mean CE
             wt = torch.as_tensor((w * (n / w.sum())).astype(np.float32), device=device)
             bs = int(self.batch_size)
@@ -259,10 +241,9 @@ class SNNCalibrator(MulticlassCalibrator):
                     idx = order[:, s : s + bs]
                     xb = Xt[idx]  # (M, b, d)
                     h = act(torch.baddbmm(c1, xb, W1)) * mask
-                    logits = torch.baddbmm(c2, h, W2)  # (M, b, k)
-                    ce = tF.cross_entropy(
-                        logits.reshape(-1, k), yt[idx].reshape(-1), reduction="none"
-                    ).view(idx.shape)
+                    logits = torch.baddbmm(c2, h, W2) + Ot[idx]  # (M, b, k)
+                    allowed = logits.masked_fill(~Yt[idx], float("-inf"))
+                    ce = torch.logsumexp(logits, dim=2) - torch.logsumexp(allowed, dim=2)
                     loss = (ce * wt[idx]).mean(dim=1).sum()
                     opt.zero_grad(set_to_none=True)
                     loss.backward()
@@ -276,7 +257,6 @@ class SNNCalibrator(MulticlassCalibrator):
         finally:
             torch.set_num_threads(n_threads)
         self.hidden_sizes_ = widths
-        self.sample_prior_ = prior_s
         self.n_classes_ = k
         self.n_features_in_ = d
         return self
@@ -316,20 +296,12 @@ class SNNCalibrator(MulticlassCalibrator):
         c1 = torch.as_tensor(self.intercept1_.reshape(M * H, 1), device=device)
         W2t = torch.as_tensor(W2, device=device)
         c2 = torch.as_tensor(self.intercept2_.reshape(M * k, 1), device=device)
-        if self.class_prior is not None:
-            pi = np.asarray(self.class_prior, dtype=np.float64)
-            ratio = np.where(
-                self.sample_prior_ > 0, pi / np.maximum(self.sample_prior_, 1e-300), 0.0
-            )
-            ratio_t = torch.as_tensor(ratio.reshape(k, 1), dtype=torch.float32, device=device)
-        else:
-            ratio_t = None
         n = A.shape[0]
         out = np.empty((n, k), dtype=np.float32)
         with torch.no_grad():
             for s in range(0, n, _PREDICT_CHUNK):
                 e = min(n, s + _PREDICT_CHUNK)
-                P, F = self._split(A[s:e], k, name=f"X[{s}:{e}]")
+                P, F = split_features(A[s:e], k, name=f"X[{s}:{e}]")
                 xt = torch.zeros((dp, e - s), dtype=torch.float32, device=device)
                 xt[:d] = torch.as_tensor(self._inputs(P, F).T, device=device)
                 h = act(torch.addmm(c1, W1t, xt))
@@ -338,8 +310,5 @@ class SNNCalibrator(MulticlassCalibrator):
                 z.exp_()
                 z /= z.sum(dim=1, keepdim=True)
                 prob = z.mean(dim=0)  # (k, rows): the ensemble average
-                if ratio_t is not None:
-                    prob *= ratio_t
-                    prob /= prob.sum(dim=0, keepdim=True)
                 out[s:e] = prob.T.cpu().numpy()
         return out

@@ -3,23 +3,20 @@
 A single parameter T > 0 divides the logits: ``p = softmax(z / T)``. Our inputs are
 probabilities, so the logits are the log-probabilities ``z = log max(P, eps)`` (a softmax
 is unchanged by a per-row constant, so ``softmax(log P / T) = softmax(logits / T)`` for any
-logits behind ``P``). T is fitted by minimising the weighted cross-entropy; the loss is
-convex in ``β = 1/T`` (the logits are linear in β), so a bounded 1-d Brent search on
-``log β`` finds the global optimum.
+logits behind ``P``). T is fitted by minimising the weighted cross-entropy; with one class
+per label the loss is convex in ``β = 1/T`` (the logits are linear in β), so a bounded 1-d
+Brent search on ``log β`` finds the global optimum (with set-valued labels, a local one).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from scipy.optimize import minimize_scalar
-from scipy.special import log_softmax, softmax
+from scipy.special import softmax
 from sklearn.utils.validation import check_is_fitted
 
-from causalcal.calibration._base import (
-    MulticlassCalibrator,
-    check_probability_matrix,
-)
-from causalcal.calibration.softmax import check_multiclass_fit, log_features
+from causalcal.calibration._base import MulticlassCalibrator, check_probability_matrix
+from causalcal.calibration._multiclass import check_multiclass_fit, log_features, set_label_loss
 
 __all__ = ["TemperatureScaling"]
 
@@ -45,21 +42,23 @@ class TemperatureScaling(MulticlassCalibrator):
         self.eps = eps
         self.bounds = bounds
 
-    def fit(self, P, y, sample_weight=None) -> TemperatureScaling:
-        """Fit T on class probabilities ``P`` (n, k) and labels ``y`` in 0..k−1."""
+    def fit(self, P, y, sample_weight=None, offsets=None) -> TemperatureScaling:
+        """Fit T on class probabilities ``P`` (n, k) and labels ``y``.
+
+        ``y``: class indices or an (n, k) 0/1 matrix of allowed classes; ``offsets``:
+        (n, k) logit offsets added in training only (:mod:`causalcal.calibration.selection`).
+        """
         if not (0 < self.eps < 1):
             raise ValueError(f"eps must lie in (0, 1), got {self.eps}")
         lo, hi = self.bounds
         if not (0 < lo < hi):
             raise ValueError(f"bounds must satisfy 0 < low < high, got {self.bounds}")
-        P, y, w = check_multiclass_fit(P, y, sample_weight)
-        n, k = P.shape
+        P, Y, w, O = check_multiclass_fit(P, y, sample_weight, offsets)
+        k = P.shape[1]
         Z = log_features(P, self.eps)
-        rows = np.arange(n)
 
         def loss(log_beta: float) -> float:
-            L = log_softmax(Z * np.exp(log_beta), axis=1)
-            return -float(np.sum(w * L[rows, y])) / w.sum()
+            return set_label_loss(Z * np.exp(log_beta) + O, Y, w)[0] / w.sum()
 
         res = minimize_scalar(
             loss, bounds=(-np.log(hi), -np.log(lo)), method="bounded",

@@ -3,19 +3,26 @@
 Reads discrete data (CSV with a header row; string or integer categories) and a
 short list of relations known from the literature, runs the bootstrapped structure
 search, fits a calibrator on the known pairs and writes calibrated edge-type
-probabilities for every other pair, ranked by the probability of a causal arc.
+probabilities for every other pair, ranked by the probability that the two are adjacent
+(a causal arc, oriented or not by the search).
 
 known.csv has columns a,b,relation; relation is one of
-  ->    a causes b            <-    b causes a
-  --    adjacent, direction not identifiable from observational data
+  ->    a causes b directly (the search may find it as a -> b or, unoriented, a -- b)
+  <-    b causes a directly
+  --    adjacent, direction unknown
   none  not adjacent
+Give at least 5 arcs (->, <- or --) and 5 none. Known pairs are not treated as a random
+sample: their inclusion rates are estimated from all pairs' bootstrap probabilities,
+assuming as many adjacent pairs as the bootstrap graphs have on average, or
+--expected-edges; the summary shows how the top candidates move at half and double that.
 
 example:
   causalcal discover data.csv --known known.csv --out edges.csv --n-boot 200 --jobs 2
 
-edges.csv columns: a,b,p_none,p_forward,p_backward,p_undirected (calibrated; p_forward is
-P(a -> b)), boot_none,...,boot_undirected (bootstrap frequencies) and p_arc =
-p_forward + p_backward, sorted by p_arc. A summary is printed at the end.
+edges.csv columns: a,b,p_adjacent (= 1 - p_none), p_directed (= p_forward + p_backward),
+p_none,p_forward,p_backward,p_undirected (calibrated; p_forward is P(a -> b)),
+boot_none,...,boot_undirected (bootstrap frequencies), sorted by --rank-by. A summary is
+printed at the end.
 """
 
 from __future__ import annotations
@@ -32,6 +39,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", required=True, help="output CSV of ranked pairs")
     parser.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
     add_calibrator_arguments(parser)
+    parser.add_argument("--expected-edges", type=float, default=None,
+                        help="adjacent pairs assumed in the population (default: the "
+                             "bootstrap's mean number of edges)")
+    parser.add_argument("--rank-by", choices=("p_adjacent", "p_directed"),
+                        default="p_adjacent", help="ranking column (p_adjacent)")
     parser.add_argument("--search", default="fges", help="structure search: fges, ges or pc")
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (1)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
@@ -58,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
     probs = EdgeProbabilities.load(args.probabilities) if args.probabilities else None
     result = discover(
         data, args.known, n_boot=args.n_boot, calibrator=args.calibrator,
-        calibrator_params=parse_params(args.param), search=args.search,
+        calibrator_params=parse_params(args.param), expected_edges=args.expected_edges,
+        rank_by=args.rank_by, search=args.search,
         n_jobs=args.jobs, seed=args.seed, checkpoint=args.checkpoint, probabilities=probs,
         progress=not args.quiet,
     )

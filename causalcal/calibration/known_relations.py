@@ -1,0 +1,165 @@
+"""Calibrating on relations known from the literature (thesis §6.2.1, real data).
+
+A scientist knows some arcs and some pairs that are unrelated. Two things follow:
+
+* **Set-valued labels.** ``A -> B`` says the true DAG has the arc; as a CPDAG edge type
+  of the pair that is "A → B or A — B" (the direction may not be identifiable from
+  observational data). ``--`` says "adjacent, direction unknown" (any of the three
+  adjacent types); ``none`` is exact. :func:`relation_label_sets` turns relations into
+  allowed-class rows, which the calibrators fit by the summed probability of the set.
+* **Unknown inclusion rates.** Known pairs are not a random sample: a handful of arcs
+  beside a handful of non-arcs, while nearly all pairs are non-adjacent. The strata are
+  "adjacent or not" × the bin of the pair's bootstrap probability of adjacency
+  ``1 − p_none``; each stratum's known pairs are counted, and its population size is
+  estimated by EM over all pairs' bootstrap vectors (Saerens, Latinne & Decaestecker
+  2002): fit the calibrator with the current rates as offsets, predict every pair's
+  probability of adjacency, recount the expected adjacent pairs per bin, repeat. The
+  total number of adjacent pairs is pinned to ``expected_edges`` (by default the
+  bootstrap's own Σ(1 − p_none)), which fixes the scale the EM cannot identify from a
+  few labelled pairs; a stratum with fewer than 5 known pairs takes its class's overall
+  rate (:class:`~causalcal.calibration.selection.SelectionDesign` ``min_drawn``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import brentq
+from scipy.special import expit, logit
+
+from causalcal.calibration.apply import fit_calibrator
+from causalcal.calibration.selection import N_BINS, SelectionDesign, probability_bins
+
+__all__ = [
+    "ADJACENCY_STRATA",
+    "MIN_KNOWN",
+    "KnownRelationsFit",
+    "adjacency_design",
+    "check_known_counts",
+    "fit_known_relations",
+    "relation_label_sets",
+    "selected_posterior",
+]
+
+#: Every edge type is stratified by the pair's probability of adjacency.
+ADJACENCY_STRATA = ((1, 2, 3),) * 4
+#: Known arcs and known non-adjacent pairs needed at least, each.
+MIN_KNOWN = 5
+#: Strata with fewer known pairs than this take their class's overall rate.
+MIN_PER_STRATUM = 5
+
+# allowed edge types (none, forward, backward, undirected) of a known relation of the
+# pair read as (i, j), i < j, by the EdgeType a plain reading gives it
+_SETS = np.array([
+    [True, False, False, False],  # none
+    [False, True, False, True],   # i -> j: forward, or undirected in the CPDAG
+    [False, False, True, True],   # j -> i
+    [False, True, True, True],    # -- : adjacent, direction unknown
+])
+
+
+def relation_label_sets(labels: np.ndarray) -> np.ndarray:
+    """(n, 4) allowed edge types of known relations given as :class:`EdgeType` values of
+    the pair read as (i, j): ``->`` allows FORWARD or UNDIRECTED, ``--`` every adjacent
+    type, ``none`` only NONE."""
+    labels = np.asarray(labels, dtype=np.int64)
+    return _SETS[labels]
+
+
+def check_known_counts(Y: np.ndarray) -> None:
+    """At least :data:`MIN_KNOWN` known arcs and non-adjacent pairs, else a ``ValueError``."""
+    arcs = int((~Y[:, 0]).sum())
+    none = int((Y[:, 0] & ~Y[:, 1:].any(axis=1)).sum())
+    if arcs < MIN_KNOWN or none < MIN_KNOWN:
+        raise ValueError(
+            f"calibration needs at least {MIN_KNOWN} known arcs (->, <- or --) and "
+            f"{MIN_KNOWN} known non-adjacent pairs (none); you have {arcs} arcs and "
+            f"{none} none"
+        )
+
+
+def adjacency_design(P_known: np.ndarray, Y_known: np.ndarray, pairs_per_bin: np.ndarray,
+                     adjacent_per_bin: np.ndarray) -> SelectionDesign:
+    """Selection design of known relations: strata "adjacent or not" × bin of 1 − p_none.
+
+    ``pairs_per_bin`` counts all pairs by the bin of their probability of adjacency,
+    ``adjacent_per_bin`` the (estimated) adjacent ones among them.
+    """
+    bins = probability_bins(1.0 - P_known[:, 0])
+    adjacent = ~Y_known[:, 0]
+    drawn_adj = np.bincount(bins[adjacent], minlength=N_BINS).astype(float)
+    drawn_none = np.bincount(bins[~adjacent], minlength=N_BINS).astype(float)
+    # a known pair is one of the population: each stratum holds at least its known pairs
+    avail_adj = np.maximum(adjacent_per_bin, drawn_adj)
+    avail_none = np.maximum(pairs_per_bin - adjacent_per_bin, drawn_none)
+    drawn = np.vstack([drawn_none, drawn_adj, drawn_adj, drawn_adj])
+    available = np.vstack([avail_none, avail_adj, avail_adj, avail_adj])
+    return SelectionDesign(drawn, available, ADJACENCY_STRATA, min_drawn=MIN_PER_STRATUM)
+
+
+def _pin(q_adj: np.ndarray, weights: np.ndarray, total: float) -> np.ndarray:
+    """Shift the log-odds of ``q_adj`` by one constant so that ``Σ weights · q = total``."""
+    z = logit(np.clip(q_adj, 1e-12, 1 - 1e-12))
+
+    def gap(delta: float) -> float:
+        return float(np.sum(weights * expit(z + delta)) - total)
+
+    lo, hi = -50.0, 50.0
+    if gap(lo) > 0 or gap(hi) < 0:
+        raise ValueError(f"cannot reach {total:g} expected adjacent pairs")
+    return expit(z + brentq(gap, lo, hi, xtol=1e-10))
+
+
+@dataclass
+class KnownRelationsFit:
+    """What :func:`fit_known_relations` returns."""
+
+    model: object
+    design: SelectionDesign
+    expected_edges: float
+    n_iter: int
+    converged: bool
+
+
+def fit_known_relations(model, P_known: np.ndarray, Y_known: np.ndarray, rows: np.ndarray,
+                        row_counts: np.ndarray, expected_edges: float | None = None, *,
+                        max_iter: int = 30, tol: float = 1e-3) -> KnownRelationsFit:
+    """Fit ``model`` on known relations with inclusion rates estimated by EM (see module).
+
+    ``rows`` (u, 4) are the distinct bootstrap vectors of all pairs and ``row_counts``
+    how many pairs have each. ``expected_edges``: adjacent pairs in the population
+    (default Σ(1 − p_none) over all pairs). ``model`` is fitted in place (the last EM
+    step's fit is the result).
+    """
+    check_known_counts(Y_known)
+    counts = np.asarray(row_counts, dtype=np.float64)
+    p_adj = 1.0 - rows[:, 0]
+    bins = probability_bins(p_adj)
+    pairs_per_bin = np.bincount(bins, weights=counts, minlength=N_BINS)
+    total = float(np.sum(counts * p_adj)) if expected_edges is None else float(expected_edges)
+    if not 0 < total < counts.sum():
+        raise ValueError(f"expected number of adjacent pairs must lie in (0, "
+                         f"{counts.sum():.0f}), got {total:g}")
+    adjacent = np.bincount(bins, weights=counts * _pin(p_adj, counts, total), minlength=N_BINS)
+    converged = False
+    for step in range(1, max_iter + 1):
+        design = adjacency_design(P_known, Y_known, pairs_per_bin, adjacent)
+        fit_calibrator(model, P_known, Y_known, design.offsets(P_known))
+        q_adj = 1.0 - np.asarray(model.predict_proba(rows), dtype=np.float64)[:, 0]
+        new = np.bincount(bins, weights=counts * _pin(q_adj, counts, total), minlength=N_BINS)
+        change = np.max(np.abs(new - adjacent) / np.maximum(adjacent, 1.0))
+        adjacent = new
+        if change < tol:
+            converged = True
+            break
+    design = adjacency_design(P_known, Y_known, pairs_per_bin, adjacent)
+    fit_calibrator(model, P_known, Y_known, design.offsets(P_known))
+    return KnownRelationsFit(model, design, total, step, converged)
+
+
+def selected_posterior(Q: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Population probabilities ``Q`` turned into those of the selected sample,
+    ``∝ Q · π`` (Bayes' rule with the inclusion rates ``π = exp(offsets)``)."""
+    S = np.asarray(Q, dtype=np.float64) * np.exp(offsets - offsets.max(axis=1, keepdims=True))
+    return S / S.sum(axis=1, keepdims=True)
