@@ -324,6 +324,11 @@ class EdgeProbabilities:
 
 
 def _read_npz(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
+    with open(path, "rb") as handle:
+        magic = handle.read(4)
+    if magic not in (b"PK\x03\x04", b"PK\x05\x06"):
+        what = "it is empty" if not magic else "it is not a zip archive"
+        raise InputError(f"{path}: not a .npz file ({what})")
     try:
         with np.load(path, allow_pickle=False) as z:
             missing = [k for k in ("pairs", "probs", "n_boot") if k not in z.files]
@@ -338,7 +343,7 @@ def _read_npz(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
     except InputError:
         raise
     except (OSError, EOFError, zipfile.BadZipFile, KeyError, ValueError, TypeError) as err:
-        reason = "empty file" if isinstance(err, EOFError) else " ".join(str(err).split())
+        reason = " ".join(str(err).split()) or type(err).__name__
         raise InputError(f"{path}: not a readable .npz file ({reason})") from None
 
 

@@ -26,7 +26,8 @@ from causalcal.edges import (
 
 from .study import calibrate_all_pairs, make_calibrator
 
-__all__ = ["DiscoveryResult", "discover", "read_known_pairs", "MIN_PAIRS_PER_CLASS"]
+__all__ = ["DiscoveryResult", "check_class_counts", "discover", "read_known_pairs",
+           "MIN_PAIRS_PER_CLASS"]
 
 # Known pairs each of the four classes needs before a calibrator is fitted. Methods that
 # learn one parameter (temperature) need few pairs overall; the others estimate per-class
@@ -130,7 +131,8 @@ def read_known_pairs(known: pd.DataFrame | str | os.PathLike, names: list[str]) 
     return out.drop_duplicates(["i", "j"]).reset_index(drop=True)
 
 
-def _check_class_counts(labels: np.ndarray, calibrator_name: str) -> None:
+def check_class_counts(labels: np.ndarray, calibrator_name: str) -> None:
+    """Refuse known pairs with too few examples of some relation for ``calibrator_name``."""
     need = MIN_PAIRS_PER_CLASS.get(calibrator_name, DEFAULT_MIN_PAIRS_PER_CLASS)
     counts = np.bincount(labels, minlength=4)
     short = [EdgeType(k) for k in range(4) if counts[k] < need]
@@ -173,7 +175,7 @@ def discover(
     n_jobs: int = 1,
     seed: int = 0,
     checkpoint: str | os.PathLike | None = None,
-    probabilities: EdgeProbabilities | None = None,
+    probabilities: EdgeProbabilities | str | os.PathLike | None = None,
     progress: bool = True,
     **search_options,
 ) -> DiscoveryResult:
@@ -188,7 +190,8 @@ def discover(
         :func:`causalcal.bootstrap.bootstrap_edge_probabilities`.
     calibrator : registry name of a multi-class calibrator (``snn``, ``softmax``,
         ``temperature``, ``dirichlet``, ``ovr-isotonic`` …).
-    probabilities : precomputed bootstrap probabilities (skips the bootstrap).
+    probabilities : precomputed bootstrap probabilities, or the path of a file of them
+        (``.npz`` or ``.csv``, read with :meth:`EdgeProbabilities.load`); skips the bootstrap.
 
     Returns a :class:`DiscoveryResult` whose ``edges`` DataFrame has one row per unknown
     pair, columns ``a, b, p_none, p_forward, p_backward, p_undirected`` (calibrated),
@@ -199,9 +202,11 @@ def discover(
     if not isinstance(data, DiscreteData):
         data = (DiscreteData.from_frame(data) if isinstance(data, pd.DataFrame)
                 else DiscreteData.from_csv(data))
+    if probabilities is not None and not isinstance(probabilities, EdgeProbabilities):
+        probabilities = EdgeProbabilities.load(probabilities)
     pairs = read_known_pairs(known, data.names)
     labels = pairs["label"].to_numpy(np.int64)
-    _check_class_counts(labels, calibrator.lower())
+    check_class_counts(labels, calibrator.lower())
     if probabilities is None:
         from causalcal.bootstrap import bootstrap_edge_probabilities
 

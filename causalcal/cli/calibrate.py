@@ -49,15 +49,17 @@ def run(args: argparse.Namespace) -> int:
 
     import numpy as np
 
-    from causalcal.cli import CLIError, parse_params
+    from causalcal._io import atomic_write
+    from causalcal.cli import CLIError, check_calibrator, check_output_file, parse_params
     from causalcal.edges import EdgeProbabilities, EdgeType, pair_from_index, pair_index
     from causalcal.evaluate import calibrate_all_pairs, stratified_calibration_set
     from causalcal.evaluate.study import derive_seed, make_calibrator
     from causalcal.evaluate.truth import pairs_frame, truth_from_csv
 
     out = Path(args.out)
-    if out.suffix.lower() not in (".npz", ".csv"):
-        raise CLIError(f"--out {out}: use a .npz or .csv file name")
+    check_output_file(args.out, "--out", (".npz", ".csv"))
+    params = parse_params(args.param)
+    check_calibrator(args.calibrator, params)
     probs = EdgeProbabilities.load(args.probs)
     names = probs.names
     if args.truth is not None:
@@ -70,15 +72,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         if args.n_cal is not None:
             raise CLIError("--n-cal applies to --truth; with --known every listed pair is used")
-        from causalcal.evaluate.discover import read_known_pairs
+        from causalcal.evaluate.discover import check_class_counts, read_known_pairs
 
         known = read_known_pairs(args.known, names)
         keys = pair_index(known["i"].to_numpy(), known["j"].to_numpy(), len(names))
         labels = known["label"].to_numpy(np.int8)
+        check_class_counts(labels.astype(np.int64), args.calibrator.lower())
     i, j = pair_from_index(keys, len(names))
     P = probs.lookup(i, j)
-    model = make_calibrator(args.calibrator, parse_params(args.param),
-                             derive_seed(args.seed, 1))
+    model = make_calibrator(args.calibrator, params, derive_seed(args.seed, 1))
     model.fit(P, labels.astype(np.int64))
     dense = calibrate_all_pairs(model, probs, dtype=np.float64)
     dense /= dense.sum(axis=1, keepdims=True)
@@ -87,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
                                    n_boot=probs.n_boot)
     calibrated.save(out)
     cal_path = out.with_name(out.stem + ".calibration.csv")
-    pairs_frame(keys, labels, names).to_csv(cal_path, index=False)
+    with atomic_write(cal_path, newline="", encoding="utf-8") as handle:
+        pairs_frame(keys, labels, names).to_csv(handle, index=False)
     counts = np.bincount(labels.astype(np.int64), minlength=4)
     print(f"fitted {args.calibrator} on {len(keys)} pairs ("
           + ", ".join(f"{t.symbol}: {counts[t]}" for t in EdgeType) + ")")
