@@ -229,7 +229,19 @@ def _comment_lines(handle: IO[str]) -> list[str]:
 _DELIMITERS = {";": "semicolon", "\t": "tab", "|": "vertical bar"}
 
 
+def _looks_numeric(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _check_header(path: Path, header: list[str]) -> None:
+    if all(_looks_numeric(name) for name in header):
+        shown = ",".join(header[:5]) + ("…" if len(header) > 5 else "")
+        raise InputError(f"{path}: the first line ({shown}) holds numbers, not column "
+                         "names; the file needs a header row")
     if len(header) == 1:
         for char, label in _DELIMITERS.items():
             if char in header[0]:

@@ -17,14 +17,6 @@ __all__ = ["DiscreteData", "smallest_int_dtype"]
 DEFAULT_MAX_ARITY = 20
 
 
-def _looks_numeric(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 def smallest_int_dtype(max_value: int) -> np.dtype:
     """The smallest unsigned integer dtype holding ``0 … max_value``."""
     for dtype in (np.uint8, np.uint16, np.uint32):
@@ -199,10 +191,6 @@ class DiscreteData:
         file: empty, not UTF-8 text, another delimiter, duplicate or empty column names, a
         first line of numbers (no header row), ragged rows, and :meth:`from_frame`'s."""
         _, frame = read_csv_file(path, keep_default_na=True)
-        if all(_looks_numeric(name) for name in frame.columns):
-            shown = ",".join(map(str, frame.columns[:5]))
-            raise InputError(f"{path}: the first line ({shown}…) holds numbers, not "
-                             "variable names; the file needs a header row")
         try:
             return cls.from_frame(frame, max_arity=max_arity)
         except ValueError as err:
