@@ -73,7 +73,7 @@ def _duration(seconds: float) -> str:
 class LineProgress:
     """tqdm-like progress that logs ``desc: n/total unit (p %), elapsed, left`` lines."""
 
-    STEP = 0.1  # a line per tenth of the total
+    STEPS = 10  # a line per tenth of the total
     INTERVAL = 60.0  # and at least one a minute
 
     def __init__(self, iterable: Iterable | None = None, *, total: int | None = None,
@@ -87,7 +87,7 @@ class LineProgress:
         self.silent = silent
         self.postfix = ""
         self._t0 = self._last = time.monotonic()
-        self._logged_fraction = initial / total if total else 0.0
+        self._logged_step = self._step(initial)
 
     def __iter__(self) -> Iterator:
         for item in self.iterable or ():
@@ -104,20 +104,22 @@ class LineProgress:
     def set_postfix_str(self, text: str = "", refresh: bool = True) -> None:
         self.postfix = text
 
+    def _step(self, n: int) -> int:
+        """Which tenth of the total ``n`` has reached (0 … 10)."""
+        return n * self.STEPS // self.total if self.total else 0
+
     def update(self, n: int = 1) -> None:
         self.n += n
         now = time.monotonic()
-        fraction = self.n / self.total if self.total else 0.0
-        if (fraction >= self._logged_fraction + self.STEP or now - self._last >= self.INTERVAL
-                or (self.total and self.n >= self.total)):
+        if self._step(self.n) > self._logged_step or now - self._last >= self.INTERVAL:
             self._log(now)
 
     def _log(self, now: float) -> None:
         self._last = now
+        self._logged_step = self._step(self.n)
         done = self.n - self._start
         elapsed = now - self._t0
         if self.total:
-            self._logged_fraction = self.n / self.total
             line = f"{self.desc}: {self.n}/{self.total} {self.unit} ({self.n / self.total:.0%})"
         else:
             line = f"{self.desc}: {self.n} {self.unit}"
