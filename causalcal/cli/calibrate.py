@@ -58,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     check_output_file(args.out, "--out", (".npz", ".csv"))
+    if args.seed < 0:
+        raise CLIError(f"--seed must be non-negative, got {args.seed}")
     params = parse_params(args.param)
     check_calibrator(args.calibrator, params)
     probs = EdgeProbabilities.load(args.probs)
