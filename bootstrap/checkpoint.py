@@ -35,12 +35,13 @@ from typing import Any
 
 import numpy as np
 
-from causalcal._io import TMP_PREFIX, atomic_write
+from causalcal._io import TMP_PREFIX, atomic_write, check_output_dir
 from causalcal._version import __version__
 from causalcal.data import DiscreteData
 from causalcal.edges import n_pairs
 
-__all__ = ["Checkpoint", "CheckpointMismatchError", "data_fingerprint", "search_identity"]
+__all__ = ["Checkpoint", "CheckpointMismatchError", "check_checkpoint_folder", "data_fingerprint",
+           "search_identity"]
 
 FORMAT = "causalcal-bootstrap-checkpoint"
 FORMAT_VERSION = 1
@@ -124,6 +125,16 @@ def _read_marker(path: Path) -> dict[str, Any] | None:
     return found
 
 
+def check_checkpoint_folder(path: str | os.PathLike) -> None:
+    """Before any work: refuse a folder that is not ours (leaving it untouched) or that
+    cannot be written in."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"checkpoint {path}: exists and is not a directory")
+    _read_marker(path)
+    check_output_dir(path, "checkpoint")
+
+
 class Checkpoint:
     """A checkpoint directory for one bootstrap configuration.
 
@@ -156,9 +167,7 @@ class Checkpoint:
         a checkpoint or is in use by another process.
         """
         path = Path(path)
-        if path.exists() and not path.is_dir():
-            raise ValueError(f"checkpoint {path}: exists and is not a directory")
-        _read_marker(path)  # a folder that is not ours is refused before anything is touched
+        check_checkpoint_folder(path)  # a folder that is not ours is refused untouched
         path.mkdir(parents=True, exist_ok=True)
         wanted = {
             "format": FORMAT,

@@ -239,10 +239,12 @@ def test_checkpoint_in_an_unrelated_folder_is_left_untouched(sim, tmp_path, caps
     folder.mkdir()
     (folder / ".tmp-notes.txt").write_text("precious")
     (folder / "thesis.tex").write_text("precious")
+    os.utime(folder, (1_000_000, 1_000_000))
     line = one_error(capsys, "bootstrap", sim / "data.csv", "--n-boot", 2, "--out",
                      tmp_path / "p.npz", "--checkpoint", folder)
     assert "manifest.json" in line
     assert sorted(p.name for p in folder.iterdir()) == [".tmp-notes.txt", "thesis.tex"]
+    assert folder.stat().st_mtime == 1_000_000  # not even a probe file came and went
 
 
 def _spy_renames(monkeypatch) -> list[tuple[str, str]]:

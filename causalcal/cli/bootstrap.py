@@ -98,7 +98,8 @@ def check_bootstrap_arguments(args: argparse.Namespace) -> None:
     """--n-boot, --jobs, --seed, --max-arity and --checkpoint, before any work (also
     used by ``causalcal discover``)."""
     from causalcal.bootstrap.bootstrap import MAX_N_BOOT
-    from causalcal.cli import CLIError, check_output_dir
+    from causalcal.bootstrap.checkpoint import check_checkpoint_folder
+    from causalcal.cli import CLIError
 
     if not 1 <= args.n_boot <= MAX_N_BOOT:
         raise CLIError(f"--n-boot must be from 1 to {MAX_N_BOOT}, got {args.n_boot}")
@@ -109,7 +110,7 @@ def check_bootstrap_arguments(args: argparse.Namespace) -> None:
     if args.max_arity < 2:
         raise CLIError(f"--max-arity must be at least 2, got {args.max_arity}")
     if args.checkpoint is not None:
-        check_output_dir(args.checkpoint, "--checkpoint")
+        check_checkpoint_folder(args.checkpoint)
 
 
 def run(args: argparse.Namespace) -> int:
