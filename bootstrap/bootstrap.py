@@ -16,8 +16,10 @@ labels of its adjacent pairs only (O(E)), and counts are accumulated sparsely.
 
 from __future__ import annotations
 
+import inspect
 import os
-import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, nullcontext
 from pathlib import Path
@@ -27,18 +29,25 @@ import numpy as np
 
 from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities, pair_from_index, pair_index
+from causalcal.errors import InputError
 from causalcal.graph import PDAG
 
-from .checkpoint import Checkpoint
+from .checkpoint import Checkpoint, search_identity
 
 __all__ = [
     "bootstrap_edge_probabilities",
     "bootstrap_weights",
+    "check_search_options",
     "edge_probabilities_from_graphs",
     "EdgeTypeCounter",
 ]
 
 SearchFn = Callable[..., PDAG]
+#: Most replicates one call accepts (the thesis uses 200; more is a typo, not a plan).
+MAX_N_BOOT = 1_000_000
+#: How often a local worker process checks that the process that started it still runs.
+PARENT_POLL_SECONDS = 1.0
+_WATCHED_PARENT: int | None = None
 BACKENDS = ("loky", "threading", "dask")
 DISTRIBUTED_HINT = "pip install causalcal[distributed]"
 
@@ -82,6 +91,46 @@ def _resolve_search(search: str | SearchFn) -> SearchFn:
     return get_search(search)
 
 
+def check_search_options(search: str | SearchFn, options: dict[str, Any]) -> None:
+    """Refuse (``InputError``) option names the search does not take, before any work.
+
+    A search that takes ``**options`` accepts every name; its own checks apply later.
+    """
+    fn = _resolve_search(search)
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):  # no signature to read (some builtins)
+        return
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return
+    accepted = [p.name for p in params[2:] if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    unknown = sorted(set(options) - set(accepted))
+    if unknown:
+        raise InputError(
+            f"search {search_identity(search)!r} has no option {', '.join(map(repr, unknown))}; "
+            f"it takes {', '.join(accepted) or 'no options'}"
+        )
+
+
+def _exit_with_parent(parent_pid: int) -> None:
+    """In a worker process: exit as soon as ``parent_pid`` is gone (even after kill -9).
+
+    A daemon thread polls the parent process id every :data:`PARENT_POLL_SECONDS`; when the
+    worker has been re-parented (its parent died), it ends the whole worker process.
+    """
+    global _WATCHED_PARENT
+    if _WATCHED_PARENT == parent_pid or os.getpid() == parent_pid:
+        return
+    _WATCHED_PARENT = parent_pid
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="causalcal-parent-watch", daemon=True).start()
+
+
 def _run_replicate(
     data: DiscreteData,
     search: str | SearchFn,
@@ -89,8 +138,12 @@ def _run_replicate(
     seed: int,
     b: int,
     limit_threads: bool,
+    parent_pid: int | None = None,
 ) -> tuple[int, np.ndarray, np.ndarray]:
-    """Worker task: replicate ``b`` → ``(b, keys, labels)``."""
+    """Worker task: replicate ``b`` → ``(b, keys, labels)``. With ``parent_pid`` (a local
+    worker process) the worker exits when that process dies."""
+    if parent_pid is not None:
+        _exit_with_parent(parent_pid)
     fn = _resolve_search(search)
     weights = bootstrap_weights(data.n_samples, seed, b)
     if limit_threads:
@@ -198,25 +251,19 @@ def _as_data(data: Any) -> DiscreteData:
     raise TypeError(f"data must be a DiscreteData, DataFrame or array, got {type(data)!r}")
 
 
-def _check_int(name: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ValueError(f"{name} must be an integer ≥ {minimum}, got {value!r}")
+def _check_int(name: str, value: Any, minimum: int, maximum: int | None = None) -> int:
+    if (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum
+            or (maximum is not None and value > maximum)):
+        bounds = f"from {minimum} to {maximum}" if maximum is not None else f"≥ {minimum}"
+        raise InputError(f"{name} must be an integer {bounds}, got {value!r}")
     return int(value)
 
 
 def _progress_bar(total: int, initial: int, enabled: bool) -> Any:
-    from tqdm.auto import tqdm
+    from causalcal._progress import progress
 
-    return tqdm(
-        total=total,
-        initial=initial,
-        desc=f"bootstrap ({initial} from checkpoint)" if initial else "bootstrap",
-        unit="rep",
-        disable=not enabled,
-        file=sys.stderr,
-        dynamic_ncols=True,
-        smoothing=0.1,
-    )
+    desc = f"bootstrap ({initial} from checkpoint)" if initial else "bootstrap"
+    return progress(total=total, initial=initial, desc=desc, unit="rep", enabled=enabled)
 
 
 def _dask_client(scheduler: Any) -> tuple[Any, bool]:
@@ -275,11 +322,12 @@ def _run_parallel(
         else:
             stack.enter_context(parallel_config(backend=backend))
             limit = backend == "loky"
+        parent = os.getpid() if backend == "loky" else None
         parallel = Parallel(
             n_jobs=n_jobs, return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs"
         )
         results = parallel(
-            delayed(_run_replicate)(data, search, options, seed, b, limit) for b in todo
+            delayed(_run_replicate)(data, search, options, seed, b, limit, parent) for b in todo
         )
         try:
             yield from results
@@ -306,7 +354,7 @@ def bootstrap_edge_probabilities(
     Parameters
     ----------
     data : the discrete data (a DataFrame or array is encoded with ``DiscreteData``).
-    n_boot : number of bootstrap replicates.
+    n_boot : number of bootstrap replicates (1 … :data:`MAX_N_BOOT`).
     search : a registered search name (``"fges"``, ``"ges"``, ``"pc"``; see
         :func:`causalcal.bootstrap.searches.get_search`) or a callable
         ``search(data, weights, **options) -> PDAG`` (picklable for parallel runs; a
@@ -333,7 +381,7 @@ def bootstrap_edge_probabilities(
     order replicates finish in.
     """
     data = _as_data(data)
-    n_boot = _check_int("n_boot", n_boot, 1)
+    n_boot = _check_int("n_boot", n_boot, 1, MAX_N_BOOT)
     seed = _check_int("seed", seed, 0)
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
         raise ValueError(f"n_jobs must be a non-zero integer (-1 = all cores), got {n_jobs!r}")
@@ -351,7 +399,7 @@ def bootstrap_edge_probabilities(
             raise ImportError(
                 f"backend='dask' needs dask.distributed, the optional extra: {DISTRIBUTED_HINT}"
             ) from None
-    _resolve_search(search)  # unknown names fail here, before any worker starts
+    check_search_options(search, search_options)  # bad names fail before any worker starts
     if data.n_vars < 2:
         raise ValueError(f"need at least 2 variables, got {data.n_vars}")
 

@@ -11,6 +11,8 @@ and then renamed with :func:`os.replace`, which is atomic on POSIX and Windows: 
 sees either the old file or the complete new one, never a partial file. An interrupted
 run (Ctrl-C, ``kill -9``, power loss before the rename) can therefore leave only
 ``.tmp-…`` files behind; they are ignored and removed when the directory is next opened.
+``manifest.json`` is the marker of a checkpoint folder: a non-empty folder without one
+(or with one that is not ours) is refused before anything in it is locked or removed.
 
 Replicate ``b`` depends only on the data, the seed, the search and its options (its
 multiplicities come from a generator seeded by ``(seed, b)``), so the manifest pins
@@ -33,12 +35,13 @@ from typing import Any
 
 import numpy as np
 
-from causalcal._io import TMP_PREFIX, atomic_write
+from causalcal._io import TMP_PREFIX, atomic_write, check_output_dir
 from causalcal._version import __version__
 from causalcal.data import DiscreteData
 from causalcal.edges import n_pairs
 
-__all__ = ["Checkpoint", "CheckpointMismatchError", "data_fingerprint", "search_identity"]
+__all__ = ["Checkpoint", "CheckpointMismatchError", "check_checkpoint_folder", "data_fingerprint",
+           "search_identity"]
 
 FORMAT = "causalcal-bootstrap-checkpoint"
 FORMAT_VERSION = 1
@@ -95,6 +98,43 @@ def _jsonable(value: Any) -> Any:
     return repr(value)
 
 
+def _read_marker(path: Path) -> dict[str, Any] | None:
+    """The manifest of checkpoint folder ``path`` (our marker file); ``None`` if the folder
+    is new or empty. A folder with other content and no valid manifest is refused."""
+    if not path.is_dir():
+        return None
+    manifest_path = path / MANIFEST
+    if not manifest_path.exists():
+        others = sorted(p.name for p in path.iterdir() if p.name != LOCK
+                        and not p.name.startswith(f"{TMP_PREFIX}{MANIFEST}."))
+        if others:
+            raise ValueError(
+                f"checkpoint {path}: folder is not empty and has no {MANIFEST} "
+                f"(found {', '.join(others[:3])}); use an empty or new folder"
+            )
+        return None
+    try:
+        found = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise ValueError(
+            f"checkpoint {path}: unreadable {MANIFEST} ({err}); "
+            "delete the directory to start afresh"
+        ) from None
+    if not isinstance(found, dict) or found.get("format") != FORMAT:
+        raise ValueError(f"checkpoint {path}: {MANIFEST} is not a causalcal checkpoint")
+    return found
+
+
+def check_checkpoint_folder(path: str | os.PathLike) -> None:
+    """Before any work: refuse a folder that is not ours (leaving it untouched) or that
+    cannot be written in."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"checkpoint {path}: exists and is not a directory")
+    _read_marker(path)
+    check_output_dir(path, "checkpoint")
+
+
 class Checkpoint:
     """A checkpoint directory for one bootstrap configuration.
 
@@ -127,8 +167,7 @@ class Checkpoint:
         a checkpoint or is in use by another process.
         """
         path = Path(path)
-        if path.exists() and not path.is_dir():
-            raise ValueError(f"checkpoint {path}: exists and is not a directory")
+        check_checkpoint_folder(path)  # a folder that is not ours is refused untouched
         path.mkdir(parents=True, exist_ok=True)
         wanted = {
             "format": FORMAT,
@@ -146,34 +185,21 @@ class Checkpoint:
         self = cls(path, wanted)
         self._acquire_lock()
         try:
+            found = _read_marker(path)  # again, now that we hold the lock
             self._remove_temp_files()
-            manifest_path = path / MANIFEST
-            if manifest_path.exists():
-                try:
-                    found = json.loads(manifest_path.read_text(encoding="utf-8"))
-                except (OSError, ValueError) as err:
-                    raise ValueError(
-                        f"checkpoint {path}: unreadable {MANIFEST} ({err}); "
-                        "delete the directory to start afresh"
-                    ) from None
-                self._check_compatible(found)
-                if found.get("causalcal_version") != __version__:
-                    warnings.warn(
-                        f"checkpoint {path} was written by causalcal "
-                        f"{found.get('causalcal_version')}, this is {__version__}; "
-                        "its finished replicates are reused",
-                        stacklevel=3,
-                    )
-                wanted["n_boot"] = max(int(found.get("n_boot", 0)), int(n_boot))
-                if wanted != found:
-                    self._write_manifest()
-            else:
-                others = [p.name for p in path.iterdir() if p.name != LOCK]
-                if others:
-                    raise ValueError(
-                        f"checkpoint {path}: folder is not empty and has no {MANIFEST} "
-                        f"(found {', '.join(sorted(others)[:3])}); use an empty or new folder"
-                    )
+            if found is None:
+                self._write_manifest()
+                return self
+            self._check_compatible(found)
+            if found.get("causalcal_version") != __version__:
+                warnings.warn(
+                    f"checkpoint {path} was written by causalcal "
+                    f"{found.get('causalcal_version')}, this is {__version__}; "
+                    "its finished replicates are reused",
+                    stacklevel=3,
+                )
+            wanted["n_boot"] = max(int(found.get("n_boot", 0)), int(n_boot))
+            if wanted != found:
                 self._write_manifest()
         except BaseException:
             self.close()
@@ -181,8 +207,6 @@ class Checkpoint:
         return self
 
     def _check_compatible(self, found: Mapping[str, Any]) -> None:
-        if found.get("format") != FORMAT:
-            raise ValueError(f"checkpoint {self.path}: {MANIFEST} is not a causalcal checkpoint")
         labels = {
             "format_version": "checkpoint format version",
             "weights": "bootstrap weight scheme",

@@ -117,12 +117,8 @@ def pc_causallearn(data: DiscreteData, weights=None, *, alpha: float = 0.05) -> 
     return causallearn_to_pdag(cg.G, data.names, conflicts_undirected=True)
 
 
-def _fges_search(data: DiscreteData, weights=None, **options) -> PDAG:
-    return fges(data, weights, **options)
-
-
 _SEARCHES: dict[str, Callable[..., PDAG]] = {
-    "fges": _fges_search,
+    "fges": fges,
     "ges": ges_causallearn,
     "pc": pc_causallearn,
 }

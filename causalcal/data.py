@@ -9,6 +9,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from causalcal._io import atomic_write, read_csv_file
+from causalcal.errors import InputError
+
 __all__ = ["DiscreteData", "smallest_int_dtype"]
 
 DEFAULT_MAX_ARITY = 20
@@ -183,17 +186,15 @@ class DiscreteData:
     def from_csv(
         cls, path: str | os.PathLike, max_arity: int = DEFAULT_MAX_ARITY
     ) -> DiscreteData:
-        """Read a CSV file with a header row and encode it as :meth:`from_frame`."""
-        if not os.path.exists(path):
-            raise FileNotFoundError(f"{path}: no such file")
-        try:
-            frame = pd.read_csv(path, keep_default_na=True)
-        except pd.errors.EmptyDataError:
-            raise ValueError(f"{path}: file is empty") from None
+        """Read a comma-separated UTF-8 file with a header row and encode it as
+        :meth:`from_frame`. Every problem is an ``InputError`` (a ``ValueError``) naming the
+        file: empty, not UTF-8 text, another delimiter, duplicate or empty column names, a
+        first line of numbers (no header row), ragged rows, and :meth:`from_frame`'s."""
+        _, frame = read_csv_file(path, keep_default_na=True)
         try:
             return cls.from_frame(frame, max_arity=max_arity)
         except ValueError as err:
-            raise ValueError(f"{path}: {err}") from None
+            raise InputError(f"{path}: {err}") from None
 
     # ------------------------------------------------------------- exports
     def to_frame(self, labels: bool = True) -> pd.DataFrame:
@@ -207,5 +208,6 @@ class DiscreteData:
         return pd.DataFrame(columns)
 
     def to_csv(self, path: str | os.PathLike) -> None:
-        """Write the labels as CSV with a header row."""
-        self.to_frame().to_csv(path, index=False)
+        """Write the labels as CSV with a header row (atomically)."""
+        with atomic_write(path, newline="", encoding="utf-8") as handle:
+            self.to_frame().to_csv(handle, index=False)

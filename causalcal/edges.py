@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import zipfile
 from collections.abc import Iterator, Sequence
 from enum import IntEnum
 from pathlib import Path
@@ -15,7 +16,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from causalcal._io import atomic_write
+from causalcal._io import atomic_write, input_file, read_csv_file
+from causalcal.errors import InputError
 
 __all__ = [
     "EdgeType",
@@ -309,67 +311,95 @@ class EdgeProbabilities:
 
         A CSV without the ``# names=`` header line is accepted: the variable set
         is then the names that occur in columns ``a`` and ``b``, in order of
-        first appearance.
+        first appearance. Every problem with the file is an ``InputError`` (a
+        ``ValueError``) naming it.
         """
-        path = Path(path)
-        if not path.exists():
-            raise FileNotFoundError(f"{path}: no such file")
-        if path.suffix.lower() == ".npz":
-            with np.load(path, allow_pickle=False) as z:
-                if "names_json" in z.files:
-                    names = json.loads(str(z["names_json"]))
-                else:
-                    names = [str(n) for n in z["names"]]
-                return cls(names, z["pairs"], z["probs"], int(z["n_boot"]))
-        names: list[str] | None = None
-        n_boot = 0
-        # Only the leading '#' lines are comments: they are consumed here and pandas
-        # reads the rest of the stream (its skiprows miscounts lines holding quotes), so
-        # a '#' inside a name survives; names such as "NA" or "" stay names.
-        with open(path, encoding="utf-8", newline="") as handle:
-            while True:
-                start = handle.tell()
-                line = handle.readline()
-                if not line.startswith("#"):
-                    handle.seek(start)
-                    break
-                if line.startswith("# names="):
-                    value = line[len("# names="):].rstrip("\r\n")
-                    names = json.loads(value) if value.startswith("[") else value.split("\t")
-                elif "n_boot=" in line:
-                    n_boot = int(line.split("n_boot=")[1].split()[0])
-            try:
-                frame = pd.read_csv(
-                    handle,
-                    dtype={"a": str, "b": str},
-                    keep_default_na=False,
-                    na_values={c: ["", "nan", "NaN"] for c in PROBABILITY_COLUMNS},
-                )
-            except (pd.errors.EmptyDataError, pd.errors.ParserError) as err:
-                raise ValueError(f"{path}: cannot read CSV: {err}") from None
-        missing = [c for c in ("a", "b", *PROBABILITY_COLUMNS) if c not in frame.columns]
-        if missing:
-            raise ValueError(f"{path}: missing columns {', '.join(missing)}")
-        if names is None:
-            both = np.column_stack([frame["a"].to_numpy(), frame["b"].to_numpy()]).ravel()
-            names = list(dict.fromkeys(both.tolist()))
-        index = {n: k for k, n in enumerate(names)}
-        unknown = sorted(set(frame["a"]).union(frame["b"]) - set(index))
-        if unknown:
-            raise ValueError(f"{path}: unknown variables {', '.join(unknown[:10])}")
-        a = frame["a"].map(index).to_numpy(np.int64)
-        b = frame["b"].map(index).to_numpy(np.int64)
-        try:
-            probs = frame[list(PROBABILITY_COLUMNS)].to_numpy(np.float64)
-        except (TypeError, ValueError) as err:
-            raise ValueError(f"{path}: probability columns must be numbers: {err}") from None
-        swap = a > b
-        probs[swap] = probs[swap][:, [0, 2, 1, 3]]
-        pairs = np.column_stack([np.minimum(a, b), np.maximum(a, b)])
+        path = input_file(path)
+        reader = _read_npz if path.suffix.lower() == ".npz" else _read_csv
+        names, pairs, probs, n_boot = reader(path)
         try:
             return cls(names, pairs, probs, n_boot)
         except ValueError as err:
-            raise ValueError(f"{path}: {err}") from None
+            raise InputError(f"{path}: {err}") from None
+
+
+def _read_npz(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
+    with open(path, "rb") as handle:
+        magic = handle.read(4)
+    if magic not in (b"PK\x03\x04", b"PK\x05\x06"):
+        what = "it is empty" if not magic else "it is not a zip archive"
+        raise InputError(f"{path}: not a .npz file ({what})")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            missing = [k for k in ("pairs", "probs", "n_boot") if k not in z.files]
+            if missing or not ({"names", "names_json"} & set(z.files)):
+                raise InputError(f"{path}: not an edge-probabilities file (arrays "
+                                 f"{', '.join(z.files) or 'none'})")
+            if "names_json" in z.files:
+                names = json.loads(str(z["names_json"]))
+            else:
+                names = [str(n) for n in z["names"]]
+            return names, z["pairs"], z["probs"], int(z["n_boot"])
+    except InputError:
+        raise
+    except (OSError, EOFError, zipfile.BadZipFile, KeyError, ValueError, TypeError) as err:
+        reason = " ".join(str(err).split()) or type(err).__name__
+        raise InputError(f"{path}: not a readable .npz file ({reason})") from None
+
+
+def _read_csv(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
+    # Only the leading '#' lines are comments: they are consumed here and pandas reads
+    # the rest (its skiprows miscounts lines holding quotes), so a '#' inside a name
+    # survives; names such as "NA" or "" stay names.
+    comments, frame = read_csv_file(
+        path, comments=True, allow_nul=True, dtype={"a": str, "b": str}, keep_default_na=False,
+        na_values={c: ["", "nan", "NaN"] for c in PROBABILITY_COLUMNS},
+    )
+    names, n_boot = _csv_header(path, comments)
+    missing = [c for c in ("a", "b", *PROBABILITY_COLUMNS) if c not in frame.columns]
+    if missing:
+        raise InputError(f"{path}: missing columns {', '.join(missing)}")
+    blank = np.flatnonzero(frame[["a", "b"]].isna().any(axis=1).to_numpy())
+    if len(blank):
+        raise InputError(f"{path}: data row {blank[0] + 1} has no variable name in a or b")
+    if names is None:
+        both = np.column_stack([frame["a"].to_numpy(), frame["b"].to_numpy()]).ravel()
+        names = list(dict.fromkeys(both.tolist()))
+    index = {n: k for k, n in enumerate(names)}
+    unknown = sorted(set(frame["a"]).union(frame["b"]) - set(index))
+    if unknown:
+        raise InputError(f"{path}: unknown variables {', '.join(map(repr, unknown[:10]))}")
+    a = frame["a"].map(index).to_numpy(np.int64)
+    b = frame["b"].map(index).to_numpy(np.int64)
+    try:
+        probs = frame[list(PROBABILITY_COLUMNS)].to_numpy(np.float64)
+    except (TypeError, ValueError) as err:
+        raise InputError(f"{path}: probability columns must be numbers: {err}") from None
+    swap = a > b
+    probs[swap] = probs[swap][:, [0, 2, 1, 3]]
+    return names, np.column_stack([np.minimum(a, b), np.maximum(a, b)]), probs, n_boot
+
+
+def _csv_header(path: Path, comments: list[str]) -> tuple[list[str] | None, int]:
+    """Variable names and n_boot from the ``# names=…`` and ``# … n_boot=N`` lines."""
+    names, n_boot = None, 0
+    for line in comments:
+        if line.startswith(" names="):
+            value = line[len(" names="):]
+            try:
+                names = json.loads(value) if value.startswith("[") else value.split("\t")
+            except ValueError as err:
+                raise InputError(f"{path}: the '# names=' line is not a JSON list "
+                                 f"({err})") from None
+            if not all(isinstance(n, str) for n in names):
+                raise InputError(f"{path}: the '# names=' line must list strings")
+        elif "n_boot=" in line:
+            value = line.split("n_boot=", 1)[1].split()
+            if not value or not value[0].isdigit():
+                raise InputError(f"{path}: the '# … n_boot=' line needs a whole number, "
+                                 f"got {line.strip()!r}")
+            n_boot = int(value[0])
+    return names, n_boot
 
 
 def dense_labels(pairs: np.ndarray, labels: np.ndarray, n_vars: int) -> np.ndarray:

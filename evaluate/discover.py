@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from causalcal._io import read_csv_file
 from causalcal.calibration.apply import (
     calibrate_all_pairs,
     distinct_rows,
@@ -101,14 +102,16 @@ def read_known_pairs(known: pd.DataFrame | str | os.PathLike, names: list[str]) 
     source = "known pairs"
     if not isinstance(known, pd.DataFrame):
         source = str(known)
-        if not os.path.exists(known):
-            raise FileNotFoundError(f"{known}: no such file")
-        known = pd.read_csv(known, dtype=str, skipinitialspace=True, keep_default_na=False)
+        _, known = read_csv_file(known, comments=True, dtype=str, skipinitialspace=True,
+                                 keep_default_na=False)
     missing = [c for c in ("a", "b", "relation") if c not in known.columns]
     if missing:
         raise ValueError(f"{source}: missing column(s) {', '.join(missing)}; need a,b,relation")
     if len(known) == 0:
         raise ValueError(f"{source}: no known pairs")
+    blank = np.flatnonzero(known[["a", "b", "relation"]].isna().any(axis=1).to_numpy())
+    if len(blank):
+        raise ValueError(f"{source}: row {blank[0] + 1} lacks a, b or relation")
     frame = known[["a", "b", "relation"]].astype(str).apply(lambda s: s.str.strip())
     index = {n: k for k, n in enumerate(names)}
     unknown = sorted((set(frame["a"]) | set(frame["b"])) - set(index))
@@ -241,8 +244,8 @@ def discover(
         :func:`causalcal.bootstrap.bootstrap_edge_probabilities`.
     calibrator : registry name of a multi-class calibrator (``snn``, ``dirichlet``,
         ``softmax``, ``temperature``, ``ovr-isotonic`` …), made swap-equivariant.
-    probabilities : precomputed bootstrap probabilities or a path to them (skips the
-        bootstrap).
+    probabilities : precomputed bootstrap probabilities, or the path of a file of them
+        (``.npz`` or ``.csv``, read with :meth:`EdgeProbabilities.load`); skips the bootstrap.
 
     Returns a :class:`DiscoveryResult` whose ``edges`` DataFrame has one row per unknown
     pair: ``a, b, p_adjacent, p_directed, p_none, p_forward, p_backward, p_undirected``

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
+from causalcal._io import atomic_write
+
 __all__ = ["matplotlib_available", "plot_reliability", "pool_reliability"]
 
 PANELS = (("none", "no edge"), ("directed", "directed edge"),
@@ -61,7 +63,6 @@ def plot_reliability(
             "reliability diagrams need matplotlib: pip install 'causalcal[plot]'"
         ) from err
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     fig, axes = plt.subplots(2, 4, figsize=(14, 5.5), sharex=True,
                              gridspec_kw={"height_ratios": [3, 1]})
     for col, (key, label) in enumerate(PANELS):
@@ -91,8 +92,9 @@ def plot_reliability(
     if title:
         fig.suptitle(title)
     fig.tight_layout()
-    tmp = path.with_name(f".{path.name}.tmp.png")
-    fig.savefig(tmp, dpi=100)
-    plt.close(fig)
-    os.replace(tmp, path)
+    try:
+        with atomic_write(path, "wb") as handle:
+            fig.savefig(handle, format="png", dpi=100)
+    finally:
+        plt.close(fig)
     return path

@@ -362,7 +362,7 @@ def run_study(
     config: StudyConfig, out: str | os.PathLike, progress: bool = True
 ) -> StudyResult:
     """Run (or resume) the study of ``config`` under ``out``; see the module docstring."""
-    from tqdm.auto import tqdm
+    from causalcal._progress import progress as progress_report
 
     start = time.perf_counter()
     out = Path(out)
@@ -378,7 +378,7 @@ def run_study(
              for r in range(config.repeats)]
     records: list[dict] = []
     counts = {"runs_new": 0, "runs_resumed": 0, "bootstraps_new": 0}
-    bar = tqdm(units, desc=f"study ({config.tag})", unit="network", disable=not progress)
+    bar = progress_report(units, desc=f"study ({config.tag})", unit="network", enabled=progress)
     for v, e, r in bar:
         bar.set_postfix_str(f"V={v} E={e} r={r}")
         paths = {n: _run_path(results, v, e, n, r) for n in config.sizes}

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from causalcal._io import input_file
+from causalcal.errors import InputError
 from causalcal.simulate.network import BayesianNetwork
 
 __all__ = ["available_networks", "from_bif", "from_pgmpy", "load_network", "to_pgmpy"]
@@ -22,6 +24,8 @@ __all__ = ["available_networks", "from_bif", "from_pgmpy", "load_network", "to_p
 BIF_EXTRA_HINT = "install the optional extra: pip install 'causalcal[bif]' (it provides pgmpy)"
 #: BIF files may round CPT entries; rows within this of 1 are renormalised on import.
 BIF_ROW_TOL = 1e-3
+#: Largest BIF text read (the biggest repository network, munin, is about 2 MiB).
+MAX_BIF_BYTES = 256 << 20
 
 
 def _import_pgmpy(what: str):
@@ -71,27 +75,41 @@ def from_pgmpy(model, meta: dict | None = None) -> BayesianNetwork:
     return BayesianNetwork(names, arities, parents, cpts, states, meta=meta)
 
 
+def _read_bif_text(path: Path) -> str:
+    """The text of a BIF file; a ``.gz`` file is decompressed as a stream, at most
+    :data:`MAX_BIF_BYTES` of it (a larger one is refused, so a bad file cannot fill memory)."""
+    import gzip
+
+    opener = gzip.open if path.suffix.lower() == ".gz" else open
+    try:
+        with opener(path, "rt", encoding="utf-8") as handle:
+            text = handle.read(MAX_BIF_BYTES + 1)
+    except (OSError, EOFError, UnicodeDecodeError) as err:  # gzip.BadGzipFile is an OSError
+        raise InputError(f"{path}: cannot read as a BIF file ({err})") from None
+    if len(text) > MAX_BIF_BYTES:
+        raise InputError(f"{path}: larger than {MAX_BIF_BYTES >> 20} MiB of text; "
+                         "not a BIF network causalcal can read")
+    return text
+
+
 def from_bif(path: str | os.PathLike) -> BayesianNetwork:
-    """Read a discrete Bayesian network from a BIF file (needs pgmpy: the ``bif`` extra)."""
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"{path}: no such file")
+    """Read a discrete Bayesian network from a BIF file, optionally gzipped (needs pgmpy:
+    the ``bif`` extra). A file without any variable is refused."""
+    path = input_file(path)
     _import_pgmpy("reading BIF files")
     from pgmpy.readwrite import BIFReader
 
+    text = _read_bif_text(path)
     try:
-        if path.suffix == ".gz":
-            import gzip
-
-            model = BIFReader(string=gzip.decompress(path.read_bytes()).decode("utf-8")).get_model()
-        else:
-            model = BIFReader(str(path)).get_model()
+        model = BIFReader(string=text).get_model()
     except Exception as err:  # pgmpy raises assorted parser errors
-        raise ValueError(f"{path}: could not parse as BIF ({type(err).__name__}: {err})") from None
+        raise InputError(f"{path}: could not parse as BIF ({type(err).__name__}: {err})") from None
+    if len(model.nodes()) == 0:
+        raise InputError(f"{path}: no variables found; is it a BIF file?")
     try:
         return from_pgmpy(model, meta={"source": str(path)})
     except ValueError as err:
-        raise ValueError(f"{path}: {err}") from None
+        raise InputError(f"{path}: {err}") from None
 
 
 def to_pgmpy(network: BayesianNetwork):

@@ -24,14 +24,14 @@ import base64
 import json
 import os
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from causalcal._io import atomic_write
+from causalcal._io import atomic_write, input_file
 from causalcal.data import DiscreteData, smallest_int_dtype
 from causalcal.edges import dense_labels
+from causalcal.errors import InputError
 from causalcal.graph import PDAG, dag_to_cpdag
 
 __all__ = ["BayesianNetwork", "SeedLike"]
@@ -49,14 +49,15 @@ PROGRESS_MIN_VARS = 1000
 
 
 def _progress(iterable, total: int, desc: str, enabled: bool | None):
-    """Wrap ``iterable`` in a tqdm bar when enabled (``None``: only for large networks)."""
+    """Report progress over ``iterable`` when enabled (``None``: only for large networks):
+    a bar on a terminal, log lines otherwise (:func:`causalcal._progress.progress`)."""
     if enabled is None:
         enabled = total >= PROGRESS_MIN_VARS
     if not enabled:
         return iterable
-    from tqdm.auto import tqdm
+    from causalcal._progress import progress
 
-    return tqdm(iterable, total=total, desc=desc, unit="var", leave=False)
+    return progress(iterable, total=total, desc=desc, unit="var", leave=False)
 
 
 def topological_order(parents: Sequence[np.ndarray], n_vars: int) -> np.ndarray:
@@ -367,14 +368,12 @@ class BayesianNetwork:
     @classmethod
     def load(cls, path: str | os.PathLike) -> BayesianNetwork:
         """Read a network written by :meth:`save`."""
-        path = Path(path)
-        if not path.exists():
-            raise FileNotFoundError(f"{path}: no such file")
+        path = input_file(path)
         try:
             with open(path, encoding="utf-8") as handle:
                 d = json.load(handle)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{path}: not valid JSON ({err})") from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as err:
+            raise InputError(f"{path}: not valid JSON ({err})") from None
         return cls.from_dict(d, source=str(path))
 
     def to_pgmpy(self):

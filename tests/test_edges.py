@@ -252,7 +252,7 @@ def test_io_errors(tmp_path):
     (tmp_path / "u.csv").write_text(
         "# names=[\"x\", \"y\"]\na,b,p_none,p_forward,p_backward,p_undirected\nx,z,1,0,0,0\n"
     )
-    with pytest.raises(ValueError, match="unknown variables z"):
+    with pytest.raises(ValueError, match="unknown variables 'z'"):
         EdgeProbabilities.load(tmp_path / "u.csv")
     (tmp_path / "s.csv").write_text(
         "a,b,p_none,p_forward,p_backward,p_undirected\nx,y,0.5,0,0,0\n"

@@ -113,7 +113,7 @@ def test_other_calibrator_reuses_bootstraps_and_settings_are_checked(quick_study
 
 def test_calibrate_and_evaluate_commands(quick_study, tmp_path, capsys):
     from causalcal.edges import EdgeProbabilities
-    from causalcal.evaluate.truth import pairs_frame
+    from causalcal.evaluate.truth import truth_frame
 
     unit = quick_study / "cache" / "V100_E100_r0"
     probs = EdgeProbabilities.load(unit / "probs.npz")
@@ -121,7 +121,7 @@ def test_calibrate_and_evaluate_commands(quick_study, tmp_path, capsys):
         truth = z["labels"]
     keys = np.flatnonzero(truth)
     truth_csv = tmp_path / "truth.csv"
-    pairs_frame(keys, truth[keys], probs.names).to_csv(truth_csv, index=False)
+    truth_frame(keys, truth[keys], probs.names).to_csv(truth_csv, index=False)
     out = tmp_path / "calibrated.npz"
     assert main(["calibrate", str(unit / "probs.npz"), "--truth", str(truth_csv),
                  "--n-cal", "40", "--seed", "3", "--out", str(out)]) == 0

@@ -35,8 +35,15 @@ def test_random_network_files(tmp_path, capsys):
     assert data.names == net.names and data.n_samples == 200
     assert np.all(data.codes.max(axis=0) < net.arities)
     truth = read_truth(out / "truth.csv")
-    assert truth == expected_truth(net)
-    assert len(truth) == 90 and set(truth.values()) <= {"->", "<-", "--"}
+    adjacent = {pair: r for pair, r in truth.items() if r != "none"}
+    assert adjacent == expected_truth(net)
+    assert len(adjacent) == 90 and set(adjacent.values()) <= {"->", "<-", "--"}
+    # every variable appears: one 'none' row per variable without any edge
+    isolated = set(net.names) - {x for pair in adjacent for x in pair}
+    nones = [pair for pair, r in truth.items() if r == "none"]
+    assert isolated and len(nones) == len(isolated)
+    assert all(len(isolated & set(pair)) >= 1 for pair in nones)
+    assert {x for pair in nones for x in pair} >= isolated
     assert "60 variables, 90 edges" in capsys.readouterr().out
     # same seed → identical files
     out2 = tmp_path / "sim2"

@@ -28,23 +28,25 @@ __all__ = ["calibrate_all_pairs", "distinct_rows", "edge_calibrator", "fit_calib
 def make_calibrator(name, params: dict | None = None, seed: int = 0):
     """A fresh calibrator: ``name`` is a registry name or an estimator (cloned).
 
+    ``params`` go to the calibrator (for ``ovr-NAME``, to the binary NAME);
     ``random_state`` is set to ``seed`` unless ``params`` give one. An unknown parameter
     name is a ``ValueError`` listing the valid ones.
     """
     from causalcal.calibration import get
 
     params = dict(params or {})
-    model = get(name) if isinstance(name, str) else clone(name)
-    valid = model.get_params(deep=False)
+    base = get(name) if isinstance(name, str) else clone(name)
+    target = getattr(base, "binary_calibrator", base)
+    valid = target.get_params(deep=False)
     unknown = sorted(set(params) - set(valid))
     if unknown:
-        label = name if isinstance(name, str) else type(model).__name__
+        label = name if isinstance(name, str) else type(base).__name__
         raise ValueError(f"calibrator {label!r} has no parameter {', '.join(unknown)}; "
                          f"its parameters are {', '.join(sorted(valid)) or 'none'}")
-    model.set_params(**params)
+    target.set_params(**params)
     if "random_state" in valid and "random_state" not in params:
-        model.set_params(random_state=seed)
-    return model
+        target.set_params(random_state=seed)
+    return base
 
 
 def edge_calibrator(name, params: dict | None = None, seed: int = 0, *,
@@ -58,8 +60,9 @@ def edge_calibrator(name, params: dict | None = None, seed: int = 0, *,
     """
     params = dict(params or {})
     model = make_calibrator(name, params, seed)
-    if n_boot and "eps" in model.get_params(deep=False) and "eps" not in params:
-        model.set_params(eps=0.5 / n_boot)
+    target = getattr(model, "binary_calibrator", model)
+    if n_boot and "eps" in target.get_params(deep=False) and "eps" not in params:
+        target.set_params(eps=0.5 / n_boot)
     return SwapEquivariant(model, EDGE_SWAP) if equivariant else model
 
 

@@ -11,9 +11,11 @@ import argparse
 import ast
 import importlib
 import sys
+import warnings
 from collections.abc import Sequence
 
 from causalcal._version import __version__
+from causalcal.errors import WriteError
 
 # name -> one-line help; the module causalcal.cli.<name> implements it.
 COMMANDS: dict[str, str] = {
@@ -29,6 +31,76 @@ COMMANDS: dict[str, str] = {
 
 class CLIError(Exception):
     """A user error: printed as one line, exit code 2."""
+
+
+#: Exit codes: bad input or arguments, and a run that failed (a write error, a crash).
+EXIT_BAD_INPUT, EXIT_FAILED = 2, 1
+
+
+def check_calibrator(name: str, params: dict) -> None:
+    """Fail before any work on an unknown calibrator, parameter name or parameter value."""
+    from causalcal.calibration import get
+
+    model = get(name)  # ValueError naming the choices for an unknown name
+    target = getattr(model, "binary_calibrator", model)  # ovr-NAME: NAME takes the params
+    accepted = sorted(target.get_params(deep=False))
+    unknown = sorted(set(params) - set(accepted))
+    if unknown:
+        raise CLIError(f"--param {unknown[0]}: calibrator {name!r} has no such parameter; "
+                       f"it takes {', '.join(accepted)}")
+    try:
+        get(name, **params)
+    except TypeError as err:
+        raise CLIError(f"--param: calibrator {name!r}: {err}") from None
+
+
+def check_output_file(path: str, option: str = "--out",
+                      suffixes: tuple[str, ...] | None = None) -> None:
+    """Before any work: ``path`` has one of ``suffixes`` and can be written."""
+    from pathlib import Path
+
+    from causalcal._io import check_output_file as check
+
+    if suffixes and Path(path).suffix.lower() not in suffixes:
+        raise CLIError(f"{option} {path}: use a {' or '.join(suffixes)} file name")
+    check(path, option)
+
+
+def check_output_dir(path: str, option: str = "--out") -> None:
+    """Before any work: folder ``path`` exists or can be created, and can be written in."""
+    from causalcal._io import check_output_dir as check
+
+    check(path, option)
+
+
+def _one_line(text: str) -> str:
+    return "; ".join(line.strip() for line in str(text).splitlines() if line.strip())
+
+
+def describe_error(err: BaseException) -> tuple[int, str]:
+    """Exit code and one-line message of an exception escaping a command."""
+    notes = " ".join(getattr(err, "__notes__", ()))
+    if isinstance(err, (CLIError, ValueError)):
+        code, message = EXIT_BAD_INPUT, str(err)
+    elif isinstance(err, KeyError):
+        code, message = EXIT_BAD_INPUT, str(err.args[0] if err.args else err)
+    elif isinstance(err, WriteError):
+        code, message = EXIT_FAILED, str(err)
+    elif isinstance(err, OSError):
+        code, message = EXIT_FAILED, (f"{err.filename}: {err.strerror}"
+                                      if err.filename and err.strerror else str(err))
+    elif isinstance(err, MemoryError):
+        code, message = EXIT_FAILED, "out of memory; try smaller inputs or fewer --jobs"
+    elif isinstance(err, ImportError):
+        code, message = EXIT_FAILED, str(err)
+    else:
+        code, message = EXIT_FAILED, (f"{type(err).__name__}: {err} (an internal error; "
+                                      "--traceback shows where)")
+    return code, _one_line(f"{message} {notes}".strip())
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"causalcal: warning: {_one_line(message)}", file=file or sys.stderr)
 
 
 def add_calibrator_arguments(parser: argparse.ArgumentParser) -> None:
@@ -69,7 +141,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_common_arguments(parser: argparse.ArgumentParser) -> None:
+    common = parser.add_argument_group("common options")
+    common.add_argument("--traceback", action="store_true",
+                        help="on an error, show the Python traceback (for debugging)")
+    common.add_argument("--progress", action="store_true",
+                        help="progress bars even when standard error is not a terminal "
+                             "(otherwise a log gets plain progress lines)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; errors are one line ``causalcal <command>: error: <message>``,
+    exit code 2 for bad input or arguments, 1 for a failed run."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if not argv or argv[0] not in COMMANDS:
@@ -81,13 +164,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = argparse.ArgumentParser(prog=f"causalcal {name}", description=module.__doc__,
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
     module.add_arguments(sub)
+    _add_common_arguments(sub)
     args = sub.parse_args(argv[1:])
-    try:
-        return int(module.run(args) or 0)
-    except (CLIError, ValueError, FileNotFoundError, KeyError) as err:
-        message = err.args[0] if isinstance(err, KeyError) and err.args else err
-        print(f"causalcal {name}: error: {message}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print(f"causalcal {name}: interrupted", file=sys.stderr)
-        return 130
+    from causalcal._progress import force_bars
+
+    force_bars(args.progress)
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        try:
+            return int(module.run(args) or 0)
+        except KeyboardInterrupt:
+            print(f"causalcal {name}: interrupted", file=sys.stderr)
+            return 130
+        except Exception as err:
+            if args.traceback:
+                raise
+            code, message = describe_error(err)
+            print(f"causalcal {name}: error: {message}", file=sys.stderr)
+            return code
+        finally:
+            force_bars(False)

@@ -94,25 +94,42 @@ def _resolve_search(name: str) -> object:
     return fn
 
 
-def run(args: argparse.Namespace) -> int:
+def check_bootstrap_arguments(args: argparse.Namespace) -> None:
+    """--n-boot, --jobs, --seed, --max-arity and --checkpoint, before any work (also
+    used by ``causalcal discover``)."""
+    from causalcal.bootstrap.bootstrap import MAX_N_BOOT
+    from causalcal.bootstrap.checkpoint import check_checkpoint_folder
     from causalcal.cli import CLIError
 
-    out = Path(args.out)
-    if out.suffix.lower() not in (".npz", ".csv"):
-        raise CLIError(f"--out {out}: use a .npz or .csv file name")
-    if args.n_boot < 1:
-        raise CLIError(f"--n-boot must be at least 1, got {args.n_boot}")
+    if not 1 <= args.n_boot <= MAX_N_BOOT:
+        raise CLIError(f"--n-boot must be from 1 to {MAX_N_BOOT}, got {args.n_boot}")
     if args.jobs == 0:
         raise CLIError("--jobs must not be 0 (use -1 for all cores)")
     if args.seed < 0:
         raise CLIError(f"--seed must be non-negative, got {args.seed}")
+    if args.max_arity < 2:
+        raise CLIError(f"--max-arity must be at least 2, got {args.max_arity}")
+    if args.checkpoint is not None:
+        check_checkpoint_folder(args.checkpoint)
+
+
+def run(args: argparse.Namespace) -> int:
+    from causalcal.cli import check_output_file
+
+    out = Path(args.out)
+    check_output_file(args.out, "--out", (".npz", ".csv"))
+    check_bootstrap_arguments(args)
     options = _parse_options(args.option)
     if args.max_degree is not None:
         options["max_degree"] = args.max_degree
     search = _resolve_search(args.search)
 
     from causalcal.bootstrap import bootstrap_edge_probabilities
+    from causalcal.bootstrap.bootstrap import check_search_options
+    from causalcal.cli import CLIError
     from causalcal.data import DiscreteData
+
+    check_search_options(search, options)
 
     data = DiscreteData.from_csv(args.data, max_arity=args.max_arity)
     start = time.perf_counter()

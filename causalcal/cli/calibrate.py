@@ -38,10 +38,61 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                         "needs --n-cal")
     parser.add_argument("--n-cal", type=int,
                         help="with --truth: calibration set size N (multiple of 4)")
+    parser.add_argument("--selection", choices=("design", "none"), default="design",
+                        help="with --truth: correct for the stratified design (default) or "
+                             "fit as if the N pairs were a random sample (the thesis)")
+    parser.add_argument("--expected-edges", type=float, default=None,
+                        help="with --known: adjacent pairs assumed in the population "
+                             "(default: the bootstrap's mean number of edges)")
     parser.add_argument("--out", required=True, help="calibrated probabilities (.npz or .csv)")
     add_calibrator_arguments(parser)
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the calibration-set draw and the calibrator (default 0)")
+
+
+def _fit_on_truth(args, probs, params):
+    """Stratified calibration set from a full truth file; fit (selection-aware)."""
+    from causalcal.calibration.apply import edge_calibrator, fit_calibrator
+    from causalcal.cli import CLIError
+    from causalcal.edges import pair_from_index
+    from causalcal.evaluate import stratified_calibration_set
+    from causalcal.evaluate.study import derive_seed
+    from causalcal.evaluate.truth import truth_from_csv
+
+    if args.n_cal is None:
+        raise CLIError("--truth needs --n-cal N (the calibration set size)")
+    truth = truth_from_csv(args.truth, probs.names)
+    keys, _, design = stratified_calibration_set(probs, truth, args.n_cal,
+                                                 seed=derive_seed(args.seed, 0))
+    labels = truth[keys].astype("int64")
+    P = probs.lookup(*pair_from_index(keys, probs.n_vars))
+    aware = args.selection == "design"
+    model = edge_calibrator(args.calibrator, params, derive_seed(args.seed, 1),
+                            n_boot=probs.n_boot, equivariant=aware)
+    fit_calibrator(model, P, labels, design.pooled([1, 2]).offsets(P) if aware else None)
+    return model, keys, labels
+
+
+def _fit_on_known(args, probs, params):
+    """Known relations: set-valued labels, inclusion rates estimated by EM."""
+    from causalcal.calibration.apply import distinct_rows, edge_calibrator
+    from causalcal.calibration.known_relations import fit_known_relations, relation_label_sets
+    from causalcal.cli import CLIError
+    from causalcal.edges import pair_index
+    from causalcal.evaluate.discover import read_known_pairs
+    from causalcal.evaluate.study import derive_seed
+
+    if args.n_cal is not None:
+        raise CLIError("--n-cal applies to --truth; with --known every listed pair is used")
+    known = read_known_pairs(args.known, probs.names)
+    i, j = known["i"].to_numpy(), known["j"].to_numpy()
+    labels = known["label"].to_numpy("int64")
+    model = edge_calibrator(args.calibrator, params, derive_seed(args.seed, 1),
+                            n_boot=probs.n_boot)
+    rows, counts, _ = distinct_rows(probs)
+    fit_known_relations(model, probs.lookup(i, j), relation_label_sets(labels), rows, counts,
+                        args.expected_edges)
+    return model, pair_index(i, j, probs.n_vars), labels
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,46 +100,31 @@ def run(args: argparse.Namespace) -> int:
 
     import numpy as np
 
-    from causalcal.cli import CLIError, parse_params
-    from causalcal.edges import EdgeProbabilities, EdgeType, pair_from_index, pair_index
-    from causalcal.evaluate import calibrate_all_pairs, stratified_calibration_set
-    from causalcal.evaluate.study import derive_seed, make_calibrator
-    from causalcal.evaluate.truth import pairs_frame, truth_from_csv
+    from causalcal._io import atomic_write
+    from causalcal.calibration.apply import calibrate_all_pairs
+    from causalcal.cli import CLIError, check_calibrator, check_output_file, parse_params
+    from causalcal.edges import EdgeProbabilities, EdgeType, pair_from_index
+    from causalcal.evaluate.truth import pairs_frame
 
     out = Path(args.out)
-    if out.suffix.lower() not in (".npz", ".csv"):
-        raise CLIError(f"--out {out}: use a .npz or .csv file name")
+    check_output_file(args.out, "--out", (".npz", ".csv"))
+    if args.seed < 0:
+        raise CLIError(f"--seed must be non-negative, got {args.seed}")
+    params = parse_params(args.param)
+    check_calibrator(args.calibrator, params)
     probs = EdgeProbabilities.load(args.probs)
-    names = probs.names
-    if args.truth is not None:
-        if args.n_cal is None:
-            raise CLIError("--truth needs --n-cal N (the calibration set size)")
-        truth = truth_from_csv(args.truth, names)
-        keys, _ = stratified_calibration_set(probs, truth, args.n_cal,
-                                             seed=derive_seed(args.seed, 0))
-        labels = truth[keys]
-    else:
-        if args.n_cal is not None:
-            raise CLIError("--n-cal applies to --truth; with --known every listed pair is used")
-        from causalcal.evaluate.discover import read_known_pairs
-
-        known = read_known_pairs(args.known, names)
-        keys = pair_index(known["i"].to_numpy(), known["j"].to_numpy(), len(names))
-        labels = known["label"].to_numpy(np.int8)
-    i, j = pair_from_index(keys, len(names))
-    P = probs.lookup(i, j)
-    model = make_calibrator(args.calibrator, parse_params(args.param),
-                             derive_seed(args.seed, 1))
-    model.fit(P, labels.astype(np.int64))
+    fit = _fit_on_truth if args.truth is not None else _fit_on_known
+    model, keys, labels = fit(args, probs, params)
     dense = calibrate_all_pairs(model, probs, dtype=np.float64)
     dense /= dense.sum(axis=1, keepdims=True)
-    all_i, all_j = pair_from_index(np.arange(probs.n_pairs), len(names))
-    calibrated = EdgeProbabilities(names, np.column_stack([all_i, all_j]), dense,
+    all_i, all_j = pair_from_index(np.arange(probs.n_pairs), probs.n_vars)
+    calibrated = EdgeProbabilities(probs.names, np.column_stack([all_i, all_j]), dense,
                                    n_boot=probs.n_boot)
     calibrated.save(out)
     cal_path = out.with_name(out.stem + ".calibration.csv")
-    pairs_frame(keys, labels, names).to_csv(cal_path, index=False)
-    counts = np.bincount(labels.astype(np.int64), minlength=4)
+    with atomic_write(cal_path, newline="", encoding="utf-8") as handle:
+        pairs_frame(keys, labels, probs.names).to_csv(handle, index=False)
+    counts = np.bincount(labels, minlength=4)
     print(f"fitted {args.calibrator} on {len(keys)} pairs ("
           + ", ".join(f"{t.symbol}: {counts[t]}" for t in EdgeType) + ")")
     print(f"calibrated probabilities of {probs.n_pairs} pairs -> {out}")

@@ -21,7 +21,12 @@ from __future__ import annotations
 
 import argparse
 
-from causalcal.cli import add_calibrator_arguments, parse_params
+from causalcal.cli import (
+    add_calibrator_arguments,
+    check_calibrator,
+    check_output_dir,
+    parse_params,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,10 +48,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from causalcal.evaluate import StudyConfig, run_study
 
+    check_output_dir(args.out, "--out")
+    params = parse_params(args.param)
+    check_calibrator(args.calibrator, params)
     config = StudyConfig(
         grid=((args.nodes, (args.edges,)),), sizes=tuple(args.sizes), repeats=args.repeats,
         n_boot=args.n_boot, calibrator=args.calibrator,
-        calibrator_params=parse_params(args.param), n_jobs=args.jobs, seed=args.seed,
+        calibrator_params=params, n_jobs=args.jobs, seed=args.seed,
     )
     result = run_study(config, args.out, progress=not args.quiet)
     print(result.table)

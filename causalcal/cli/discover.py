@@ -30,7 +30,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from causalcal.cli import add_calibrator_arguments, parse_params
+from causalcal.cli import (
+    CLIError,
+    add_calibrator_arguments,
+    check_calibrator,
+    check_output_file,
+    parse_params,
+)
+from causalcal.cli.bootstrap import check_bootstrap_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -64,13 +71,17 @@ def run(args: argparse.Namespace) -> int:
     from causalcal.edges import EdgeProbabilities
     from causalcal.evaluate.discover import discover
 
-    if args.n_boot < 1:
-        raise ValueError("--n-boot must be at least 1")
+    check_output_file(args.out, "--out")
+    check_bootstrap_arguments(args)
+    if args.top is not None and args.top < 1:
+        raise CLIError(f"--top must be at least 1, got {args.top}")
+    params = parse_params(args.param)
+    check_calibrator(args.calibrator, params)
     data = DiscreteData.from_csv(args.data, max_arity=args.max_arity)
     probs = EdgeProbabilities.load(args.probabilities) if args.probabilities else None
     result = discover(
         data, args.known, n_boot=args.n_boot, calibrator=args.calibrator,
-        calibrator_params=parse_params(args.param), expected_edges=args.expected_edges,
+        calibrator_params=params, expected_edges=args.expected_edges,
         rank_by=args.rank_by, search=args.search,
         n_jobs=args.jobs, seed=args.seed, checkpoint=args.checkpoint, probabilities=probs,
         progress=not args.quiet,

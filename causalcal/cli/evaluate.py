@@ -47,16 +47,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _load_exclude(path: str, names: list[str]):
-    import os
-
     import numpy as np
-    import pandas as pd
 
+    from causalcal._io import read_csv_file
     from causalcal.edges import pair_index
 
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"{path}: no such file")
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    _, frame = read_csv_file(path, dtype=str, keep_default_na=False)
     missing = [c for c in ("a", "b") if c not in frame.columns]
     if missing:
         raise ValueError(f"{path}: missing column(s) {', '.join(missing)}; need a,b")
@@ -65,6 +61,9 @@ def _load_exclude(path: str, names: list[str]):
     if unknown:
         raise ValueError(f"{path}: variables not in the probabilities file: "
                          f"{', '.join(map(repr, unknown[:20]))}")
+    blank = np.flatnonzero(frame[["a", "b"]].isna().any(axis=1).to_numpy())
+    if len(blank):
+        raise ValueError(f"{path}: row {blank[0] + 1} lacks a or b")
     a = frame["a"].map(index).to_numpy(np.int64)
     b = frame["b"].map(index).to_numpy(np.int64)
     same = np.flatnonzero(a == b)
@@ -78,17 +77,23 @@ def run(args: argparse.Namespace) -> int:
 
     import numpy as np
 
+    from causalcal._io import atomic_write
+    from causalcal.cli import check_output_file
     from causalcal.edges import EdgeProbabilities
     from causalcal.evaluate import edge_type_metrics, reliability_bins
     from causalcal.evaluate.truth import truth_from_csv
 
+    if args.bin_size < 1:
+        raise ValueError(f"--bin-size must be at least 1, got {args.bin_size}")
+    if args.json:
+        check_output_file(args.json, "--json")
+    if args.plot:
+        check_output_file(args.plot, "--plot")
     probs = EdgeProbabilities.load(args.probs)
     truth = truth_from_csv(args.truth, probs.names)
     keep = np.ones(probs.n_pairs, dtype=bool)
     if args.exclude:
         keep[_load_exclude(args.exclude, probs.names)] = False
-    if args.bin_size < 1:
-        raise ValueError(f"--bin-size must be at least 1, got {args.bin_size}")
     scored = {"probs": probs}
     if args.before:
         before = EdgeProbabilities.load(args.before)
@@ -111,10 +116,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"{key:<22}" + "".join(f"{results[x][key]:>10.4f}" for x in labels))
     print(f"{'accuracy':<22}" + "".join(f"{results[x]['accuracy']:>10.4f}" for x in labels))
     if args.json:
-        from pathlib import Path
-
-        Path(args.json).write_text(json.dumps(
-            {"n_pairs": int(keep.sum()), "bin_size": args.bin_size, **results}, indent=1))
+        with atomic_write(args.json, encoding="utf-8") as handle:
+            json.dump({"n_pairs": int(keep.sum()), "bin_size": args.bin_size, **results},
+                      handle, indent=1)
         print(f"measures -> {args.json}")
     if args.plot:
         from causalcal.evaluate.plots import matplotlib_available, plot_reliability

@@ -12,7 +12,8 @@ Writes into --out:
   network.json  the network (DAG + CPTs), readable by causalcal.simulate.BayesianNetwork.load
   data.csv      --samples rows, one column per variable, state labels as values
   truth.csv     a,b,relation for every adjacent pair of the true CPDAG (names, a before b
-                in variable order); relation is '->' (a→b), '<-' (b→a) or '--' (undirected)
+                in variable order); relation is '->' (a→b), '<-' (b→a) or '--' (undirected);
+                a variable without any edge gets one 'none' row, so every variable appears
 """
 
 from __future__ import annotations
@@ -44,12 +45,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
 
     import numpy as np
-    import pandas as pd
 
-    from causalcal.edges import EdgeType
+    from causalcal._io import atomic_write, check_output_dir
+    from causalcal.edges import pair_index
+    from causalcal.evaluate.truth import truth_frame
     from causalcal.simulate import (
         BayesianNetwork,
         available_networks,
@@ -69,9 +70,7 @@ def run(args: argparse.Namespace) -> int:
         raise CLIError("--out DIR is required")
     if args.samples < 1:
         raise CLIError(f"--samples must be >= 1, got {args.samples}")
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise CLIError(f"--out {out}: exists and is not a folder")
+    out = check_output_dir(args.out, "--out")
 
     seed_seq = np.random.SeedSequence(args.seed)
     net_seed, data_seed = seed_seq.spawn(2)
@@ -92,19 +91,19 @@ def run(args: argparse.Namespace) -> int:
     else:
         net = BayesianNetwork.load(args.load)
 
+    if net.n_vars == 0:
+        raise CLIError("the network has no variables")
     progress = None if not args.no_progress else False
     data = net.sample(args.samples, seed=data_seed, progress=progress)
     cpdag = net.cpdag()
     pairs, labels = cpdag.pair_labels()
-    names = np.asarray(net.names, dtype=object)
-    symbols = np.asarray([EdgeType(k).symbol for k in range(4)], dtype=object)
-    truth = pd.DataFrame({"a": names[pairs[:, 0]], "b": names[pairs[:, 1]],
-                          "relation": symbols[labels.astype(np.int64)]})
+    truth = truth_frame(pair_index(pairs[:, 0], pairs[:, 1], net.n_vars), labels, net.names)
 
     out.mkdir(parents=True, exist_ok=True)
     net.save(out / "network.json")
     data.to_csv(out / "data.csv")
-    truth.to_csv(out / "truth.csv", index=False)
+    with atomic_write(out / "truth.csv", newline="", encoding="utf-8") as handle:
+        truth.to_csv(handle, index=False)
     print(
         f"{net.n_vars} variables, {net.n_edges} edges (CPDAG: {cpdag.n_directed} directed, "
         f"{cpdag.n_undirected} undirected), {args.samples} samples -> "

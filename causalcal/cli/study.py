@@ -32,7 +32,12 @@ from __future__ import annotations
 
 import argparse
 
-from causalcal.cli import add_calibrator_arguments, parse_params
+from causalcal.cli import (
+    add_calibrator_arguments,
+    check_calibrator,
+    check_output_dir,
+    parse_params,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,6 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from causalcal.evaluate import PRESETS, preset, run_study
 
+    check_output_dir(args.out, "--out")
     base = PRESETS[args.preset]
     grid = base["grid"]
     if args.nodes is not None or args.edges is not None:
@@ -68,9 +74,7 @@ def run(args: argparse.Namespace) -> int:
         calibrator=args.calibrator, calibrator_params=parse_params(args.param),
         n_jobs=args.jobs, seed=args.seed, plots=not args.no_plots,
     )
-    from causalcal.calibration import get
-
-    get(config.calibrator, **config.calibrator_params)  # fail fast on a bad name/parameter
+    check_calibrator(config.calibrator, config.calibrator_params)
     result = run_study(config, args.out, progress=not args.quiet)
     print(result.table)
     n_ok = sum(r.get("status") == "ok" for r in result.runs)
