@@ -14,6 +14,7 @@ from sklearn.isotonic import IsotonicRegression
 from sklearn.linear_model import LogisticRegression
 
 from causalcal.calibration import (
+    AnchoredSNNCalibrator,
     DirichletCalibration,
     OneVsRestCalibrator,
     SNNCalibrator,
@@ -100,8 +101,10 @@ def test_snn_learns_nonlinear_miscalibration(data, snn_fit):
     assert got < base - 0.5 * (base - best), (base, got, best)
 
 
-def test_snn_class_prior_recovers_population_posterior():
-    """Stratified calibration set (equal counts per class) + class_prior = π → p(c | x)."""
+@pytest.mark.parametrize("name", ["snn_thesis", "snn", "softmax", "dirichlet"])
+def test_offsets_recover_population_posterior(name):
+    """Equal counts per class drawn from a population with priors π: fitting with the
+    offsets log(π_s / π) (King & Zeng's prior correction) gives p(c | x)."""
     rng = np.random.default_rng(11)
     pi = np.array([0.7, 0.1, 0.1, 0.1])
     mus = np.array([[0.0, 0.0], [2.5, 0.0], [0.0, 2.5], [2.5, 2.5]])
@@ -117,17 +120,16 @@ def test_snn_class_prior_recovers_population_posterior():
     yt = rng.choice(4, size=3000, p=pi)
     xt = mus[yt] + rng.normal(size=(len(yt), 2))
     Pt, truth = posterior(xt, np.full(4, 0.25)), posterior(xt, pi)
-    plain = SNNCalibrator(n_models=4, n_epochs=30, random_state=0).fit(P, y)
-    corr = clone(plain).set_params(class_prior=pi).fit(P, y)
-    np.testing.assert_allclose(corr.sample_prior_, 0.25)
+    params = {"n_models": 4, "n_epochs": 30} if name == "snn_thesis" else {}
+    model = get(name, **params)
+    if "random_state" in model.get_params():
+        model.set_params(random_state=0)
+    plain = clone(model).fit(P, y)
+    offsets = np.broadcast_to(np.log(0.25 / pi), P.shape)
+    corr = clone(model).fit(P, y, offsets=offsets)
     err_plain = np.abs(plain.predict_proba(Pt) - truth).mean()
     err_corr = np.abs(corr.predict_proba(Pt) - truth).mean()
     assert err_corr < 0.05 and err_corr < 0.5 * err_plain, (err_corr, err_plain)
-    # the correction is exactly Bayes' rule applied to the uncorrected output
-    expect = plain.predict_proba(Pt) * (pi / 0.25)
-    np.testing.assert_allclose(
-        corr.predict_proba(Pt), expect / expect.sum(axis=1, keepdims=True), atol=1e-5
-    )
 
 
 def test_snn_extra_features_are_used():
@@ -154,7 +156,6 @@ def test_snn_sample_weight_enters_the_loss(data):
     P, y, Pt, *_ = data
     w = np.where(y == 2, 0.0, 1.0)
     m = SNNCalibrator(n_models=3, random_state=0).fit(P, y, sample_weight=w)
-    assert m.sample_prior_[2] == 0
     assert m.predict_proba(Pt)[:, 2].mean() < 0.05
     ref = SNNCalibrator(n_models=3, random_state=0).fit(P, y)
     assert ref.predict_proba(Pt)[:, 2].mean() > 0.15
@@ -177,8 +178,7 @@ def test_snn_log_inputs_and_activations(data):
         ({"activation": "elu"}, np.full((4, 2), 0.5), [0, 1, 0, 1], "activation"),
         ({"n_epochs": 0}, np.full((4, 2), 0.5), [0, 1, 0, 1], "n_epochs"),
         ({"device": "tpu"}, np.full((4, 2), 0.5), [0, 1, 0, 1], "device"),
-        ({"class_prior": [0.5, 0.5, 0.0]}, np.full((4, 2), 0.5), [0, 1, 0, 1], "class_prior"),
-        ({"class_prior": [0.5, 0.5]}, np.full((4, 2), 0.5), [0, 0, 0, 0], "class 1"),
+        ({}, np.full((4, 2), 0.5), [[0, 0], [1, 0], [1, 0], [0, 1]], r"y\[0\] allows no class"),
     ],
 )
 def test_snn_validation_errors(params, X, y, match):
@@ -250,7 +250,8 @@ def test_ovr_registry_and_platt(data):
 def test_registry_names():
     names = set(available())
     assert {"snn", "softmax", "temperature", "dirichlet", "multi_classifier_isotonic"} <= names
-    assert isinstance(get("snn", n_models=3), SNNCalibrator)
+    assert isinstance(get("snn", n_models=3), AnchoredSNNCalibrator)
+    assert isinstance(get("snn-thesis", n_models=3), SNNCalibrator)
     assert get("snn", n_models=3).n_models == 3
 
 

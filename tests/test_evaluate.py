@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from sklearn.base import BaseEstimator
 
 from causalcal.edges import EdgeProbabilities, EdgeType, pair_index
+from causalcal.calibration import calibrate_all_pairs
 from causalcal.evaluate import (
     ClassTooSmallError,
     binned_calibration_error,
-    calibrate_all_pairs,
     confusion_matrix,
     edge_type_metrics,
     evaluate_run,
@@ -23,7 +23,8 @@ from causalcal.evaluate import (
     stratified_calibration_set,
     summarize_runs,
 )
-from causalcal.evaluate.sampling import allocate_draws, probability_bins
+from causalcal.calibration.selection import probability_bins
+from causalcal.evaluate.sampling import allocate_draws
 
 BIN_MID = np.array([0.1, 0.3, 0.5, 0.7, 0.9])
 
@@ -56,7 +57,7 @@ def test_sampler_equal_draws_per_bin_and_class():
     sizes = {0: [50, 40, 30, 60, 500], 1: [20, 20, 20, 20, 20], 2: [8, 9, 10, 11, 12],
              3: [30, 5, 30, 7, 30]}
     probs, truth = _constructed(sizes)
-    cal, test = stratified_calibration_set(probs, truth, 80, seed=1)
+    cal, test, _ = stratified_calibration_set(probs, truth, 80, seed=1)
     assert len(cal) == 80 and len(np.unique(cal)) == 80
     assert test.sum() == len(truth) - 80 and not test[cal].any()
     for cls in range(4):
@@ -65,8 +66,8 @@ def test_sampler_equal_draws_per_bin_and_class():
         bins = np.bincount(probability_bins(probs[mine, cls]), minlength=5)
         assert bins.tolist() == [4, 4, 4, 4, 4]
     # deterministic for a seed, different for another
-    again, _ = stratified_calibration_set(probs, truth, 80, seed=1)
-    other, _ = stratified_calibration_set(probs, truth, 80, seed=2)
+    again = stratified_calibration_set(probs, truth, 80, seed=1).indices
+    other = stratified_calibration_set(probs, truth, 80, seed=2).indices
     assert np.array_equal(cal, again) and not np.array_equal(cal, other)
 
 
@@ -75,7 +76,7 @@ def test_sampler_short_bins_give_all_and_rest_is_spread():
     sizes = {0: [40] * 5, 1: [40] * 5, 2: [40] * 5, 3: [1, 0, 2, 50, 50]}
     probs, truth = _constructed(sizes)
     for seed in range(5):
-        cal, _ = stratified_calibration_set(probs, truth, 120, seed=seed)
+        cal = stratified_calibration_set(probs, truth, 120, seed=seed).indices
         mine = cal[truth[cal] == 3]
         bins = np.bincount(probability_bins(probs[mine, 3]), minlength=5)
         assert len(mine) == 30
@@ -126,9 +127,10 @@ def test_sampler_accepts_edge_probabilities():
     i, j = pair_from_index(keys, v)
     ep = EdgeProbabilities.from_counts([f"X{k}" for k in range(v)],
                                        np.column_stack([i, j]), counts, 20)
-    a, ta = stratified_calibration_set(ep, truth, 40, seed=5)
-    b, tb = stratified_calibration_set(ep.dense(), truth, 40, seed=5)
+    a, ta, da = stratified_calibration_set(ep, truth, 40, seed=5)
+    b, tb, db = stratified_calibration_set(ep.dense(), truth, 40, seed=5)
     assert np.array_equal(a, b) and np.array_equal(ta, tb)
+    np.testing.assert_array_equal(da.rates, db.rates)
 
 
 # ----------------------------------------------------------------- Table 32 rules
@@ -338,8 +340,10 @@ def test_calibrate_all_pairs_equals_dense_prediction():
 
 def test_evaluate_run_with_an_estimator():
     probs, truth = _toy_problem()
-    rec = evaluate_run(probs, truth, 20, calibrator=_Sharpen(), sample_seed=1,
-                       calibrator_seed=2, bin_size=50)
+    with pytest.raises(ValueError, match="neither offsets nor sample_weight|no sample_weight"):
+        evaluate_run(probs, truth, 20, calibrator=_Sharpen(), sample_seed=1, bin_size=50)
+    rec = evaluate_run(probs, truth, 20, calibrator=_Sharpen(), selection="none",
+                       sample_seed=1, calibrator_seed=2, bin_size=50)
     assert rec["status"] == "ok" and rec["n_test"] == len(truth) - 20
     dense = probs.dense(np.float32)
     test = np.ones(len(truth), bool)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.optimize import minimize
-from scipy.special import logsumexp, softmax
 
 from causalcal.calibration._base import check_probability_matrix, check_sample_weight
 
@@ -120,9 +119,13 @@ def set_label_loss(S: np.ndarray, Y: np.ndarray, w: np.ndarray) -> tuple[float, 
     ``Σ_i w_i (logsumexp_c S_ic − logsumexp_{c ∈ Y_i} S_ic)``; the gradient with respect
     to ``S`` is ``w_i (softmax(S_i) − softmax(S_i restricted to Y_i))``.
     """
-    allowed = np.where(Y, S, -np.inf)
-    loss = float(np.sum(w * (logsumexp(S, axis=-1) - logsumexp(allowed, axis=-1))))
-    G = (softmax(S, axis=-1) - softmax(allowed, axis=-1)) * w[..., None]
+    top = S.max(axis=-1, keepdims=True)  # every allowed set is non-empty: finite sums
+    E = np.exp(S - top)
+    total = E.sum(axis=-1)
+    E_allowed = np.where(Y, E, 0.0)
+    kept = E_allowed.sum(axis=-1)
+    loss = float(np.sum(w * (np.log(total) - np.log(kept))))
+    G = (E / total[..., None] - E_allowed / kept[..., None]) * w[..., None]
     return loss, G
 
 

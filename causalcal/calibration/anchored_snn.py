@@ -30,6 +30,7 @@ from scipy.optimize import minimize
 from scipy.special import softmax
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
+from threadpoolctl import threadpool_limits
 
 from causalcal.calibration._base import MulticlassCalibrator, check_sample_weight
 from causalcal.calibration._multiclass import check_label_sets, check_offsets, set_label_loss
@@ -38,8 +39,7 @@ from causalcal.calibration.snn import split_features
 __all__ = ["AnchoredSNNCalibrator"]
 
 _PREDICT_CHUNK = 1 << 16
-_PENALTIES = ("identity_penalty", "intercept_penalty", "certainty_penalty", "hidden_penalty",
-              "unseen_factor")
+_PENALTIES = ("identity_penalty", "intercept_penalty", "hidden_penalty", "unseen_factor")
 
 
 class AnchoredSNNCalibrator(MulticlassCalibrator):
@@ -90,7 +90,6 @@ class AnchoredSNNCalibrator(MulticlassCalibrator):
         hidden_sizes: tuple[int, ...] = (4, 5, 6, 7),
         identity_penalty: float = 3.0,
         intercept_penalty: float = 0.1,
-        certainty_penalty: float = 0.1,
         hidden_penalty: float = 1.0,
         unseen_factor: float = 100.0,
         eps: float | str = "auto",
@@ -102,7 +101,6 @@ class AnchoredSNNCalibrator(MulticlassCalibrator):
         self.hidden_sizes = hidden_sizes
         self.identity_penalty = identity_penalty
         self.intercept_penalty = intercept_penalty
-        self.certainty_penalty = certainty_penalty
         self.hidden_penalty = hidden_penalty
         self.unseen_factor = unseen_factor
         self.eps = eps
@@ -128,14 +126,13 @@ class AnchoredSNNCalibrator(MulticlassCalibrator):
     def _inputs(self, P: np.ndarray, F: np.ndarray):
         """Log inputs and hidden-layer inputs of ``[P | F]``."""
         U = np.hstack([P, (F - self.feature_mean_) / self.feature_scale_]) if F.shape[1] else P
-        return np.hstack([np.log(P + self.eps_), (P >= 1 - 1e-9).astype(np.float64)]), U
+        return np.log(P + self.eps_), U
 
     @staticmethod
     def _logits(L, U, A, b, W1, c1, W2):
         """Logits (M, n, k) and the hidden activations (M, n, H)."""
-        Hid = np.tanh(np.einsum("nd,mdh->mnh", U, W1) + c1[:, None, :])
-        Z = (np.einsum("nk,mkj->mnj", L, A) + b[:, None, :]
-             + np.einsum("mnh,mhj->mnj", Hid, W2))
+        Hid = np.tanh(U @ W1 + c1[:, None, :])
+        Z = L @ A + b[:, None, :] + Hid @ W2
         return Z, Hid
 
     # ------------------------------------------------------------------ fit
@@ -163,14 +160,12 @@ class AnchoredSNNCalibrator(MulticlassCalibrator):
         scale = 1.0 / np.sqrt(d)
         W1 = rs.uniform(-scale, scale, size=(M, d, H)) * mask[:, None, :]
         c1 = rs.uniform(-scale, scale, size=(M, H)) * mask
-        shapes = [(M, 2 * k, k), (M, k), (M, d, H), (M, H), (M, H, k)]
+        shapes = [(M, k, k), (M, k), (M, d, H), (M, H), (M, H, k)]
         splits = np.cumsum([int(np.prod(s)) for s in shapes])[:-1]
-        eye = np.vstack([np.eye(k), np.zeros((k, k))])
+        eye = np.eye(k)
         seen = Y[Y.sum(axis=1) == 1].any(axis=0)
         factor = np.where(seen, 1.0, float(self.unseen_factor))  # per logit column
-        lam_a = np.vstack([np.full((k, k), self.identity_penalty),
-                           np.full((k, k), self.certainty_penalty)]) * factor
-        lam_b = self.intercept_penalty * factor
+        lam_a, lam_b = (getattr(self, p) * factor for p in _PENALTIES[:2])
         lam_h, lam_o = self.hidden_penalty, self.hidden_penalty * factor
 
         def fun(theta):
@@ -180,19 +175,21 @@ class AnchoredSNNCalibrator(MulticlassCalibrator):
             loss, G = set_label_loss(Z + O[None], Y[None], w[None])
             f = (loss + np.sum(lam_a * (A - eye) ** 2) + np.sum(lam_b * b**2)
                  + lam_h * np.sum(W1**2) + np.sum(lam_o * W2**2))
-            gA = np.einsum("nk,mnj->mkj", L, G) + 2 * lam_a * (A - eye)
+            gA = L.T @ G + 2 * lam_a * (A - eye)
             gb = G.sum(axis=1) + 2 * lam_b * b
-            gW2 = (np.einsum("mnh,mnj->mhj", Hid, G) + 2 * lam_o * W2) * mask[:, :, None]
-            GH = np.einsum("mnj,mhj->mnh", G, W2) * (1 - Hid**2)
-            gW1 = (np.einsum("nd,mnh->mdh", U, GH) + 2 * lam_h * W1) * mask[:, None, :]
+            gW2 = (Hid.transpose(0, 2, 1) @ G + 2 * lam_o * W2) * mask[:, :, None]
+            GH = (G @ W2.transpose(0, 2, 1)) * (1 - Hid**2)
+            gW1 = (U.T @ GH + 2 * lam_h * W1) * mask[:, None, :]
             gc1 = GH.sum(axis=1) * mask
             return f, np.concatenate([g.ravel() for g in (gA, gb, gW1, gc1, gW2)])
 
-        theta0 = np.concatenate([np.broadcast_to(eye, (M, 2 * k, k)).ravel(), np.zeros(M * k),
+        theta0 = np.concatenate([np.broadcast_to(eye, (M, k, k)).ravel(), np.zeros(M * k),
                                  W1.ravel(), c1.ravel(), np.zeros(M * H * k)])
-        res = minimize(fun, theta0, jac=True, method="L-BFGS-B",
-                       options={"maxiter": int(self.max_iter), "ftol": 1e-12, "gtol": 1e-8,
-                                "maxcor": 30})
+        # tiny matrices: BLAS threads only contend (60x slower on a busy 2-core machine)
+        with threadpool_limits(1):
+            res = minimize(fun, theta0, jac=True, method="L-BFGS-B",
+                           options={"maxiter": int(self.max_iter), "ftol": 1e-12,
+                                    "gtol": 1e-8, "maxcor": 30})
         A, b, W1, c1, W2 = (p.reshape(s) for p, s in zip(np.split(res.x, splits), shapes))
         self.coef_log_, self.intercept_ = A, b
         self.coef_hidden_ = W1 * mask[:, None, :]

@@ -112,6 +112,15 @@ def add_calibrator_arguments(parser: argparse.ArgumentParser) -> None:
                         help="calibrator hyper-parameter (repeatable), e.g. n_models=5")
 
 
+def add_selection_argument(parser: argparse.ArgumentParser) -> None:
+    """``--selection design|none``: how the stratified calibration set is treated."""
+    parser.add_argument("--selection", choices=("design", "none"), default="design",
+                        help="design (default): correct for the stratified calibration "
+                             "set's inclusion rates (logit offsets) and fit swap-equivariant; "
+                             "none: fit as if the N pairs were a random sample, as the "
+                             "thesis did (e.g. --calibrator snn-thesis --selection none)")
+
+
 def parse_params(items: list[str] | None) -> dict:
     """``["k=v", …]`` → dict, values read as Python literals where possible."""
     params = {}

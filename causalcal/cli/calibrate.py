@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import argparse
 
-from causalcal.cli import add_calibrator_arguments
+from causalcal.cli import add_calibrator_arguments, add_selection_argument
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,9 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                         "needs --n-cal")
     parser.add_argument("--n-cal", type=int,
                         help="with --truth: calibration set size N (multiple of 4)")
-    parser.add_argument("--selection", choices=("design", "none"), default="design",
-                        help="with --truth: correct for the stratified design (default) or "
-                             "fit as if the N pairs were a random sample (the thesis)")
+    add_selection_argument(parser)
     parser.add_argument("--expected-edges", type=float, default=None,
                         help="with --known: adjacent pairs assumed in the population "
                              "(default: the bootstrap's mean number of edges)")

@@ -23,6 +23,7 @@ import argparse
 
 from causalcal.cli import (
     add_calibrator_arguments,
+    add_selection_argument,
     check_calibrator,
     check_output_dir,
     parse_params,
@@ -40,6 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "can reach 5 %%)")
     parser.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
     add_calibrator_arguments(parser)
+    add_selection_argument(parser)
     parser.add_argument("--jobs", type=int, default=2, help="parallel processes (2)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -54,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     config = StudyConfig(
         grid=((args.nodes, (args.edges,)),), sizes=tuple(args.sizes), repeats=args.repeats,
         n_boot=args.n_boot, calibrator=args.calibrator,
-        calibrator_params=params, n_jobs=args.jobs, seed=args.seed,
+        calibrator_params=params, selection=args.selection, n_jobs=args.jobs, seed=args.seed,
     )
     result = run_study(config, args.out, progress=not args.quiet)
     print(result.table)

@@ -34,6 +34,7 @@ import argparse
 
 from causalcal.cli import (
     add_calibrator_arguments,
+    add_selection_argument,
     check_calibrator,
     check_output_dir,
     parse_params,
@@ -48,6 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--n-boot", type=int, help="bootstrap replicates (preset: 200)")
     parser.add_argument("--samples", type=int, help="samples n per data set (preset: 1000)")
     add_calibrator_arguments(parser)
+    add_selection_argument(parser)
     parser.add_argument("--nodes", type=int, help="override V of the preset")
     parser.add_argument("--edges", type=int, nargs="+", help="override the preset's E values")
     parser.add_argument("--sizes", type=int, nargs="+",
@@ -72,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         args.preset, grid=grid, sizes=tuple(args.sizes) if args.sizes else None,
         repeats=args.repeats, n_boot=args.n_boot, n_samples=args.samples,
         calibrator=args.calibrator, calibrator_params=parse_params(args.param),
-        n_jobs=args.jobs, seed=args.seed, plots=not args.no_plots,
+        selection=args.selection, n_jobs=args.jobs, seed=args.seed, plots=not args.no_plots,
     )
     check_calibrator(config.calibrator, config.calibrator_params)
     result = run_study(config, args.out, progress=not args.quiet)
