@@ -1,0 +1,337 @@
+"""Batched BDeu gains from one-hot count products (thesis §6.2.2; SPEC §5).
+
+Counting is the hot path of every score-based search here, and counting many families at
+once is a matrix product.  Let ``X`` be the n × ΣA one-hot encoding of all variables.
+
+* :func:`pairwise_gains` — ``Xᵀ diag(w) X`` holds the r_i × r_j count tables of all pairs,
+  hence ``s(j | {i}) − s(j | ∅)`` for every pair (BDeu is score equivalent, so one gain
+  serves both directions).
+* :func:`family_gains` — for requests ``(y, P)``, ``Zᵀ diag(w) X`` with ``Z`` the one-hot
+  of the observed ``(configuration of P, y)`` values holds ``N(P, y, x)`` for every
+  variable ``x`` at once, hence ``s(y | P ∪ {x}) − s(y | P)`` for all ``x``.  Many
+  requests are stacked into one dense product (BLAS).
+
+Both products drop the last category of every variable from ``X`` (its counts are the
+row totals minus the others), which shrinks the product by a factor of about
+``(ΣA − V) / ΣA``.  For integer weights the float32 products are exact and lnΓ comes
+from lookup tables.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from scipy import sparse
+from scipy.special import gammaln
+
+__all__ = ["family_gains", "pairwise_gains"]
+
+_BLOCK_BYTES = 64 << 20  # output block of a stacked product
+
+
+class _Layout:
+    """Variables sorted by arity and their reduced one-hot columns (last category dropped).
+
+    ``groups`` lists ``(arity, first position, end position, first column)``; ``order``
+    maps sorted position → variable; :meth:`encode` builds rows of the reduced one-hot.
+    """
+
+    def __init__(self, score) -> None:
+        self.score = score
+        self.order = np.argsort(score.arities, kind="stable")
+        self.par = score.arities[self.order]
+        self.cols = np.concatenate([[0], np.cumsum(self.par - 1)])
+        self.groups = []
+        for r in np.unique(self.par):
+            p0 = int(np.searchsorted(self.par, r, "left"))
+            p1 = int(np.searchsorted(self.par, r, "right"))
+            self.groups.append((int(r), p0, p1, int(self.cols[p0])))
+        self.width = int(self.cols[-1])
+        self.exact = score.integral_weights and score.total_weight < (1 << 24)
+        self.dtype = np.float32 if self.exact else np.float64
+        self._onehot: np.ndarray | None = None
+        self.tables: dict[tuple[float, int], tuple[np.ndarray, np.ndarray]] = {}
+
+    def encode(self, r0: int, r1: int) -> np.ndarray:
+        """Reduced one-hot of samples ``r0 … r1 − 1`` (sorted variable order)."""
+        x = np.zeros((r1 - r0, self.width), dtype=self.dtype)
+        rows = np.arange(r1 - r0)
+        for p, j in enumerate(self.order):
+            c = self.score._codes[j, r0:r1]
+            hit = c < self.par[p] - 1
+            x[rows[hit], self.cols[p] + c[hit]] = 1
+        return x
+
+    @property
+    def onehot(self) -> np.ndarray:
+        if self._onehot is None:
+            self._onehot = self.encode(0, self.score.n_samples)
+        return self._onehot
+
+    def nbytes(self) -> int:
+        return self.score.n_samples * self.width * np.dtype(self.dtype).itemsize
+
+
+def _layout(score) -> _Layout:
+    if getattr(score, "_batch_layout", None) is None:
+        score._batch_layout = _Layout(score)
+    return score._batch_layout
+
+
+def _tables(score, lay: _Layout, keys: list[tuple[float, int]]) -> tuple:
+    """Stacked tables ``k ↦ lnΓ(k + b) − lnΓ(b)`` and ``k ↦ lnΓ(a) − lnΓ(k + a)`` with
+    ``a = α / qr``, ``b = a / r_y`` for the distinct keys ``(qr, r_y)``
+    (``k = 0 … total weight``), and each key's table offset."""
+    step = int(round(score.total_weight)) + 1
+    distinct = sorted(set(keys))
+    for qr, ry in distinct:
+        if (qr, ry) not in lay.tables:
+            k = np.arange(step, dtype=np.float64)
+            a = score.sample_prior / qr
+            b = a / ry
+            lay.tables[(qr, ry)] = (gammaln(k + b) - gammaln(b), gammaln(a) - gammaln(k + a))
+    tb = np.concatenate([lay.tables[key][0] for key in distinct])
+    ta = np.concatenate([lay.tables[key][1] for key in distinct])
+    where = {key: i * step for i, key in enumerate(distinct)}
+    return tb, ta, np.array([where[key] for key in keys], dtype=np.intp)
+
+
+def _family_rows(score, y: int, parents: list[int]):
+    """Observed (config, y) groups: row label per sample, weighted totals, config starts."""
+    r = int(score.arities[y])
+    cfg, size = score._config_index(parents)
+    key = cfg * r + score._codes[y]
+    seen = np.zeros(size * r, dtype=bool)
+    seen[key] = True
+    u = np.flatnonzero(seen)
+    rank = np.cumsum(seen) - 1
+    inv = rank[key]
+    tot = np.bincount(inv, weights=score.weights, minlength=len(u))
+    c = u // r
+    starts = np.flatnonzero(np.r_[True, c[1:] != c[:-1]])
+    return inv, tot, starts
+
+
+def _block_likelihoods(score, lay: _Layout, fams: list, counts: np.ndarray) -> np.ndarray:
+    """Likelihood part of ``s(y | P ∪ {x})`` for stacked families ``(y, P, rows)`` and every
+    variable (sorted positions) from their reduced counts ``counts`` (stacked rows × width);
+    the dropped last category of ``x`` is the family row total minus the others."""
+    sizes = np.array([len(f[2][1]) for f in fams])
+    n_cfg = np.array([len(f[2][2]) for f in fams])
+    row0 = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    cfg0 = np.concatenate([[0], np.cumsum(n_cfg)[:-1]])
+    tot = np.concatenate([f[2][1] for f in fams])
+    cfg_starts = np.concatenate([f[2][2] + o for f, o in zip(fams, row0)])
+    q = np.array([math.exp(score._log_q(f[1])) for f in fams])
+    ry = np.array([int(score.arities[f[0]]) for f in fams])
+    if lay.exact:
+        counts = counts.astype(np.intp)
+        tot = np.rint(tot).astype(np.intp)
+    lik = np.empty((len(fams), len(lay.order)))
+    for r, p0, p1, c0 in lay.groups:
+        m = p1 - p0
+        blk = counts[:, c0 : c0 + m * (r - 1)].reshape(len(tot), m, r - 1)
+        last = tot[:, None] - (blk[:, :, 0] if r == 2 else blk.sum(axis=2))
+        nj_blk = np.add.reduceat(blk, cfg_starts, axis=0)
+        nj_last = np.add.reduceat(last, cfg_starts, axis=0)
+        if lay.exact:
+            tb, ta, off = _tables(score, lay, list(zip((q * r).tolist(), ry.tolist())))
+            ob = np.repeat(off, sizes)[:, None]
+            oa = np.repeat(off, n_cfg)[:, None]
+            t1 = tb[blk + ob[:, :, None]].sum(axis=2) + tb[last + ob]
+            t2 = ta[nj_blk + oa[:, :, None]].sum(axis=2) + ta[nj_last + oa]
+        else:
+            a = score.sample_prior / (q * r)
+            b = np.repeat(a / ry, sizes)[:, None]
+            t1 = (gammaln(blk + b[:, :, None]) - gammaln(b[:, :, None])).sum(axis=2)
+            t1 += gammaln(last + b) - gammaln(b)
+            a = np.repeat(a, n_cfg)[:, None]
+            t2 = (gammaln(a[:, :, None]) - gammaln(nj_blk + a[:, :, None])).sum(axis=2)
+            t2 += gammaln(a) - gammaln(nj_last + a)
+        lik[:, p0:p1] = np.add.reduceat(t1, row0, axis=0) + np.add.reduceat(t2, cfg0, axis=0)
+    return lik
+
+
+def family_gains(
+    score, requests: Sequence[tuple[int, frozenset[int]]], min_gain: float = 0.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All ``(request k, variable x)`` with ``g = s(y_k | P_k ∪ {x}) − s(y_k | P_k) >
+    min_gain`` (``x ∉ P_k ∪ {y_k}``) for requests ``(y_k, P_k)``.
+
+    Returns arrays ``(k, x, g)`` sorted by ``(k, x)``.  The requests are counted in blocks:
+    one sparse product ``Zᵀ X`` per block, ``Z`` holding one weighted entry per sample and
+    request (so a block costs about n × width additions per request).
+    """
+    lay = _layout(score)
+    n = score.n_samples
+    w = np.ones(n) if score.weights is None else score.weights
+    w = w.astype(lay.onehot.dtype)
+    cap = max(1, _BLOCK_BYTES // (8 * (lay.width + len(lay.order))))
+    found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+    def flush(ks: list[int], fams: list) -> None:
+        sizes = [len(f[2][1]) for f in fams]
+        offs = np.cumsum([0] + sizes[:-1])
+        rows = np.stack([f[2][0] + o for f, o in zip(fams, offs)], axis=1).ravel()
+        z = sparse.csc_matrix(
+            (np.repeat(w, len(fams)), rows, np.arange(0, len(rows) + 1, len(fams))),
+            shape=(sum(sizes), n),
+        )
+        lik = _block_likelihoods(score, lay, fams, z @ lay.onehot)
+        gain = np.empty_like(lik)
+        gain[:, lay.order] = lik
+        for row, (y, pa, _) in enumerate(fams):
+            gain[row] += score.structure_term(len(pa) + 1) - score.local_score(y, pa)
+            gain[row, pa] = -np.inf
+            gain[row, y] = -np.inf
+        kk, xs = np.nonzero(gain > min_gain)
+        found.append((np.asarray(ks)[kk], xs, gain[kk, xs]))
+
+    ks: list[int] = []
+    fams: list = []
+    n_rows = 0
+    for k, (y, parents) in enumerate(requests):
+        pa = sorted(parents)
+        fam = (int(y), pa, _family_rows(score, int(y), pa))
+        if fams and n_rows + len(fam[2][1]) > cap:
+            flush(ks, fams)
+            ks, fams, n_rows = [], [], 0
+        ks.append(k)
+        fams.append(fam)
+        n_rows += len(fam[2][1])
+    if fams:
+        flush(ks, fams)
+    if not found:
+        z = np.zeros(0, dtype=np.intp)
+        return z, z, np.zeros(0)
+    out_k, out_x, out_g = (np.concatenate(a) for a in zip(*found))
+    order = np.lexsort((out_x, out_k))
+    return out_k[order], out_x[order], out_g[order]
+
+
+def _pair_tables(g, ma: np.ndarray, mb: np.ndarray, ra: int, rb: int) -> np.ndarray:
+    """Full ``(a, r_a, b, r_b)`` count tables from the reduced product block ``g`` and the
+    marginal counts ``ma`` (a, r_a), ``mb`` (b, r_b)."""
+    g = g.reshape(len(ma), ra - 1, len(mb), rb - 1)
+    full = np.empty((len(ma), ra, len(mb), rb))
+    full[:, : ra - 1, :, : rb - 1] = g
+    full[:, : ra - 1, :, rb - 1] = ma[:, : ra - 1, None] - g.sum(axis=3)
+    full[:, ra - 1, :, : rb - 1] = mb[None, :, : rb - 1] - g.sum(axis=1)
+    full[:, ra - 1, :, rb - 1] = ma[:, ra - 1, None] - full[:, ra - 1, :, : rb - 1].sum(axis=2)
+    return full
+
+
+def pairwise_gains(
+    score,
+    min_gain: float = 0.0,
+    top: int | None = None,
+    block_bytes: int = 48 << 20,
+    onehot_bytes: int = 256 << 20,
+):
+    """All pairs ``i < j`` with ``s(j | {i}) − s(j | ∅) > min_gain`` (BDeu is score
+    equivalent, so the gain is the same for ``j → i``); see
+    :meth:`BDeuScore.pairwise_gains <causalcal.bootstrap.BDeuScore.pairwise_gains>`.
+
+    The count tables come from blocks of ``X'ᵀ diag(w) X'`` (reduced one-hot, float32
+    BLAS for integer weights, built in row chunks of at most ``onehot_bytes``; torch on
+    ``score.device`` if set).  With ``top``, also returns a (V, top) array of each
+    variable's ``top`` best partners by gain, sorted by index.
+    """
+    lay = _layout(score)
+    v, n = score.n_vars, score.n_samples
+    par, cols, alpha = lay.par, lay.cols, score.sample_prior
+    if lay._onehot is not None or lay.nbytes() <= onehot_bytes:
+        chunks = [(0, n)]
+    else:
+        step = max(1, int(onehot_bytes // (lay.width * np.dtype(lay.dtype).itemsize)))
+        chunks = [(r0, min(n, r0 + step)) for r0 in range(0, n, step)]
+    torch = None
+    if score.device is not None:  # the same products with torch (e.g. on a GPU)
+        import torch
+
+    def encode(r0: int, r1: int):
+        oh = lay.onehot if len(chunks) == 1 else lay.encode(r0, r1)
+        wt = oh if score.weights is None else oh * score.weights[r0:r1, None].astype(lay.dtype)
+        if torch is not None:
+            oh_t = torch.from_numpy(oh).to(score.device)
+            return oh_t, (oh_t if wt is oh else torch.from_numpy(wt).to(score.device))
+        return oh, wt
+
+    encoded = encode(0, n) if len(chunks) == 1 else None
+    marg = np.zeros((v, int(par.max())))
+    for p, j in enumerate(lay.order):
+        marg[p, : par[p]] = np.bincount(score._codes[j], weights=score.weights, minlength=par[p])
+    # s(y | ∅) likelihood and the per-x term Σ_k lnΓ(α/r) − lnΓ(N_k + α/r) of s(y | {x})
+    empty = np.array([score._score_from_counts(marg[p, None, : par[p]], 0.0, int(par[p]))
+                      for p in range(v)])
+    ax_terms = np.array([float(np.sum(gammaln(alpha / r) - gammaln(marg[p, :r] + alpha / r)))
+                         for p, r in enumerate(par.tolist())])
+    d_prior = score.structure_term(1) - score.structure_term(0)
+    tables: dict[tuple[int, int], np.ndarray] = {}
+    if lay.exact:
+        k = np.arange(int(round(score.total_weight)) + 1)
+        for ra, *_ in lay.groups:
+            for rb, *_ in lay.groups:
+                c = alpha / (ra * rb)
+                tables[(ra, rb)] = gammaln(k + c) - gammaln(c)
+    dense = None if top is None else np.full((v, v), -np.inf, dtype=np.float32)
+    out_i, out_j, out_g = [], [], []
+    per_var = max(1, int(block_bytes // (8 * int(par.sum()) * int(par.max()))))
+    for s in range(0, v - 1, per_var):
+        e = min(v, s + per_var)
+        b = np.empty((e - s, v - s), dtype=np.float64)
+        pairs = [
+            (ra, max(ga0, s), min(ga1, e), rb, max(gb0, s), gb1)
+            for ra, ga0, ga1, _ in lay.groups
+            for rb, gb0, gb1, _ in lay.groups
+            if max(ga0, s) < min(ga1, e) and max(gb0, s) < gb1
+        ]
+        counts: list = [None] * len(pairs)
+        for q0, q1 in chunks:  # Σ over row chunks of X'_cᵀ diag(w_c) X'_c
+            oh, wt = encoded if encoded is not None else encode(q0, q1)
+            for k, (_, r0, r1, _, c0, c1) in enumerate(pairs):
+                part = wt[:, cols[r0] : cols[r1]].T @ oh[:, cols[c0] : cols[c1]]
+                counts[k] = part if counts[k] is None else counts[k] + part
+        for (ra, r0, r1, rb, c0, c1), g in zip(pairs, counts):
+            if torch is not None:
+                g = g.cpu().numpy()
+            full = _pair_tables(g, marg[r0:r1, :ra], marg[c0:c1, :rb], ra, rb)
+            if lay.exact:
+                lg = tables[(ra, rb)][np.rint(full).astype(np.intp)]
+            else:
+                c = alpha / (ra * rb)
+                lg = gammaln(full + c) - gammaln(c)
+            b[r0 - s : r1 - s, c0 - s : c1 - s] = lg.sum(axis=(1, 3))
+        ii, jj = np.nonzero(np.triu(np.ones((e - s, v - s), dtype=bool), k=1))
+        gi, gj = ii + s, jj + s
+        gain = ax_terms[gi] + b[ii, jj] - empty[gj] + d_prior
+        if dense is not None:
+            dense[gi, gj] = gain
+            dense[gj, gi] = gain
+        keep = gain > min_gain
+        out_i.append(gi[keep])
+        out_j.append(gj[keep])
+        out_g.append(gain[keep])
+    p0 = score.structure_term(0)
+    for p in range(v):
+        score._cache.setdefault((int(lay.order[p]), frozenset()), float(empty[p] + p0))
+    if out_i:
+        oi = lay.order[np.concatenate(out_i)]
+        oj = lay.order[np.concatenate(out_j)]
+        gain = np.concatenate(out_g)
+    else:
+        oi = oj = np.zeros(0, dtype=np.intp)
+        gain = np.zeros(0)
+    lo, hi = np.minimum(oi, oj), np.maximum(oi, oj)
+    srt = np.lexsort((hi, lo))
+    found = (lo[srt], hi[srt], gain[srt])
+    if dense is None:
+        return found
+    k = min(int(top), v - 1)
+    ranked = np.empty((v, k), dtype=np.intp)
+    if k > 0:
+        part = np.argpartition(-dense, k - 1, axis=1)[:, :k]
+        ranked[lay.order] = np.sort(lay.order[part], axis=1)
+    return (*found, ranked)
