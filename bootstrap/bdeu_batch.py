@@ -41,6 +41,8 @@ class _Layout:
     def __init__(self, score) -> None:
         self.score = score
         self.order = np.argsort(score.arities, kind="stable")
+        self.position = np.empty_like(self.order)
+        self.position[self.order] = np.arange(len(self.order))
         self.par = score.arities[self.order]
         self.cols = np.concatenate([[0], np.cumsum(self.par - 1)])
         self.groups = []
@@ -52,6 +54,7 @@ class _Layout:
         self.exact = score.integral_weights and score.total_weight < (1 << 24)
         self.dtype = np.float32 if self.exact else np.float64
         self._onehot: np.ndarray | None = None
+        self._transposed: np.ndarray | None = None
         self.tables: dict[tuple[float, int], tuple[np.ndarray, np.ndarray]] = {}
 
     def encode(self, r0: int, r1: int) -> np.ndarray:
@@ -70,6 +73,13 @@ class _Layout:
             self._onehot = self.encode(0, self.score.n_samples)
         return self._onehot
 
+    @property
+    def transposed(self) -> np.ndarray:
+        """The one-hot matrix as (columns × samples), for gathering columns."""
+        if self._transposed is None:
+            self._transposed = np.ascontiguousarray(self.onehot.T)
+        return self._transposed
+
     def nbytes(self) -> int:
         return self.score.n_samples * self.width * np.dtype(self.dtype).itemsize
 
@@ -78,6 +88,46 @@ def _layout(score) -> _Layout:
     if getattr(score, "_batch_layout", None) is None:
         score._batch_layout = _Layout(score)
     return score._batch_layout
+
+
+class _Columns:
+    """The candidate variables of a :func:`family_gains` call and their arity groups
+    ``(arity, first, end, first column)`` in local positions.  All variables: counts come
+    from a sparse product with the one-hot matrix; a subset: from a dense product with its
+    rows of the transposed one-hot (a cheap gather)."""
+
+    def __init__(self, lay: _Layout, candidates: np.ndarray | None) -> None:
+        self.lay = lay
+        if candidates is None:
+            self.variables, self.groups, self.cols = lay.order, lay.groups, None
+            self.width = lay.width
+            return
+        pos = np.unique(lay.position[np.asarray(candidates, dtype=np.intp)])
+        self.variables = lay.order[pos]
+        par = lay.par[pos]
+        local = np.concatenate([[0], np.cumsum(par - 1)])
+        self.groups = []
+        for r in np.unique(par):
+            p0 = int(np.searchsorted(par, r, "left"))
+            self.groups.append((int(r), p0, int(np.searchsorted(par, r, "right")), int(local[p0])))
+        self.width = int(local[-1])
+        self.cols = np.repeat(lay.cols[pos] - local[:-1], par - 1) + np.arange(self.width)
+
+    def count(self, labels: list[np.ndarray], sizes: list[int], w: np.ndarray) -> np.ndarray:
+        """Weighted counts (stacked rows × columns) of stacked requests whose samples carry
+        the row ``labels`` (one array per request, ``sizes`` rows each)."""
+        n = len(w)
+        offs = np.cumsum([0] + sizes[:-1])
+        rows = np.stack([lab + o for lab, o in zip(labels, offs)], axis=1).ravel()
+        if self.cols is None:
+            z = sparse.csc_matrix(
+                (np.repeat(w, len(labels)), rows, np.arange(0, len(rows) + 1, len(labels))),
+                shape=(sum(sizes), n),
+            )
+            return z @ self.lay.onehot
+        z = np.zeros((sum(sizes), n), dtype=self.lay.dtype)
+        z[rows, np.repeat(np.arange(n), len(labels))] = np.repeat(w, len(labels))
+        return z @ self.lay.transposed[self.cols].T
 
 
 def _tables(score, lay: _Layout, keys: list[tuple[float, int]]) -> tuple:
@@ -114,7 +164,9 @@ def _family_rows(score, y: int, parents: list[int]):
     return inv, tot, starts
 
 
-def _block_likelihoods(score, lay: _Layout, fams: list, counts: np.ndarray) -> np.ndarray:
+def _block_likelihoods(
+    score, lay: _Layout, cs: _Columns, fams: list, counts: np.ndarray
+) -> np.ndarray:
     """Likelihood part of ``s(y | P ∪ {x})`` for stacked families ``(y, P, rows)`` and every
     variable (sorted positions) from their reduced counts ``counts`` (stacked rows × width);
     the dropped last category of ``x`` is the family row total minus the others."""
@@ -129,8 +181,8 @@ def _block_likelihoods(score, lay: _Layout, fams: list, counts: np.ndarray) -> n
     if lay.exact:
         counts = counts.astype(np.intp)
         tot = np.rint(tot).astype(np.intp)
-    lik = np.empty((len(fams), len(lay.order)))
-    for r, p0, p1, c0 in lay.groups:
+    lik = np.empty((len(fams), len(cs.variables)))
+    for r, p0, p1, c0 in cs.groups:
         m = p1 - p0
         blk = counts[:, c0 : c0 + m * (r - 1)].reshape(len(tot), m, r - 1)
         last = tot[:, None] - (blk[:, :, 0] if r == 2 else blk.sum(axis=2))
@@ -155,39 +207,38 @@ def _block_likelihoods(score, lay: _Layout, fams: list, counts: np.ndarray) -> n
 
 
 def family_gains(
-    score, requests: Sequence[tuple[int, frozenset[int]]], min_gain: float = 0.0
+    score,
+    requests: Sequence[tuple[int, frozenset[int]]],
+    min_gain: float = 0.0,
+    candidates: Sequence[int] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """All ``(request k, variable x)`` with ``g = s(y_k | P_k ∪ {x}) − s(y_k | P_k) >
-    min_gain`` (``x ∉ P_k ∪ {y_k}``) for requests ``(y_k, P_k)``.
+    min_gain`` (``x ∉ P_k ∪ {y_k}``; ``x`` among ``candidates`` if given) for requests
+    ``(y_k, P_k)``.
 
     Returns arrays ``(k, x, g)`` sorted by ``(k, x)``.  The requests are counted in blocks:
     one sparse product ``Zᵀ X`` per block, ``Z`` holding one weighted entry per sample and
     request (so a block costs about n × width additions per request).
     """
     lay = _layout(score)
+    cs = _Columns(lay, candidates)
     n = score.n_samples
     w = np.ones(n) if score.weights is None else score.weights
-    w = w.astype(lay.onehot.dtype)
-    cap = max(1, _BLOCK_BYTES // (8 * (lay.width + len(lay.order))))
+    w = w.astype(lay.dtype)
+    cap = max(1, _BLOCK_BYTES // (8 * (cs.width + len(cs.variables))))
+    local = np.full(score.n_vars, -1, dtype=np.intp)
+    local[cs.variables] = np.arange(len(cs.variables))
     found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
     def flush(ks: list[int], fams: list) -> None:
-        sizes = [len(f[2][1]) for f in fams]
-        offs = np.cumsum([0] + sizes[:-1])
-        rows = np.stack([f[2][0] + o for f, o in zip(fams, offs)], axis=1).ravel()
-        z = sparse.csc_matrix(
-            (np.repeat(w, len(fams)), rows, np.arange(0, len(rows) + 1, len(fams))),
-            shape=(sum(sizes), n),
-        )
-        lik = _block_likelihoods(score, lay, fams, z @ lay.onehot)
-        gain = np.empty_like(lik)
-        gain[:, lay.order] = lik
+        counts = cs.count([f[2][0] for f in fams], [len(f[2][1]) for f in fams], w)
+        gain = _block_likelihoods(score, lay, cs, fams, counts)
         for row, (y, pa, _) in enumerate(fams):
             gain[row] += score.structure_term(len(pa) + 1) - score.local_score(y, pa)
-            gain[row, pa] = -np.inf
-            gain[row, y] = -np.inf
+            out = local[pa + [y]]
+            gain[row, out[out >= 0]] = -np.inf
         kk, xs = np.nonzero(gain > min_gain)
-        found.append((np.asarray(ks)[kk], xs, gain[kk, xs]))
+        found.append((np.asarray(ks)[kk], cs.variables[xs], gain[kk, xs]))
 
     ks: list[int] = []
     fams: list = []

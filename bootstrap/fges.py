@@ -9,26 +9,18 @@ operators and the CPDAG maintenance are in :mod:`.ges_ops`.
   when that moves on.  An arrow whose best options fail the semi-directed path test is
   parked with the paths that refuted them, and re-queued only when one of those paths is
   cut by a newly directed edge.
-* Which candidate parents are rescored after a step is the ``mode``:
-
-  ``"sweep"`` (default)
-      after a step, the touched nodes rescore only their *pool* (pairs with a positive
-      pairwise gain, as in FGES's one-edge faithfulness heuristic, plus every pair found
-      positive so far); once the queue runs dry, every node whose context changed since
-      it was last fully scored is rescored against *all* candidates in one stacked count
-      product (:func:`.bdeu_batch.family_gains`), and the search goes on until such a
-      sweep finds nothing.  Forward and backward phases alternate until a backward
-      phase deletes nothing.  The result is a local optimum of the full GES
-      neighbourhood, like GES's, at a fraction of its cost.  With more than
-      ``sweep_candidates`` other variables, a sweep scores each node's
-      ``sweep_candidates`` best partners by pairwise gain (this bounds the work at large V).
-  ``"ges"``
-      every touched node rescores every candidate after every step: exactly
-      Chickering's GES (it reproduces causal-learn's GES), at a much higher cost.
-  ``"faithful"``
-      Tetrad's heuristic: only pairs with a positive pairwise gain, then a second
-      forward + backward pass that also admits pairs two steps apart through a
-      non-collider.  The fastest; it misses edges whose marginal dependence is weak.
+* ``faithfulness_assumed=False`` (the default) searches GES's neighbourhood: after every
+  step, each node whose context changed rescores *all* its candidate parents, counted
+  together in one stacked product (:func:`.bdeu_batch.family_gains`), so the search is
+  Chickering's GES (it reproduces causal-learn's GES result).  To bound the work per
+  step at large V, each node's candidate parents are its ``max_candidates`` best
+  partners by pairwise gain (the pairwise prefilter orders candidates; it excludes
+  none while ``max_candidates ≥ V − 1``).  The default ``"auto"`` is ⌈10⁶ / V⌉, i.e.
+  every variable up to V = 1001, 200 at V = 5000; ``None`` always takes every variable.
+* ``faithfulness_assumed=True`` is Tetrad's one-edge faithfulness heuristic: only pairs
+  with a positive pairwise gain, then a second forward + backward pass that also admits
+  pairs two steps apart through a non-collider.  Faster, but it misses edges whose
+  marginal dependence is weak, so its score can fall well below GES's.
 
 Ties are broken by ``(X, Y)`` index order, so a run is a pure function of data, weights
 and options.
@@ -37,6 +29,7 @@ and options.
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -48,12 +41,28 @@ from .bdeu import BDeuScore
 from .bdeu_batch import family_gains
 from .ges_ops import GESState, cliques_within, is_clique
 
-__all__ = ["fges", "FGES", "MODES"]
+__all__ = ["fges", "FGES", "candidate_limit"]
 
-MODES = ("sweep", "ges", "faithful")
 _EPS = 1e-10  # bumps must exceed this to count as improvements
 _BULK_CANDIDATES = 64  # from this many candidates of a target, score them as stacked products
-SWEEP_CANDIDATES = 2000  # default bound on the candidates per node in a sweep
+CANDIDATE_PAIRS = 1_000_000  # "auto": V × max_candidates stays within this
+
+
+def candidate_limit(n_vars: int, max_candidates: int | str | None = "auto") -> int | None:
+    """The number of candidate parents per node (``None``: all of them) for an option value."""
+    if max_candidates == "auto":
+        max_candidates = max(1, math.ceil(CANDIDATE_PAIRS / max(n_vars, 1)))
+    elif max_candidates is not None and (
+        isinstance(max_candidates, bool)
+        or not isinstance(max_candidates, (int, np.integer))
+        or max_candidates < 1
+    ):
+        raise ValueError(
+            f"max_candidates must be a positive integer, 'auto' or None, got {max_candidates!r}"
+        )
+    if max_candidates is None or max_candidates >= n_vars - 1:
+        return None
+    return int(max_candidates)
 
 
 def fges(
@@ -63,8 +72,8 @@ def fges(
     sample_prior: float = 1.0,
     structure_prior: float = 1.0,
     max_degree: int | None = None,
-    mode: str = "sweep",
-    sweep_candidates: int = SWEEP_CANDIDATES,
+    faithfulness_assumed: bool = False,
+    max_candidates: int | str | None = "auto",
     verbose: bool = False,
     device: str | None = None,
     max_arity: int = DEFAULT_MAX_ARITY,
@@ -72,8 +81,9 @@ def fges(
     """Run FGES with the BDeu score on ``data`` (rows weighted by ``weights``).
 
     Returns the CPDAG (names = ``data.names``). ``max_degree`` bounds the number of
-    adjacencies of any node during the forward phase (``None``: unbounded); ``mode`` is
-    ``"sweep"`` (default), ``"ges"`` or ``"faithful"`` (see the module docstring).
+    adjacencies of any node during the forward phase (``None``: unbounded);
+    ``faithfulness_assumed`` and ``max_candidates`` are explained in the module docstring
+    (the defaults give GES's result up to V = 1001 variables).
     ``device`` (e.g. ``"cuda"``) runs the pairwise count products with torch; a variable
     with more than ``max_arity`` categories is a ``ValueError`` naming the column.
     """
@@ -86,8 +96,8 @@ def fges(
         device=device,
     )
     return FGES(
-        score, max_degree=max_degree, mode=mode, sweep_candidates=sweep_candidates,
-        verbose=verbose,
+        score, max_degree=max_degree, faithfulness_assumed=faithfulness_assumed,
+        max_candidates=max_candidates, verbose=verbose,
     ).search()
 
 
@@ -98,21 +108,17 @@ class FGES(GESState):
         self,
         score: BDeuScore,
         max_degree: int | None = None,
-        mode: str = "sweep",
-        sweep_candidates: int = SWEEP_CANDIDATES,
+        faithfulness_assumed: bool = False,
+        max_candidates: int | str | None = "auto",
         verbose: bool = False,
     ) -> None:
         if max_degree is not None and (int(max_degree) != max_degree or max_degree < 0):
             raise ValueError(f"max_degree must be a non-negative integer or None, got {max_degree}")
-        if mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
-        if int(sweep_candidates) != sweep_candidates or sweep_candidates < 1:
-            raise ValueError(f"sweep_candidates must be a positive integer, got {sweep_candidates}")
         super().__init__(score.n_vars, score.data.names)
         self.score = score
         self.max_degree = None if max_degree is None else int(max_degree)
-        self.mode = mode
-        self.sweep_candidates = int(sweep_candidates)
+        self.faithful = bool(faithfulness_assumed)
+        self.limit = None if self.faithful else candidate_limit(score.n_vars, max_candidates)
         self.verbose = bool(verbose)
         v = score.n_vars
         self.in_stamp = [0] * v
@@ -120,51 +126,39 @@ class FGES(GESState):
         self.options: dict[tuple[int, int], list[tuple[float, tuple[int, ...]]]] = {}
         self.parked: dict[tuple[int, int], int] = {}
         self.blockers: dict[tuple[int, int], set[tuple[int, int]]] = {}
-        self.pool: list[set[int]] = [set() for _ in range(v)]
-        self.ranked: list[np.ndarray] | None = None
-        self.dirty: set[int] = set()
-        self.stage = "effect"  # "faithful" mode's second pass: "cover"
+        self.effect: list[set[int]] = [set() for _ in range(v)]
+        self.ranked: np.ndarray | None = None  # (V, limit) best partners, sorted
+        self.cover = False  # the faithfulness heuristic's second pass
         self.n_steps = 0
 
     # -------------------------------------------------------------- search
     def search(self) -> PDAG:
         self._seed_pairwise()
-        if self.mode == "ges":
-            self._forward()
-            self._reset_queue()
-            self._backward()
-        elif self.mode == "faithful":
-            self._forward()
-            self._reset_queue()
-            self._backward()
-            self.stage = "cover"
+        self._forward()
+        self._reset_queue()
+        self._backward()
+        if self.faithful:  # Tetrad: a second pass that also admits "cover non-colliders"
+            self.cover = True
             self._rearm()
             self._forward()
             self._reset_queue()
             self._backward()
-        else:
-            while True:
-                self._forward_with_sweeps()
-                self._reset_queue()
-                if not self._backward():
-                    break
-                self._rearm()
         return self.graph
 
     def _seed_pairwise(self) -> None:
-        """First step: every pair with a positive gain, both ways, ``T = ∅``."""
+        """First step: every candidate pair with a positive gain, both ways, ``T = ∅``."""
         sc = self.score
-        limit = self.sweep_candidates if self.mode == "sweep" else None
-        if limit is not None and limit < sc.n_vars - 1:
-            gi, gj, gain, self.ranked = sc.pairwise_gains(min_gain=_EPS, top=limit)
-        else:
+        if self.limit is None:
             gi, gj, gain = sc.pairwise_gains(min_gain=_EPS)
+        else:
+            gi, gj, gain, self.ranked = sc.pairwise_gains(min_gain=_EPS, top=self.limit)
         for i, j, b in zip(gi.tolist(), gj.tolist(), gain.tolist()):
-            self.pool[i].add(j)
-            self.pool[j].add(i)
+            self.effect[i].add(j)
+            self.effect[j].add(i)
             for a, t in ((i, j), (j, i)):
-                self.options[(a, t)] = [(b, ())]
-                heapq.heappush(self.heap, (-b, a, t, 0))
+                if self._is_candidate(a, t):
+                    self.options[(a, t)] = [(b, ())]
+                    heapq.heappush(self.heap, (-b, a, t, 0))
 
     def _reset_queue(self) -> None:
         self.heap.clear()
@@ -178,34 +172,34 @@ class FGES(GESState):
         for y in range(self.score.n_vars):
             self._eval_insert_into(y, self._candidates(y))
 
-    def _forward_with_sweeps(self) -> None:
-        while True:
-            self._forward()
-            if not self.dirty:
-                return
-            nodes, self.dirty = self.dirty, set()
-            self._rescore_full(nodes)
-
     # ---------------------------------------------------------- candidates
+    def _is_candidate(self, a: int, t: int) -> bool:
+        """Whether ``a`` may become a parent of ``t`` (GES mode, before adjacency)."""
+        if self.faithful:
+            return True
+        rank = self.ranked
+        if rank is None:
+            return True
+        k = int(np.searchsorted(rank[t], a))
+        return k < rank.shape[1] and rank[t, k] == a
+
     def _candidates(self, r: int) -> list[int]:
+        """The faithfulness heuristic's candidates: positive pairwise gain, and in the
+        second pass also m with m - n - r and not m -> n <- r."""
         g = self.graph
         adj = g.adjacent(r)
-        if self.mode == "ges":
-            pool = range(self.score.n_vars)
-        elif self.stage == "cover":  # m with m - n - r and not m -> n <- r, plus the pool
-            pool = set(self.pool[r])
+        pool = self.effect[r]
+        if self.cover:
+            pool = set(pool)
             for n in adj:
                 r_into_n = n in g.children(r)
                 for m in g.adjacent(n):
                     if not (r_into_n and n in g.children(m)):
                         pool.add(m)
-        else:
-            pool = self.pool[r]
         return sorted(w for w in pool if w != r and w not in adj)
 
     def _all_candidates(self, r: int) -> np.ndarray:
-        """Every non-adjacent variable, or those among the ``sweep_candidates`` best partners
-        of ``r`` (sorted)."""
+        """GES mode: every non-adjacent variable among ``r``'s candidates (sorted)."""
         if self.ranked is None:
             keep = np.ones(self.score.n_vars, dtype=bool)
         else:
@@ -274,14 +268,16 @@ class FGES(GESState):
         heapq.heappush(self.heap, (-scored[0][0], a, b, self.in_stamp[b]))
 
     def _rescore_full(self, nodes, cands: list[int] | None = None) -> None:
-        """Score every candidate of each node (``cands`` for a single node; default all).
+        """Score every candidate of each node (``cands`` for a single node; default all,
+        or the ``max_candidates`` best partners).
 
         Candidates adjacent to no neighbour of their target share ``NaYX = ∅`` and the
         cliques of its neighbours as ``T``: all ``(target, Pa ∪ T)`` families are counted
-        in stacked products; the few others are scored one by one."""
+        in stacked products (one call per node when its candidates are a subset); the few
+        others are scored one by one."""
         g = self.graph
-        requests: list[tuple[int, frozenset[int]]] = []
-        plan = []
+        batch: list = []
+        union = np.zeros(self.score.n_vars, dtype=bool)
         for y in sorted(nodes):
             if not self._room(y):
                 continue
@@ -294,26 +290,33 @@ class FGES(GESState):
                 near[list(set().union(*(g.adjacent(u) for u in nb)))] = True
                 self._score_each(y, pool[near[pool]].tolist())
                 generic &= ~near
-            subsets = cliques_within(g, frozenset(), sorted(nb))
-            plan.append((y, generic, subsets, len(requests)))
+            union |= generic
             pa = frozenset(g.parents(y))
-            requests.extend((y, pa | frozenset(s)) for s in subsets)
-        if not requests:
+            subsets = cliques_within(g, frozenset(), sorted(nb))
+            batch.append((y, generic, [(y, pa | frozenset(s)) for s in subsets], subsets))
+        if batch:
+            whole = cands is None and self.ranked is None
+            self._take_gains(batch, None if whole else np.flatnonzero(union))
+
+    def _take_gains(self, batch: list, candidates: np.ndarray | None) -> None:
+        """Count the families of ``batch`` (target, generic mask, requests, subsets) and
+        set the options of every candidate with an improving one."""
+        requests = [r for _, _, reqs, _ in batch for r in reqs]
+        if not requests or (candidates is not None and len(candidates) == 0):
             return
-        ks, xs, gains = family_gains(self.score, requests, min_gain=_EPS)
+        ks, xs, gains = family_gains(self.score, requests, _EPS, candidates)
         bounds = np.searchsorted(ks, np.arange(len(requests) + 1))
-        for y, generic, subsets, k0 in plan:
+        k0 = 0
+        for y, generic, _, subsets in batch:
             found: dict[int, list[tuple[float, tuple[int, ...]]]] = {}
             for k, s in enumerate(subsets):
                 lo, hi = bounds[k0 + k], bounds[k0 + k + 1]
                 sel = generic[xs[lo:hi]]
                 for x, v in zip(xs[lo:hi][sel].tolist(), gains[lo:hi][sel].tolist()):
                     found.setdefault(x, []).append((v, s))
+            k0 += len(subsets)
             for a in sorted(found):
                 self._set_options(a, y, found[a])
-                if self.mode == "sweep":
-                    self.pool[y].add(a)
-                    self.pool[a].add(y)
 
     # ------------------------------------------------------------ forward
     def _forward(self) -> None:
@@ -371,13 +374,11 @@ class FGES(GESState):
         touched = self.apply_insert(x, y, t)
         for u in touched:
             self.in_stamp[u] += 1
-        if self.mode == "ges":
-            self._rescore_full(touched)
-        else:
+        if self.faithful:
             for u in sorted(touched):
                 self._eval_insert_into(u, self._candidates(u))
-            if self.mode == "sweep":
-                self.dirty |= touched
+        else:
+            self._rescore_full(touched)
         # an untouched target w sees the new adjacency src — other only through
         # NaYX(src, w) = N(w) ∩ adj(src), i.e. when other is a neighbour of w
         for src, other in ((x, y), (y, x)):
@@ -387,9 +388,9 @@ class FGES(GESState):
         self._unpark()
 
     def _watches(self, w: int, src: int) -> bool:
-        if self.mode == "faithful":
+        if self.faithful:
             return src in self._candidates(w)
-        return self.ranked is None or src in self.pool[w] or src in set(self.ranked[w].tolist())
+        return self._is_candidate(src, w)
 
     # ----------------------------------------------------------- backward
     def _eval_delete_into(self, y: int, sources: list[int]) -> None:
@@ -447,8 +448,6 @@ class FGES(GESState):
         touched = self.apply_delete(x, y, h)
         for u in touched:
             self.in_stamp[u] += 1
-        if self.mode == "sweep":
-            self.dirty |= touched
         # (a Delete arrow src → w with src ∈ {x, y} changes only if w was adjacent to both,
         # and those common neighbours are in ``touched``)
         for u in sorted(touched):

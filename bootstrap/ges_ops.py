@@ -71,6 +71,21 @@ def _join(fwd: dict, bwd: dict, meet: int) -> list[int]:
     return head[::-1] + tail
 
 
+class _Recorder:
+    """A PDAG seen through a proxy that records the edges :meth:`orient` directs."""
+
+    def __init__(self, g: PDAG) -> None:
+        self.g = g
+        self.oriented: list[tuple[int, int]] = []
+
+    def __getattr__(self, name: str):
+        return getattr(self.g, name)
+
+    def orient(self, i: int, j: int) -> None:
+        self.g.orient(i, j)
+        self.oriented.append((i, j))
+
+
 class GESState:
     """A CPDAG with Chickering's operators; ``check_cpdag`` makes every re-completion
     compare itself with a global rebuild (a debugging aid used by the tests)."""
@@ -113,63 +128,59 @@ class GESState:
         g = self.graph
         return {u: (frozenset(g.parents(u)), frozenset(g.neighbors(u))) for u in nodes}
 
-    def _reach(self, y: int, skip: set[int]) -> set[int]:
-        """Nodes semi-directed reachable from ``y`` (``y`` included), not leaving ``y``
-        through ``skip`` in the first step."""
+    def _revert_into(self, b: int) -> list[int]:
+        """Make the edges into ``b`` that are in no unshielded collider undirected."""
         g = self.graph
-        seen = {y}
-        stack = [y]
-        first = True
-        while stack:
-            t = stack.pop()
-            for nxt in (g.children(t), g.neighbors(t)):
-                for c in nxt:
-                    if c in seen or (first and c in skip):
-                        continue
-                    seen.add(c)
-                    stack.append(c)
-            first = False
-        return seen
+        pa = sorted(g.parents(b))
+        keep = set()
+        for i in range(len(pa)):
+            adj_i = g.adjacent(pa[i])
+            for j in range(i + 1, len(pa)):
+                if pa[j] not in adj_i:
+                    keep.update((pa[i], pa[j]))
+        undone = [a for a in pa if a not in keep]
+        for a in undone:
+            g.undirect(a, b)
+        return undone
 
-    def _complete(self, y: int, skip: set[int]) -> set[int]:
-        """Restore the CPDAG after an operator at target ``y``; return the nodes whose
-        parents or neighbours changed (and add newly directed edges to ``oriented``)."""
+    def _complete(self, seeds: set[int]) -> set[int]:
+        """Restore the CPDAG after an operator whose effects start at ``seeds``; return
+        the nodes whose parents or neighbours changed (newly directed edges are added to
+        :attr:`oriented`).
+
+        Orientations can only be lost at the seeds and, in turn, at the children of a
+        node that lost one (each Meek rule's conclusion has its head at or below its
+        premises' heads); those edges are reset to the pattern and Meek's rules re-applied.
+        """
         g = self.graph
-        region = self._reach(y, skip)
         if self.check_cpdag:
             everything = self._snapshot(range(g.n_vars))
-        # edges into / around the region may change type: their other ends change too
-        watch = set(region)
-        for b in region:
-            watch |= g.parents(b)
-            watch |= g.neighbors(b)
-        before = self._snapshot(watch)
-        for b in region:
-            pa = list(g.parents(b))
-            if not pa:
-                continue
-            keep = set()
-            for i in range(len(pa)):
-                adj_i = g.adjacent(pa[i])
-                for j in range(i + 1, len(pa)):
-                    if pa[j] not in adj_i:
-                        keep.add(pa[i])
-                        keep.add(pa[j])
-            for a in pa:
-                if a not in keep:
-                    g.undirect(a, b)
-        apply_meek_rules(g, region)
+        queue = sorted(seeds, reverse=True)
+        seen = set(seeds)
+        reverted = []
+        while queue:
+            b = queue.pop()
+            undone = self._revert_into(b)
+            if undone:
+                reverted.extend((a, b) for a in undone)
+                for c in sorted(g.children(b), reverse=True):
+                    if c not in seen:
+                        seen.add(c)
+                        queue.append(c)
+        rec = _Recorder(g)
+        apply_meek_rules(rec, sorted(seen))
+        again = set(rec.oriented)
+        was = set(reverted)
+        moved = [e for e in reverted if e not in again]
+        moved += [e for e in rec.oriented if e not in was]
+        self.oriented.extend(e for e in rec.oriented if e not in was)
+        changed = {u for e in moved for u in e}
         if self.check_cpdag:
             if dag_to_cpdag(pdag_to_dag(g)) != g:
                 raise AssertionError("local CPDAG completion disagrees with the global one")
-        after = self._snapshot(watch)
-        changed = {u for u in watch if before[u] != after[u]}
-        for u in sorted(changed):
-            self.oriented.extend((p, u) for p in sorted(after[u][0] & before[u][1]))
-        if self.check_cpdag:
             now = self._snapshot(range(g.n_vars))
             if {u for u in now if now[u] != everything[u]} != changed:
-                raise AssertionError("a node changed outside the watched region")
+                raise AssertionError("the changed nodes were not tracked")
         return changed
 
     def apply_insert(self, x: int, y: int, t: Sequence[int]) -> set[int]:
@@ -178,13 +189,14 @@ class GESState:
         Returns the nodes whose local context changed (for rescoring).
         """
         g = self.graph
-        naxy = g.neighbors(y) & g.adjacent(x)
         common_before = g.neighbors(x) & g.neighbors(y)
         g.add_directed(x, y)
         for k in t:
             g.orient(k, y)
         self.oriented = [(k, y) for k in sorted(t)]
-        changed = self._complete(y, set(naxy))
+        # v-structures appear at y and vanish at common children of x and y; the
+        # non-adjacency of x and y premised rules only at y and their common neighbours
+        changed = self._complete({y} | (g.adjacent(x) & g.adjacent(y)))
         common = (g.neighbors(x) & g.neighbors(y)) | common_before
         return changed | {x, y} | set(t) | common
 
@@ -199,8 +211,7 @@ class GESState:
             if g.has_undirected(x, k):
                 g.orient(x, k)
         self.oriented = []
-        changed = self._complete(y, set())
-        changed |= self._complete(x, set())
+        changed = self._complete({x, y} | g.children(x) | g.children(y) | common_before)
         return changed | {x, y} | set(h) | common_before
 
     def insert_is_valid(self, x: int, y: int, t: Sequence[int]) -> bool:

@@ -193,6 +193,12 @@ def test_family_gains_equal_local_score_differences(weighted):
             assert g == pytest.approx(ref.local_score_diff(j, y, pa), abs=1e-8)
     pos = family_gains(s, requests)
     assert len(pos[0]) == int(np.sum(gains > 0))
+    some = [11, 0, 3, 7, 9, 5]  # a subset of candidates (counted from gathered columns)
+    sk, sx, sg = family_gains(s, requests, min_gain=-np.inf, candidates=some)
+    keep = np.isin(xs, some)
+    np.testing.assert_array_equal(sk, ks[keep])
+    np.testing.assert_array_equal(sx, xs[keep])
+    np.testing.assert_allclose(sg, gains[keep], rtol=1e-12, atol=1e-9)
 
 
 @pytest.mark.parametrize("weighted", [False, True])

@@ -67,22 +67,22 @@ def test_agrees_with_causallearn_ges(seed):
     d = _random_case(seed)
     theirs = ges_causallearn(d)
     score = BDeuScore(d)
-    full = fges(d, mode="ges")
+    full = fges(d)
     # full GES neighbourhood: the same greedy search, hence the same CPDAG and score
     assert score.score_pdag(full) >= score.score_pdag(theirs) - 1e-6
     assert full == theirs
-    fast = fges(d)  # Tetrad's faithfulness heuristic: a valid CPDAG, never above GES's
+    fast = fges(d, faithfulness_assumed=True)  # Tetrad's heuristic: a valid CPDAG
     assert dag_to_cpdag(pdag_to_dag(fast)) == fast
 
 
-@pytest.mark.parametrize("mode", ["sweep", "ges", "faithful"])
-def test_local_cpdag_completion_matches_global_rebuild(mode):
+@pytest.mark.parametrize("faithful", [False, True])
+def test_local_cpdag_completion_matches_global_rebuild(faithful):
     for seed in range(10):
         rng = np.random.default_rng(100 + seed)
         v = int(rng.integers(6, 16))
         e = min(int(rng.integers(v, 3 * v)), v * (v - 1) // 2)
         d = random_network(v, e, seed=seed).sample(int(rng.integers(200, 2000)), seed=seed)
-        search = FGES(BDeuScore(d), mode=mode)
+        search = FGES(BDeuScore(d), faithfulness_assumed=faithful)
         search.check_cpdag = True  # raises if the local update differs from a full rebuild
         g = search.search()
         assert dag_to_cpdag(pdag_to_dag(g)) == g
@@ -172,23 +172,23 @@ def test_phases_end_in_local_optima(seed, monkeypatch):
     rng = np.random.default_rng(50 + seed)
     v = int(rng.integers(6, 10))
     d = random_network(v, min(2 * v, v * (v - 1) // 2), seed=seed).sample(500, seed=seed)
-    forward_only = FGES(BDeuScore(d), mode="ges")
+    forward_only = FGES(BDeuScore(d))
     monkeypatch.setattr(forward_only, "_backward", lambda: None)
     forward_only.search()
     assert max(_all_operator_bumps(forward_only, "insert"), default=0) <= 1e-9
-    for mode in ("sweep", "ges", "faithful"):
-        done = FGES(BDeuScore(d), mode=mode)
+    for faithful in (False, True):
+        done = FGES(BDeuScore(d), faithfulness_assumed=faithful)
         done.search()
         assert max(_all_operator_bumps(done, "delete"), default=0) <= 1e-9
 
 
-@pytest.mark.parametrize("mode", ["sweep", "ges", "faithful"])
-def test_bulk_scoring_of_same_context_candidates_changes_nothing(mode, monkeypatch):
+@pytest.mark.parametrize("faithful", [False, True])
+def test_bulk_scoring_of_same_context_candidates_changes_nothing(faithful, monkeypatch):
     fges_module = sys.modules["causalcal.bootstrap.fges"]  # the attribute is the function
 
     for seed in range(3):
         d = random_network(25, 45, seed=seed).sample(800, seed=seed)
         monkeypatch.setattr(fges_module, "_BULK_CANDIDATES", 10**9)
-        one_by_one = fges(d, mode=mode)
+        one_by_one = fges(d, faithfulness_assumed=faithful)
         monkeypatch.setattr(fges_module, "_BULK_CANDIDATES", 2)
-        assert fges(d, mode=mode) == one_by_one
+        assert fges(d, faithfulness_assumed=faithful) == one_by_one
