@@ -19,6 +19,7 @@ from lookup tables.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -29,6 +30,7 @@ from scipy.special import gammaln
 __all__ = ["family_gains", "pairwise_gains"]
 
 _BLOCK_BYTES = 64 << 20  # output block of a stacked product
+_FINE_MAX_ROWS = 256  # requests of one target share a product up to this many rows
 
 
 class _Layout:
@@ -206,6 +208,34 @@ def _block_likelihoods(
     return lik
 
 
+def _units(score, requests: Sequence[tuple[int, frozenset[int]]]):
+    """Group the requests into product units ``(row labels, rows, members)``: consecutive
+    requests of one target share the counts of their finest partition (the union of their
+    parent sets) when it has at most ``_FINE_MAX_ROWS`` rows; a member is ``(k, family,
+    fine row → its row or None)``."""
+    n = score.n_samples
+    for y, group in itertools.groupby(enumerate(requests), key=lambda t: int(t[1][0])):
+        members = [(k, sorted(pa)) for k, (_, pa) in group]
+        fams = [(y, pa, _family_rows(score, y, pa)) for _, pa in members]
+        if len(members) > 1:
+            fine = _family_rows(score, y, sorted(set().union(*(pa for _, pa in members))))
+            if len(fine[1]) <= _FINE_MAX_ROWS:
+                rep = np.empty(len(fine[1]), dtype=np.intp)
+                rep[fine[0]] = np.arange(n)
+                maps = [(k, f, f[2][0][rep]) for (k, _), f in zip(members, fams)]
+                yield fine[0], len(fine[1]), maps
+                continue
+        for (k, _), f in zip(members, fams):
+            yield f[2][0], len(f[2][1]), [(k, f, None)]
+
+
+def _coarsen(counts: np.ndarray, to: np.ndarray) -> np.ndarray:
+    """Sum the rows of ``counts`` that map to the same row ``to[i]`` (every target row hit)."""
+    order = np.argsort(to, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(to[order]) != 0])
+    return np.add.reduceat(counts[order], starts, axis=0)
+
+
 def family_gains(
     score,
     requests: Sequence[tuple[int, frozenset[int]]],
@@ -230,9 +260,15 @@ def family_gains(
     local[cs.variables] = np.arange(len(cs.variables))
     found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
-    def flush(ks: list[int], fams: list) -> None:
-        counts = cs.count([f[2][0] for f in fams], [len(f[2][1]) for f in fams], w)
-        gain = _block_likelihoods(score, lay, cs, fams, counts)
+    def flush(units: list) -> None:
+        counts = cs.count([u[0] for u in units], [u[1] for u in units], w)
+        ks, fams, pieces = [], [], []
+        for (_, g, members), o in zip(units, np.cumsum([0] + [u[1] for u in units[:-1]])):
+            for k, fam, to in members:
+                ks.append(k)
+                fams.append(fam)
+                pieces.append(counts[o : o + g] if to is None else _coarsen(counts[o : o + g], to))
+        gain = _block_likelihoods(score, lay, cs, fams, np.concatenate(pieces))
         for row, (y, pa, _) in enumerate(fams):
             gain[row] += score.structure_term(len(pa) + 1) - score.local_score(y, pa)
             out = local[pa + [y]]
@@ -240,20 +276,17 @@ def family_gains(
         kk, xs = np.nonzero(gain > min_gain)
         found.append((np.asarray(ks)[kk], cs.variables[xs], gain[kk, xs]))
 
-    ks: list[int] = []
-    fams: list = []
+    block: list = []
     n_rows = 0
-    for k, (y, parents) in enumerate(requests):
-        pa = sorted(parents)
-        fam = (int(y), pa, _family_rows(score, int(y), pa))
-        if fams and n_rows + len(fam[2][1]) > cap:
-            flush(ks, fams)
-            ks, fams, n_rows = [], [], 0
-        ks.append(k)
-        fams.append(fam)
-        n_rows += len(fam[2][1])
-    if fams:
-        flush(ks, fams)
+    for unit in _units(score, requests):
+        size = unit[1] + sum(len(f[2][1]) for _, f, _ in unit[2])
+        if block and n_rows + size > cap:
+            flush(block)
+            block, n_rows = [], 0
+        block.append(unit)
+        n_rows += size
+    if block:
+        flush(block)
     if not found:
         z = np.zeros(0, dtype=np.intp)
         return z, z, np.zeros(0)

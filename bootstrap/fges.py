@@ -372,6 +372,8 @@ class FGES(GESState):
         if self.verbose:
             print(f"INSERT {g.names[x]} -> {g.names[y]} T={[g.names[k] for k in t]} {bump:.4f}")
         touched = self.apply_insert(x, y, t)
+        if self.faithful:  # x's "cover" candidates depend on its adjacencies
+            touched.add(x)
         for u in touched:
             self.in_stamp[u] += 1
         if self.faithful:

@@ -186,7 +186,9 @@ class GESState:
     def apply_insert(self, x: int, y: int, t: Sequence[int]) -> set[int]:
         """Apply Insert(x, y, T) to the CPDAG and re-complete it (no validity check).
 
-        Returns the nodes whose local context changed (for rescoring).
+        Returns the nodes whose parents or neighbours changed (``y``, ``T``, ...) and the
+        common neighbours of ``x`` and ``y`` (whose neighbours gained an adjacency);
+        ``x`` only if its own context changed.
         """
         g = self.graph
         common_before = g.neighbors(x) & g.neighbors(y)
@@ -198,7 +200,7 @@ class GESState:
         # non-adjacency of x and y premised rules only at y and their common neighbours
         changed = self._complete({y} | (g.adjacent(x) & g.adjacent(y)))
         common = (g.neighbors(x) & g.neighbors(y)) | common_before
-        return changed | {x, y} | set(t) | common
+        return changed | {y} | set(t) | common
 
     def apply_delete(self, x: int, y: int, h: Sequence[int]) -> set[int]:
         """Apply Delete(x, y, H) to the CPDAG and re-complete it (no validity check)."""

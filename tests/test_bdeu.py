@@ -183,7 +183,9 @@ def test_family_gains_equal_local_score_differences(weighted):
     w = {"none": None, "int": rng.integers(0, 3, 300), "real": rng.random(300) * 2}[weighted]
     s, ref = BDeuScore(d, weights=w), BDeuScore(d, weights=w)
     requests = [(0, frozenset()), (7, frozenset({1})), (3, frozenset({1, 2, 5})),
-                (9, frozenset({0})), (5, frozenset({7, 9, 11}))]
+                (9, frozenset({0})), (5, frozenset({7, 9, 11})),
+                # one target's requests share the counts of the union of their parents
+                (4, frozenset()), (4, frozenset({6})), (4, frozenset({6, 8})), (4, frozenset({2}))]
     ks, xs, gains = family_gains(s, requests, min_gain=-np.inf)
     assert np.all(np.diff(ks) >= 0)
     for k, (y, pa) in enumerate(requests):
