@@ -208,18 +208,20 @@ def _block_likelihoods(
     return lik
 
 
-def _units(score, requests: Sequence[tuple[int, frozenset[int]]]):
+def _units(score, requests: Sequence[tuple[int, frozenset[int]]], dense: bool):
     """Group the requests into product units ``(row labels, rows, members)``: consecutive
     requests of one target share the counts of their finest partition (the union of their
-    parent sets) when it has at most ``_FINE_MAX_ROWS`` rows; a member is ``(k, family,
-    fine row → its row or None)``."""
+    parent sets) when that is cheaper — a sparse product costs the same for any number of
+    rows (up to ``_FINE_MAX_ROWS``), a ``dense`` one grows with them.  A member is ``(k,
+    family, fine row → its row or None)``."""
     n = score.n_samples
     for y, group in itertools.groupby(enumerate(requests), key=lambda t: int(t[1][0])):
         members = [(k, sorted(pa)) for k, (_, pa) in group]
         fams = [(y, pa, _family_rows(score, y, pa)) for _, pa in members]
         if len(members) > 1:
             fine = _family_rows(score, y, sorted(set().union(*(pa for _, pa in members))))
-            if len(fine[1]) <= _FINE_MAX_ROWS:
+            worth = sum(len(f[2][1]) for f in fams) if dense else _FINE_MAX_ROWS + 1
+            if len(fine[1]) < worth:
                 rep = np.empty(len(fine[1]), dtype=np.intp)
                 rep[fine[0]] = np.arange(n)
                 maps = [(k, f, f[2][0][rep]) for (k, _), f in zip(members, fams)]
@@ -278,7 +280,7 @@ def family_gains(
 
     block: list = []
     n_rows = 0
-    for unit in _units(score, requests):
+    for unit in _units(score, requests, cs.cols is not None):
         size = unit[1] + sum(len(f[2][1]) for _, f, _ in unit[2])
         if block and n_rows + size > cap:
             flush(block)
@@ -295,16 +297,15 @@ def family_gains(
     return out_k[order], out_x[order], out_g[order]
 
 
-def _pair_tables(g, ma: np.ndarray, mb: np.ndarray, ra: int, rb: int) -> np.ndarray:
-    """Full ``(a, r_a, b, r_b)`` count tables from the reduced product block ``g`` and the
+def _pair_tables(g, ma: np.ndarray, mb: np.ndarray, ra: int, rb: int, dtype) -> np.ndarray:
+    """Full count tables ``(a, b, r_a × r_b)`` from the reduced product block ``g`` and the
     marginal counts ``ma`` (a, r_a), ``mb`` (b, r_b)."""
-    g = g.reshape(len(ma), ra - 1, len(mb), rb - 1)
-    full = np.empty((len(ma), ra, len(mb), rb))
-    full[:, : ra - 1, :, : rb - 1] = g
-    full[:, : ra - 1, :, rb - 1] = ma[:, : ra - 1, None] - g.sum(axis=3)
-    full[:, ra - 1, :, : rb - 1] = mb[None, :, : rb - 1] - g.sum(axis=1)
-    full[:, ra - 1, :, rb - 1] = ma[:, ra - 1, None] - full[:, ra - 1, :, : rb - 1].sum(axis=2)
-    return full
+    g = g.reshape(len(ma), ra - 1, len(mb), rb - 1).transpose(0, 2, 1, 3)
+    full = np.empty((len(ma), len(mb), ra, rb), dtype=dtype)
+    full[:, :, : ra - 1, : rb - 1] = g
+    full[:, :, : ra - 1, rb - 1] = ma[:, None, : ra - 1] - full[:, :, : ra - 1, : rb - 1].sum(3)
+    full[:, :, ra - 1, :] = mb[None, :, :] - full[:, :, : ra - 1, :].sum(axis=2)
+    return full.reshape(len(ma), len(mb), ra * rb)
 
 
 def pairwise_gains(
@@ -347,6 +348,7 @@ def pairwise_gains(
     marg = np.zeros((v, int(par.max())))
     for p, j in enumerate(lay.order):
         marg[p, : par[p]] = np.bincount(score._codes[j], weights=score.weights, minlength=par[p])
+    imarg = np.rint(marg).astype(np.int32)
     # s(y | ∅) likelihood and the per-x term Σ_k lnΓ(α/r) − lnΓ(N_k + α/r) of s(y | {x})
     empty = np.array([score._score_from_counts(marg[p, None, : par[p]], 0.0, int(par[p]))
                       for p in range(v)])
@@ -381,23 +383,23 @@ def pairwise_gains(
         for (ra, r0, r1, rb, c0, c1), g in zip(pairs, counts):
             if torch is not None:
                 g = g.cpu().numpy()
-            full = _pair_tables(g, marg[r0:r1, :ra], marg[c0:c1, :rb], ra, rb)
-            if lay.exact:
-                lg = tables[(ra, rb)][np.rint(full).astype(np.intp)]
+            if lay.exact:  # integer counts: lnΓ from the table
+                full = _pair_tables(g, imarg[r0:r1, :ra], imarg[c0:c1, :rb], ra, rb, np.int32)
+                lg = tables[(ra, rb)][full]
             else:
+                full = _pair_tables(g, marg[r0:r1, :ra], marg[c0:c1, :rb], ra, rb, np.float64)
                 c = alpha / (ra * rb)
                 lg = gammaln(full + c) - gammaln(c)
-            b[r0 - s : r1 - s, c0 - s : c1 - s] = lg.sum(axis=(1, 3))
-        ii, jj = np.nonzero(np.triu(np.ones((e - s, v - s), dtype=bool), k=1))
-        gi, gj = ii + s, jj + s
-        gain = ax_terms[gi] + b[ii, jj] - empty[gj] + d_prior
-        if dense is not None:
-            dense[gi, gj] = gain
-            dense[gj, gi] = gain
-        keep = gain > min_gain
-        out_i.append(gi[keep])
-        out_j.append(gj[keep])
-        out_g.append(gain[keep])
+            b[r0 - s : r1 - s, c0 - s : c1 - s] = lg.sum(axis=2)
+        b += ax_terms[s:e, None] - empty[None, s:] + d_prior  # gains of pairs (i, j ≥ s)
+        if dense is not None:  # every gain of the block, both ways (score equivalence)
+            dense[s:e, s:] = b
+            dense[s:, s:e] = b.T
+        upper = np.arange(s, v)[None, :] > np.arange(s, e)[:, None]
+        ii, jj = np.nonzero((b > min_gain) & upper)
+        out_i.append(ii + s)
+        out_j.append(jj + s)
+        out_g.append(b[ii, jj])
     p0 = score.structure_term(0)
     for p in range(v):
         score._cache.setdefault((int(lay.order[p]), frozenset()), float(empty[p] + p0))
@@ -415,7 +417,8 @@ def pairwise_gains(
         return found
     k = min(int(top), v - 1)
     ranked = np.empty((v, k), dtype=np.intp)
+    np.fill_diagonal(dense, -np.inf)
     if k > 0:
-        part = np.argpartition(-dense, k - 1, axis=1)[:, :k]
+        part = np.argpartition(dense, v - k, axis=1)[:, v - k :]
         ranked[lay.order] = np.sort(lay.order[part], axis=1)
     return (*found, ranked)

@@ -152,13 +152,21 @@ class FGES(GESState):
             gi, gj, gain = sc.pairwise_gains(min_gain=_EPS)
         else:
             gi, gj, gain, self.ranked = sc.pairwise_gains(min_gain=_EPS, top=self.limit)
-        for i, j, b in zip(gi.tolist(), gj.tolist(), gain.tolist()):
+        for i, j in zip(gi.tolist(), gj.tolist()):
             self.effect[i].add(j)
             self.effect[j].add(i)
-            for a, t in ((i, j), (j, i)):
-                if self._is_candidate(a, t):
-                    self.options[(a, t)] = [(b, ())]
-                    heapq.heappush(self.heap, (-b, a, t, 0))
+        a = np.concatenate([gi, gj])
+        t = np.concatenate([gj, gi])
+        b = np.concatenate([gain, gain])
+        if self.ranked is not None:  # keep the arrows a → t with a among t's candidates
+            v, k = self.ranked.shape
+            allowed = (np.arange(v)[:, None] * v + self.ranked).ravel()
+            keep = np.isin(t * v + a, allowed)
+            a, t, b = a[keep], t[keep], b[keep]
+        a, t, b = a.tolist(), t.tolist(), b.tolist()
+        self.options = {(x, y): [(bump, ())] for x, y, bump in zip(a, t, b)}
+        self.heap = [(-bump, x, y, 0) for x, y, bump in zip(a, t, b)]
+        heapq.heapify(self.heap)
 
     def _reset_queue(self) -> None:
         self.heap.clear()
@@ -273,11 +281,10 @@ class FGES(GESState):
 
         Candidates adjacent to no neighbour of their target share ``NaYX = ∅`` and the
         cliques of its neighbours as ``T``: all ``(target, Pa ∪ T)`` families are counted
-        in stacked products (one call per node when its candidates are a subset); the few
-        others are scored one by one."""
+        in stacked products (one product per node when its candidates are a subset: their
+        columns are gathered); the few others are scored one by one."""
         g = self.graph
         batch: list = []
-        union = np.zeros(self.score.n_vars, dtype=bool)
         for y in sorted(nodes):
             if not self._room(y):
                 continue
@@ -290,13 +297,14 @@ class FGES(GESState):
                 near[list(set().union(*(g.adjacent(u) for u in nb)))] = True
                 self._score_each(y, pool[near[pool]].tolist())
                 generic &= ~near
-            union |= generic
             pa = frozenset(g.parents(y))
             subsets = cliques_within(g, frozenset(), sorted(nb))
             batch.append((y, generic, [(y, pa | frozenset(s)) for s in subsets], subsets))
-        if batch:
-            whole = cands is None and self.ranked is None
-            self._take_gains(batch, None if whole else np.flatnonzero(union))
+        if batch and cands is None and self.ranked is None:
+            self._take_gains(batch, None)
+        else:
+            for item in batch:
+                self._take_gains([item], np.flatnonzero(item[1]))
 
     def _take_gains(self, batch: list, candidates: np.ndarray | None) -> None:
         """Count the families of ``batch`` (target, generic mask, requests, subsets) and
