@@ -145,6 +145,13 @@ class FGES(GESState):
             self._backward()
         return self.graph
 
+    def backward_from(self, cpdag: PDAG) -> PDAG:
+        """GES's backward phase (BES) from ``cpdag`` (a CPDAG over the same variables)."""
+        self.graph = cpdag.copy()
+        self._reset_queue()
+        self._backward()
+        return self.graph
+
     def _seed_pairwise(self) -> None:
         """First step: every candidate pair with a positive gain, both ways, ``T = ∅``."""
         sc = self.score
