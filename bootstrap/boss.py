@@ -220,9 +220,14 @@ class BOSS:
         self._keep()
         return total
 
-    def _move(self, x: int) -> bool:
-        """Move ``x`` to the position of the order with the best total score (BOSS's
-        "better mutation"); return whether it moved."""
+    def position_totals(self, x: int) -> tuple[list[int], int, np.ndarray]:
+        """The order without ``x``, ``x``'s position in the order, and the order's total
+        score with ``x`` inserted before each position of the rest (and at the end).
+
+        One forward sweep: the rest's scores without and with ``x`` among their
+        predecessors (a variable is re-traced only if ``x`` is among the branches on its GST
+        path) and ``x``'s own score at each position (re-traced only when a variable on its
+        path enters the prefix)."""
         order = self.order
         c = order.index(x)
         rest = order[:c] + order[c + 1 :]
@@ -249,7 +254,12 @@ class BOSS:
             at[j + 1] = value
         head = np.concatenate([[0.0], np.cumsum(without)])
         tail = np.concatenate([np.cumsum(with_x[::-1])[::-1], [0.0]])
-        totals = head + at + tail
+        return rest, c, head + at + tail
+
+    def _move(self, x: int) -> bool:
+        """Move ``x`` to the position of the order with the best total score (BOSS's
+        "better mutation"); return whether it moved."""
+        rest, c, totals = self.position_totals(x)
         best = int(np.argmax(totals))
         if totals[best] - totals[c] <= _TOL * abs(totals[c]):
             return False
