@@ -124,6 +124,7 @@ class BDeuScore:
             self._prior_on = self._prior_off = 0.0
         self._vm = v - 1
         self._cache: dict[tuple[int, frozenset[int]], float] = {}
+        self._lgamma_tables: dict[tuple[float, int], tuple[np.ndarray, np.ndarray]] = {}
         self.n_computed = 0
 
     # ------------------------------------------------------------ helpers
@@ -264,11 +265,11 @@ class BDeuScore:
         amax = int(self.arities[xs].max())
         a = self.sample_prior * np.exp(-log_q) / ax  # α / q_new per candidate
         b = a / r
-        # joint index: ((cand, config, x) , y)
-        cfgx = (inner // r) * amax + self._codes[xs]  # (k, n) config×x index
-        keys = (np.arange(k)[:, None] * (size * amax) + cfgx) * r + (inner % r)[None, :]
-        w = None if self.weights is None else np.broadcast_to(self.weights, (k, n)).ravel()
+        # joint index ((cand, config, x), y) = cand·cells + (config·amax + x)·r + y
         cells = size * amax * r
+        base = (inner // r) * (amax * r) + inner % r
+        keys = self._codes[xs] * r + (np.arange(k)[:, None] * cells + base[None, :])
+        w = None if self.weights is None else np.tile(self.weights, k)
         if cells <= _DENSE_CELLS_PER_ROW * n:
             njk = np.bincount(keys.ravel(), weights=w, minlength=k * cells).reshape(
                 k, size * amax, r

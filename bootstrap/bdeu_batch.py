@@ -57,7 +57,6 @@ class _Layout:
         self.dtype = np.float32 if self.exact else np.float64
         self._onehot: np.ndarray | None = None
         self._transposed: np.ndarray | None = None
-        self.tables: dict[tuple[float, int], tuple[np.ndarray, np.ndarray]] = {}
 
     def encode(self, r0: int, r1: int) -> np.ndarray:
         """Reduced one-hot of samples ``r0 … r1 − 1`` (sorted variable order)."""
@@ -132,20 +131,21 @@ class _Columns:
         return z @ self.lay.transposed[self.cols].T
 
 
-def _tables(score, lay: _Layout, keys: list[tuple[float, int]]) -> tuple:
+def stacked_tables(score, keys: list[tuple[float, int]]) -> tuple:
     """Stacked tables ``k ↦ lnΓ(k + b) − lnΓ(b)`` and ``k ↦ lnΓ(a) − lnΓ(k + a)`` with
     ``a = α / qr``, ``b = a / r_y`` for the distinct keys ``(qr, r_y)``
-    (``k = 0 … total weight``), and each key's table offset."""
+    (``k = 0 … total weight``; integer weights only), and each key's table offset."""
     step = int(round(score.total_weight)) + 1
     distinct = sorted(set(keys))
+    cache = score._lgamma_tables
     for qr, ry in distinct:
-        if (qr, ry) not in lay.tables:
+        if (qr, ry) not in cache:
             k = np.arange(step, dtype=np.float64)
             a = score.sample_prior / qr
             b = a / ry
-            lay.tables[(qr, ry)] = (gammaln(k + b) - gammaln(b), gammaln(a) - gammaln(k + a))
-    tb = np.concatenate([lay.tables[key][0] for key in distinct])
-    ta = np.concatenate([lay.tables[key][1] for key in distinct])
+            cache[(qr, ry)] = (gammaln(k + b) - gammaln(b), gammaln(a) - gammaln(k + a))
+    tb = np.concatenate([cache[key][0] for key in distinct])
+    ta = np.concatenate([cache[key][1] for key in distinct])
     where = {key: i * step for i, key in enumerate(distinct)}
     return tb, ta, np.array([where[key] for key in keys], dtype=np.intp)
 
@@ -191,7 +191,7 @@ def _block_likelihoods(
         nj_blk = np.add.reduceat(blk, cfg_starts, axis=0)
         nj_last = np.add.reduceat(last, cfg_starts, axis=0)
         if lay.exact:
-            tb, ta, off = _tables(score, lay, list(zip((q * r).tolist(), ry.tolist())))
+            tb, ta, off = stacked_tables(score, list(zip((q * r).tolist(), ry.tolist())))
             ob = np.repeat(off, sizes)[:, None]
             oa = np.repeat(off, n_cfg)[:, None]
             t1 = tb[blk + ob[:, :, None]].sum(axis=2) + tb[last + ob]
@@ -356,12 +356,7 @@ def pairwise_gains(
                          for p, r in enumerate(par.tolist())])
     d_prior = score.structure_term(1) - score.structure_term(0)
     tables: dict[tuple[int, int], np.ndarray] = {}
-    if lay.exact:
-        k = np.arange(int(round(score.total_weight)) + 1)
-        for ra, *_ in lay.groups:
-            for rb, *_ in lay.groups:
-                c = alpha / (ra * rb)
-                tables[(ra, rb)] = gammaln(k + c) - gammaln(c)
+    counts_range = np.arange(int(round(score.total_weight)) + 1)
     dense = None if top is None else np.full((v, v), -np.inf, dtype=np.float32)
     out_i, out_j, out_g = [], [], []
     per_var = max(1, int(block_bytes // (8 * int(par.sum()) * int(par.max()))))
@@ -383,12 +378,15 @@ def pairwise_gains(
         for (ra, r0, r1, rb, c0, c1), g in zip(pairs, counts):
             if torch is not None:
                 g = g.cpu().numpy()
-            if lay.exact:  # integer counts: lnΓ from the table
+            c = alpha / (ra * rb)
+            if lay.exact:  # integer counts: lnΓ from a table if the block is large
                 full = _pair_tables(g, imarg[r0:r1, :ra], imarg[c0:c1, :rb], ra, rb, np.int32)
-                lg = tables[(ra, rb)][full]
+                if full.size > 2 * len(counts_range) and (ra, rb) not in tables:
+                    tables[(ra, rb)] = gammaln(counts_range + c) - gammaln(c)
+                table = tables.get((ra, rb))
+                lg = table[full] if table is not None else gammaln(full + c) - gammaln(c)
             else:
                 full = _pair_tables(g, marg[r0:r1, :ra], marg[c0:c1, :rb], ra, rb, np.float64)
-                c = alpha / (ra * rb)
                 lg = gammaln(full + c) - gammaln(c)
             b[r0 - s : r1 - s, c0 - s : c1 - s] = lg.sum(axis=2)
         b += ax_terms[s:e, None] - empty[None, s:] + d_prior  # gains of pairs (i, j ≥ s)

@@ -244,6 +244,19 @@ class FGES(GESState):
             for a in cands:
                 self.options.pop((a, b), None)
             return
+        sc = self.score
+        near = set().union(*(g.adjacent(u) for u in nb)) if nb else set()
+        generic = [a for a in cands if a not in near]
+        if generic:  # NaYX = ∅ and T any clique of N(b): the same conditioning sets
+            subsets = cliques_within(g, frozenset(), sorted(nb))
+            bumps = np.array([
+                sc.local_scores_batch(b, pa_b | frozenset(t), generic)
+                - sc.local_score(b, pa_b | frozenset(t))
+                for t in subsets
+            ])
+            for a, col in zip(generic, bumps.T.tolist()):
+                self._set_options(a, b, [(v, t) for v, t in zip(col, subsets) if v > _EPS])
+            cands = [a for a in cands if a in near]
         requests: dict[frozenset, list[int]] = {}
         per_a: list[tuple[int, list[tuple[tuple[int, ...], frozenset]]]] = []
         clique_cache: dict[tuple[frozenset, tuple[int, ...]], list[tuple[int, ...]]] = {}
@@ -263,7 +276,6 @@ class FGES(GESState):
                 requests.setdefault(cond, []).append(a)
                 opts.append((s, cond))
             per_a.append((a, opts))
-        sc = self.score
         with_x: dict[tuple[frozenset, int], float] = {}
         base: dict[frozenset, float] = {}
         for cond, xs in requests.items():
@@ -296,6 +308,9 @@ class FGES(GESState):
             if not self._room(y):
                 continue
             pool = self._all_candidates(y) if cands is None else np.asarray(cands, dtype=np.intp)
+            if len(pool) < _BULK_CANDIDATES:  # few candidates: counting each is cheaper
+                self._score_each(y, pool.tolist())
+                continue
             generic = np.zeros(self.score.n_vars, dtype=bool)
             generic[pool] = True
             nb = g.neighbors(y)
