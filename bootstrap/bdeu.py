@@ -234,7 +234,6 @@ class BDeuScore:
         pa = sorted(base)
         r = int(self.arities[y])
         cfg, size = self._config_index(pa)
-        inner = cfg * r + self._codes[y]  # (n,) index of (config, y)
         log_q = self._log_q(pa)
         n = self.n_samples
         ax = self.arities[xs]
@@ -245,7 +244,7 @@ class BDeuScore:
         chunk = max(1, min(len(xs), (1 << 22) // max(cells if cells <= 4 * n else n, 1)))
         for s0 in range(0, len(xs), chunk):
             sub = xs[s0 : s0 + chunk]
-            vals[s0 : s0 + chunk] = self._batch_scores(sub, inner, size, r, log_q)
+            vals[s0 : s0 + chunk] = self._batch_scores(sub, cfg, y, size, log_q)
         vals += self.structure_term(len(pa) + 1)
         out[todo] = vals
         if use_cache:
@@ -255,19 +254,20 @@ class BDeuScore:
         return out
 
     def _batch_scores(
-        self, xs: np.ndarray, inner: np.ndarray, size: int, r: int, log_q: float
+        self, xs: np.ndarray, cfg: np.ndarray, y: int, size: int, log_q: float
     ) -> np.ndarray:
-        """Likelihood terms of ``y | P ∪ {x}`` for candidates ``xs`` given the (config, y)
-        index ``inner`` with ``size`` configurations of P."""
+        """Likelihood terms of ``y | P ∪ {x}`` for candidates ``xs`` given the per-row
+        configuration index ``cfg`` of P (``size`` configurations)."""
         n = self.n_samples
         k = len(xs)
+        r = int(self.arities[y])
         ax = self.arities[xs].astype(np.float64)
         amax = int(self.arities[xs].max())
         a = self.sample_prior * np.exp(-log_q) / ax  # α / q_new per candidate
         b = a / r
         # joint index ((cand, config, x), y) = cand·cells + (config·amax + x)·r + y
         cells = size * amax * r
-        base = (inner // r) * (amax * r) + inner % r
+        base = cfg * (amax * r) + self._codes[y]
         keys = self._codes[xs] * r + (np.arange(k)[:, None] * cells + base[None, :])
         w = None if self.weights is None else np.tile(self.weights, k)
         if cells <= _DENSE_CELLS_PER_ROW * n:

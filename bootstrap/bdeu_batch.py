@@ -308,6 +308,89 @@ def _pair_tables(g, ma: np.ndarray, mb: np.ndarray, ra: int, rb: int, dtype) -> 
     return full.reshape(len(ma), len(mb), ra * rb)
 
 
+class _PairGains:
+    """Gains of all pairs by blocks of ``X'ᵀ diag(w) X'`` (see :func:`pairwise_gains`)."""
+
+    def __init__(self, score, onehot_bytes: int) -> None:
+        self.score = score
+        self.lay = lay = _layout(score)
+        n, par = score.n_samples, lay.par
+        if lay._onehot is not None or lay.nbytes() <= onehot_bytes:
+            self.chunks = [(0, n)]
+        else:
+            step = max(1, int(onehot_bytes // (lay.width * np.dtype(lay.dtype).itemsize)))
+            self.chunks = [(r0, min(n, r0 + step)) for r0 in range(0, n, step)]
+        self.torch = None
+        if score.device is not None:  # the same products with torch (e.g. on a GPU)
+            import torch
+
+            self.torch = torch
+        self.encoded = self.encode(0, n) if len(self.chunks) == 1 else None
+        self.marg = np.zeros((len(par), int(par.max())))
+        for p, j in enumerate(lay.order):
+            self.marg[p, : par[p]] = np.bincount(
+                score._codes[j], weights=score.weights, minlength=par[p]
+            )
+        self.imarg = np.rint(self.marg).astype(np.int32)
+        alpha = score.sample_prior
+        # s(y | ∅) likelihood and the per-x term Σ_k lnΓ(α/r) − lnΓ(N_k + α/r) of s(y | {x})
+        self.empty = np.array([score._score_from_counts(self.marg[p, None, :r], 0.0, r)
+                               for p, r in enumerate(par.tolist())])
+        self.ax_terms = np.array([
+            float(np.sum(gammaln(alpha / r) - gammaln(self.marg[p, :r] + alpha / r)))
+            for p, r in enumerate(par.tolist())
+        ])
+        self.tables: dict[tuple[int, int], np.ndarray] = {}
+        self.counts_range = np.arange(int(round(score.total_weight)) + 1)
+
+    def encode(self, r0: int, r1: int):
+        """Unweighted and weighted reduced one-hot rows (torch tensors with a device)."""
+        lay, w = self.lay, self.score.weights
+        oh = lay.onehot if len(self.chunks) == 1 else lay.encode(r0, r1)
+        wt = oh if w is None else oh * w[r0:r1, None].astype(lay.dtype)
+        if self.torch is not None:
+            dev = self.score.device
+            oh_t = self.torch.from_numpy(oh).to(dev)
+            return oh_t, (oh_t if wt is oh else self.torch.from_numpy(wt).to(dev))
+        return oh, wt
+
+    def _log_gammas(self, g, ra: int, r0: int, r1: int, rb: int, c0: int, c1: int):
+        """Σ over the cells of each pair's table of lnΓ(N + c) − lnΓ(c), c = α/(r_a r_b)."""
+        c = self.score.sample_prior / (ra * rb)
+        if not self.lay.exact:
+            full = _pair_tables(g, self.marg[r0:r1, :ra], self.marg[c0:c1, :rb], ra, rb,
+                                np.float64)
+            return (gammaln(full + c) - gammaln(c)).sum(axis=2)
+        full = _pair_tables(g, self.imarg[r0:r1, :ra], self.imarg[c0:c1, :rb], ra, rb, np.int32)
+        if full.size > 2 * len(self.counts_range) and (ra, rb) not in self.tables:
+            self.tables[(ra, rb)] = gammaln(self.counts_range + c) - gammaln(c)
+        table = self.tables.get((ra, rb))  # integer counts: lnΓ from a table if worth it
+        return (table[full] if table is not None else gammaln(full + c) - gammaln(c)).sum(axis=2)
+
+    def block(self, s: int, e: int) -> np.ndarray:
+        """Gains of the pairs (i, j) with sorted positions ``s ≤ i < e``, ``j ≥ s``."""
+        lay, cols, v = self.lay, self.lay.cols, len(self.lay.order)
+        b = np.empty((e - s, v - s), dtype=np.float64)
+        pairs = [
+            (ra, max(ga0, s), min(ga1, e), rb, max(gb0, s), gb1)
+            for ra, ga0, ga1, _ in lay.groups
+            for rb, gb0, gb1, _ in lay.groups
+            if max(ga0, s) < min(ga1, e) and max(gb0, s) < gb1
+        ]
+        counts: list = [None] * len(pairs)
+        for q0, q1 in self.chunks:  # Σ over row chunks of X'_cᵀ diag(w_c) X'_c
+            oh, wt = self.encoded if self.encoded is not None else self.encode(q0, q1)
+            for k, (_, r0, r1, _, c0, c1) in enumerate(pairs):
+                part = wt[:, cols[r0] : cols[r1]].T @ oh[:, cols[c0] : cols[c1]]
+                counts[k] = part if counts[k] is None else counts[k] + part
+        for (ra, r0, r1, rb, c0, c1), g in zip(pairs, counts):
+            if self.torch is not None:
+                g = g.cpu().numpy()
+            b[r0 - s : r1 - s, c0 - s : c1 - s] = self._log_gammas(g, ra, r0, r1, rb, c0, c1)
+        d_prior = self.score.structure_term(1) - self.score.structure_term(0)
+        return b + (self.ax_terms[s:e, None] - self.empty[None, s:] + d_prior)
+
+
 def pairwise_gains(
     score,
     min_gain: float = 0.0,
@@ -324,72 +407,14 @@ def pairwise_gains(
     ``score.device`` if set).  With ``top``, also returns a (V, top) array of each
     variable's ``top`` best partners by gain, sorted by index.
     """
-    lay = _layout(score)
-    v, n = score.n_vars, score.n_samples
-    par, cols, alpha = lay.par, lay.cols, score.sample_prior
-    if lay._onehot is not None or lay.nbytes() <= onehot_bytes:
-        chunks = [(0, n)]
-    else:
-        step = max(1, int(onehot_bytes // (lay.width * np.dtype(lay.dtype).itemsize)))
-        chunks = [(r0, min(n, r0 + step)) for r0 in range(0, n, step)]
-    torch = None
-    if score.device is not None:  # the same products with torch (e.g. on a GPU)
-        import torch
-
-    def encode(r0: int, r1: int):
-        oh = lay.onehot if len(chunks) == 1 else lay.encode(r0, r1)
-        wt = oh if score.weights is None else oh * score.weights[r0:r1, None].astype(lay.dtype)
-        if torch is not None:
-            oh_t = torch.from_numpy(oh).to(score.device)
-            return oh_t, (oh_t if wt is oh else torch.from_numpy(wt).to(score.device))
-        return oh, wt
-
-    encoded = encode(0, n) if len(chunks) == 1 else None
-    marg = np.zeros((v, int(par.max())))
-    for p, j in enumerate(lay.order):
-        marg[p, : par[p]] = np.bincount(score._codes[j], weights=score.weights, minlength=par[p])
-    imarg = np.rint(marg).astype(np.int32)
-    # s(y | ∅) likelihood and the per-x term Σ_k lnΓ(α/r) − lnΓ(N_k + α/r) of s(y | {x})
-    empty = np.array([score._score_from_counts(marg[p, None, : par[p]], 0.0, int(par[p]))
-                      for p in range(v)])
-    ax_terms = np.array([float(np.sum(gammaln(alpha / r) - gammaln(marg[p, :r] + alpha / r)))
-                         for p, r in enumerate(par.tolist())])
-    d_prior = score.structure_term(1) - score.structure_term(0)
-    tables: dict[tuple[int, int], np.ndarray] = {}
-    counts_range = np.arange(int(round(score.total_weight)) + 1)
+    pg = _PairGains(score, onehot_bytes)
+    lay, v = pg.lay, score.n_vars
     dense = None if top is None else np.full((v, v), -np.inf, dtype=np.float32)
     out_i, out_j, out_g = [], [], []
-    per_var = max(1, int(block_bytes // (8 * int(par.sum()) * int(par.max()))))
+    per_var = max(1, int(block_bytes // (8 * int(lay.par.sum()) * int(lay.par.max()))))
     for s in range(0, v - 1, per_var):
         e = min(v, s + per_var)
-        b = np.empty((e - s, v - s), dtype=np.float64)
-        pairs = [
-            (ra, max(ga0, s), min(ga1, e), rb, max(gb0, s), gb1)
-            for ra, ga0, ga1, _ in lay.groups
-            for rb, gb0, gb1, _ in lay.groups
-            if max(ga0, s) < min(ga1, e) and max(gb0, s) < gb1
-        ]
-        counts: list = [None] * len(pairs)
-        for q0, q1 in chunks:  # Σ over row chunks of X'_cᵀ diag(w_c) X'_c
-            oh, wt = encoded if encoded is not None else encode(q0, q1)
-            for k, (_, r0, r1, _, c0, c1) in enumerate(pairs):
-                part = wt[:, cols[r0] : cols[r1]].T @ oh[:, cols[c0] : cols[c1]]
-                counts[k] = part if counts[k] is None else counts[k] + part
-        for (ra, r0, r1, rb, c0, c1), g in zip(pairs, counts):
-            if torch is not None:
-                g = g.cpu().numpy()
-            c = alpha / (ra * rb)
-            if lay.exact:  # integer counts: lnΓ from a table if the block is large
-                full = _pair_tables(g, imarg[r0:r1, :ra], imarg[c0:c1, :rb], ra, rb, np.int32)
-                if full.size > 2 * len(counts_range) and (ra, rb) not in tables:
-                    tables[(ra, rb)] = gammaln(counts_range + c) - gammaln(c)
-                table = tables.get((ra, rb))
-                lg = table[full] if table is not None else gammaln(full + c) - gammaln(c)
-            else:
-                full = _pair_tables(g, marg[r0:r1, :ra], marg[c0:c1, :rb], ra, rb, np.float64)
-                lg = gammaln(full + c) - gammaln(c)
-            b[r0 - s : r1 - s, c0 - s : c1 - s] = lg.sum(axis=2)
-        b += ax_terms[s:e, None] - empty[None, s:] + d_prior  # gains of pairs (i, j ≥ s)
+        b = pg.block(s, e)
         if dense is not None:  # every gain of the block, both ways (score equivalence)
             dense[s:e, s:] = b
             dense[s:, s:e] = b.T
@@ -400,14 +425,10 @@ def pairwise_gains(
         out_g.append(b[ii, jj])
     p0 = score.structure_term(0)
     for p in range(v):
-        score._cache.setdefault((int(lay.order[p]), frozenset()), float(empty[p] + p0))
-    if out_i:
-        oi = lay.order[np.concatenate(out_i)]
-        oj = lay.order[np.concatenate(out_j)]
-        gain = np.concatenate(out_g)
-    else:
-        oi = oj = np.zeros(0, dtype=np.intp)
-        gain = np.zeros(0)
+        score._cache.setdefault((int(lay.order[p]), frozenset()), float(pg.empty[p] + p0))
+    oi = lay.order[np.concatenate(out_i)] if out_i else np.zeros(0, dtype=np.intp)
+    oj = lay.order[np.concatenate(out_j)] if out_j else np.zeros(0, dtype=np.intp)
+    gain = np.concatenate(out_g) if out_g else np.zeros(0)
     lo, hi = np.minimum(oi, oj), np.maximum(oi, oj)
     srt = np.lexsort((hi, lo))
     found = (lo[srt], hi[srt], gain[srt])
