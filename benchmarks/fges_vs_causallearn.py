@@ -7,7 +7,9 @@ random networks with 5–15 nodes) it prints the total BDeu score of our default
 is at least as good), the SHD between our default's and causal-learn's CPDAGs, BOSS
 minus causal-learn's GRaSP and BOSS (``--peers``; Python's ``random`` seeded with
 ``--seed``), the true graph's score minus causal-learn's GES, and the run times with the
-ratio causal-learn GES / our default.
+ratio causal-learn GES / our default.  Our searches are timed as the best of ``--repeat``
+runs, causal-learn's GES too when one run takes under 10 s (short runs are noisy on a
+shared machine); GRaSP and BOSS run once.
 
     .venv/bin/python benchmarks/fges_vs_causallearn.py --random 0      # networks (~10 min)
     .venv/bin/python benchmarks/fges_vs_causallearn.py --networks asia sachs --random 5
@@ -43,10 +45,14 @@ NETWORKS = ["asia", "sachs", "child", "insurance", "alarm", "hepar2", "win95pts"
 PEERS = ("grasp", "boss")
 
 
-def _timed(fn, *args, **kw):
-    t = time.perf_counter()
-    out = fn(*args, **kw)
-    return out, time.perf_counter() - t
+def _timed(fn, *args, repeat: int = 1, **kw):
+    """``fn``'s result and its best time of ``repeat`` runs."""
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fn(*args, **kw)
+        best = min(best, time.perf_counter() - t)
+    return out, best
 
 
 def _peer(name: str, d: DiscreteData, seed: int):
@@ -62,12 +68,16 @@ def _peer(name: str, d: DiscreteData, seed: int):
     return causallearn_to_pdag(graph, d.names)
 
 
-def compare(name: str, data: DiscreteData, truth, peers: list[str], seed: int) -> dict:
+def compare(
+    name: str, data: DiscreteData, truth, peers: list[str], seed: int, repeat: int = 3
+) -> dict:
     d = DiscreteData(_dense_codes(data.codes), data.names)
     score = BDeuScore(d)
-    ours, t_ours = _timed(fges, d)
-    best, t_boss = _timed(boss, d)
+    ours, t_ours = _timed(fges, d, repeat=repeat)
+    best, t_boss = _timed(boss, d, repeat=repeat)
     theirs, t_cl = _timed(ges_causallearn, d, allow_large=True)
+    if t_cl < 10 and repeat > 1:  # short runs are noisy on a shared machine: best of as many
+        t_cl = min(t_cl, _timed(ges_causallearn, d, repeat=repeat - 1, allow_large=True)[1])
     s_cl = score.score_pdag(theirs)
     row = {
         "name": name, "V": d.n_vars, "E": truth.n_edges,
@@ -87,7 +97,7 @@ def _print(r: dict, peers: list[str]) -> None:
     print(
         f"{r['name']:<10}{r['V']:>4}{r['E']:>4}{r['diff']:>9.1f}{r['shd']:>4}"
         f"{r['diff_boss']:>10.1f}{r['diff_true']:>9.1f}{r['t_ours']:>8.3f}{r['t_boss']:>8.2f}"
-        f"{r['t_cl']:>8.1f}{r['t_cl'] / r['t_ours']:>7.0f}x{extra}",
+        f"{r['t_cl']:>8.1f}{r['t_cl'] / r['t_ours']:>7.0f}x {extra}",
         flush=True,
     )
 
@@ -100,10 +110,11 @@ def main(argv=None) -> int:
                    help="also causal-learn's GRaSP / BOSS (slow on the larger networks)")
     p.add_argument("--n", type=int, default=1000, help="samples per data set")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--repeat", type=int, default=3, help="timing runs of the fast searches")
     args = p.parse_args(argv)
     extra = "".join(f"{'boss−cl ' + q:>12}{'t cl ' + q:>10}" for q in args.peers)
     head = (f"{'data':<10}{'V':>4}{'E':>4}{'Δ ours':>9}{'SHD':>4}{'Δ boss':>10}{'Δ true':>9}"
-            f"{'t ours':>8}{'t boss':>8}{'t GES':>8}{'ratio':>8}{extra}")
+            f"{'t ours':>8}{'t boss':>8}{'t GES':>8}{'ratio':>8} {extra}")
     print("Δ = BDeu minus causal-learn GES's; SHD between our default's and its CPDAG")
     print(head)
     print("-" * len(head))
@@ -117,7 +128,7 @@ def main(argv=None) -> int:
     for name, spec in cases:
         net = load_network(name) if spec is None else random_network(*spec[:2], seed=spec[2])
         data = net.sample(args.n, seed=args.seed + 1)
-        rows.append(compare(name, data, net.cpdag(), args.peers, args.seed))
+        rows.append(compare(name, data, net.cpdag(), args.peers, args.seed, args.repeat))
         _print(rows[-1], args.peers)
     tol = 1e-6
     print("-" * len(head))
