@@ -8,13 +8,15 @@ once is a matrix product.  Let ``X`` be the n × ΣA one-hot encoding of all var
   serves both directions).
 * :func:`family_gains` — for requests ``(y, P)``, ``Zᵀ diag(w) X`` with ``Z`` the one-hot
   of the observed ``(configuration of P, y)`` values holds ``N(P, y, x)`` for every
-  variable ``x`` at once, hence ``s(y | P ∪ {x}) − s(y | P)`` for all ``x``.  Many
-  requests are stacked into one dense product (BLAS).
+  variable ``x`` at once, hence ``s(y | P ∪ {x}) − s(y | P)`` for all ``x``.  ``Z`` has
+  one entry per sample, so stacked requests cost about n × width additions each (a
+  sparse product); the requests of one target share the counts of their finest
+  partition; for a subset of candidates their columns are gathered and multiplied densely.
 
 Both products drop the last category of every variable from ``X`` (its counts are the
 row totals minus the others), which shrinks the product by a factor of about
-``(ΣA − V) / ΣA``.  For integer weights the float32 products are exact and lnΓ comes
-from lookup tables.
+``(ΣA − V) / ΣA`` (its square for the pairs).  For integer weights the float32 products
+are exact and lnΓ comes from lookup tables.
 """
 
 from __future__ import annotations
