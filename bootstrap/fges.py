@@ -127,6 +127,7 @@ class FGES(GESState):
         self.parked: dict[tuple[int, int], int] = {}
         self.blockers: dict[tuple[int, int], set[tuple[int, int]]] = {}
         self.effect: list[set[int]] = [set() for _ in range(v)]
+        self.family_cache: dict[tuple[int, frozenset[int]], tuple[np.ndarray, np.ndarray]] = {}
         self.ranked: np.ndarray | None = None  # (V, limit) best partners, sorted
         self.cover = False  # the faithfulness heuristic's second pass
         self.n_steps = 0
@@ -322,29 +323,42 @@ class FGES(GESState):
             pa = frozenset(g.parents(y))
             subsets = cliques_within(g, frozenset(), sorted(nb))
             batch.append((y, generic, [(y, pa | frozenset(s)) for s in subsets], subsets))
-        if batch and cands is None and self.ranked is None:
-            self._take_gains(batch, None)
-        else:
+        if cands is not None:  # a given list: count it as it is
             for item in batch:
-                self._take_gains([item], np.flatnonzero(item[1]))
+                self._take_gains([item], np.asarray(cands, dtype=np.intp))
+        elif self.ranked is None:
+            self._take_gains(batch, None)
+        else:  # each node's own candidates: their columns are gathered
+            for item in batch:
+                self._take_gains([item], self.ranked[item[0]])
 
     def _take_gains(self, batch: list, candidates: np.ndarray | None) -> None:
         """Count the families of ``batch`` (target, generic mask, requests, subsets) and
-        set the options of every candidate with an improving one."""
+        set the options of every candidate with an improving one.
+
+        The improving gains of a family over its target's own candidates never change, so
+        they are remembered: a node rescored because its neighbours changed recounts only
+        the families it has not had before."""
+        keep = candidates is None or self.ranked is not None
         requests = [r for _, _, reqs, _ in batch for r in reqs]
-        if not requests or (candidates is not None and len(candidates) == 0):
-            return
-        ks, xs, gains = family_gains(self.score, requests, _EPS, candidates)
-        bounds = np.searchsorted(ks, np.arange(len(requests) + 1))
-        k0 = 0
-        for y, generic, _, subsets in batch:
+        todo = requests if not keep else list(dict.fromkeys(
+            r for r in requests if r not in self.family_cache))
+        found_rows = {}
+        if todo and (candidates is None or len(candidates)):
+            ks, xs, gains = family_gains(self.score, todo, _EPS, candidates)
+            bounds = np.searchsorted(ks, np.arange(len(todo) + 1))
+            for k, r in enumerate(todo):
+                found_rows[r] = (xs[bounds[k] : bounds[k + 1]], gains[bounds[k] : bounds[k + 1]])
+            if keep:
+                self.family_cache.update(found_rows)
+        rows = self.family_cache if keep else found_rows
+        for y, generic, reqs, subsets in batch:
             found: dict[int, list[tuple[float, tuple[int, ...]]]] = {}
-            for k, s in enumerate(subsets):
-                lo, hi = bounds[k0 + k], bounds[k0 + k + 1]
-                sel = generic[xs[lo:hi]]
-                for x, v in zip(xs[lo:hi][sel].tolist(), gains[lo:hi][sel].tolist()):
+            for r, s in zip(reqs, subsets):
+                xs, gains = rows.get(r, (np.zeros(0, dtype=np.intp), np.zeros(0)))
+                sel = generic[xs]
+                for x, v in zip(xs[sel].tolist(), gains[sel].tolist()):
                     found.setdefault(x, []).append((v, s))
-            k0 += len(subsets)
             for a in sorted(found):
                 self._set_options(a, y, found[a])
 
