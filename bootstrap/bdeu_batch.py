@@ -59,6 +59,7 @@ class _Layout:
         self.dtype = np.float32 if self.exact else np.float64
         self._onehot: np.ndarray | None = None
         self._transposed: np.ndarray | None = None
+        self._columns: dict[bytes, _Columns] = {}
 
     def encode(self, r0: int, r1: int) -> np.ndarray:
         """Reduced one-hot of samples ``r0 … r1 − 1`` (sorted variable order)."""
@@ -82,6 +83,19 @@ class _Layout:
         if self._transposed is None:
             self._transposed = np.ascontiguousarray(self.onehot.T)
         return self._transposed
+
+    def columns(self, candidates) -> _Columns:
+        """The :class:`_Columns` of ``candidates`` (remembered for up to 2V + 64 lists:
+        searches ask for each node's own candidates again and again)."""
+        if candidates is None:
+            return _Columns(self, None)
+        key = np.asarray(candidates, dtype=np.intp).tobytes()
+        hit = self._columns.get(key)
+        if hit is None:
+            if len(self._columns) > 2 * len(self.order) + 64:
+                self._columns.clear()
+            hit = self._columns[key] = _Columns(self, candidates)
+        return hit
 
     def nbytes(self) -> int:
         return self.score.n_samples * self.width * np.dtype(self.dtype).itemsize
@@ -255,7 +269,7 @@ def family_gains(
     request (so a block costs about n × width additions per request).
     """
     lay = _layout(score)
-    cs = _Columns(lay, candidates)
+    cs = lay.columns(candidates)
     n = score.n_samples
     w = np.ones(n) if score.weights is None else score.weights
     w = w.astype(lay.dtype)

@@ -167,9 +167,11 @@ class FGES(GESState):
         t = np.concatenate([gj, gi])
         b = np.concatenate([gain, gain])
         if self.ranked is not None:  # keep the arrows a → t with a among t's candidates
-            v, k = self.ranked.shape
-            allowed = (np.arange(v)[:, None] * v + self.ranked).ravel()
-            keep = np.isin(t * v + a, allowed)
+            v = self.ranked.shape[0]
+            allowed = (np.arange(v)[:, None] * v + self.ranked).ravel()  # sorted
+            key = t * v + a
+            at = np.minimum(np.searchsorted(allowed, key), len(allowed) - 1)
+            keep = allowed[at] == key
             a, t, b = a[keep], t[keep], b[keep]
         a, t, b = a.tolist(), t.tolist(), b.tolist()
         self.options = {(x, y): [(bump, ())] for x, y, bump in zip(a, t, b)}
