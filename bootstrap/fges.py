@@ -467,13 +467,12 @@ class FGES(GESState):
             self.options[(x, y)] = [best]
             heapq.heappush(self.heap, (-best[0], x, y, sy))
 
-    def _backward(self) -> int:
-        """The backward phase; returns the number of deletions."""
+    def _backward(self) -> None:
+        """The backward phase: best Delete first while one improves the score."""
         g = self.graph
         for y in range(g.n_vars):
             self._eval_delete_into(y, sorted(g.parents(y) | g.neighbors(y)))
         heap = self.heap
-        done = 0
         while heap:
             negb, x, y, sy = heapq.heappop(heap)
             if sy != self.in_stamp[y]:
@@ -485,8 +484,6 @@ class FGES(GESState):
                 continue
             bump, h = opts[0]
             self._delete(x, y, h, bump)
-            done += 1
-        return done
 
     def _delete(self, x: int, y: int, h: tuple[int, ...], bump: float) -> None:
         g = self.graph
