@@ -1,19 +1,26 @@
-"""FGES speed and memory (SPEC §11), each case in a fresh one-core subprocess.
+"""Structure searches on random networks: quality, speed and memory (issue 14; SPEC §11).
 
-Cases (n = 1000 samples each):
+Each case runs in a fresh one-core subprocess (n = 1000 samples, data generation not
+timed).  After the searches the subprocess times the *reference*: the one-hot all-pairs
+count product
+``Xᵀ X`` (float32, n × ΣA, best of 3) — the physical floor of counting every pairwise
+table once — and reports every search's time as a ratio to it, so machine load cancels
+out as far as possible ("1st ref" is the first, cold run of the product, for comparison
+with single measurements).
 
-* ``alarm``   — the 37-node ALARM network; target ≤ 0.25 s, and the ratio to causal-learn's
-  GES on the same data measured in the same run (skip it with ``--no-peer``; ~1 min);
-* ``v1000``   — random network, V = 1000, E = 2000; target ≤ 3 s on one core;
-* ``v5000``   — random network, V = 5000, E = 10000; target ≤ 30 s and ≤ 2 GB.
+Searches: ``default`` = :func:`fges` (GES's neighbourhood; candidate parents bounded only
+beyond V = 1001), ``full`` = ``fges(max_candidates=None)`` (GES at any V),
+``faithful`` = ``fges(faithfulness_assumed=True)`` (Tetrad's heuristic, the old default),
+``boss`` = :func:`boss` (best order search from the default's result).  Columns: BDeu
+score minus the default's, adjacency and arrowhead precision/recall against the true
+CPDAG, SHD to it, seconds, ratio to the reference product.
 
-Times cover ``fges(data)`` only (BDeu set-up, pairwise gains, forward and backward
-phases); data generation is excluded. "peak MB" is the subprocess's maximum resident
-set size (Python, numpy and the data included); "traced MB" is tracemalloc's peak during
-a second, separately run search.
+The ``v5000-boot`` case is one bootstrap replicate (weights of replicate 0, seed 0) of the
+default search at V = 5000, E = 10000, with the subprocess's peak resident memory during
+the search and tracemalloc's peak of a second, separately run search.
 
-    .venv/bin/python benchmarks/fges.py                 # all cases
-    .venv/bin/python benchmarks/fges.py --no-peer --cases alarm v1000
+    .venv/bin/python benchmarks/fges.py                      # everything (~15 min)
+    .venv/bin/python benchmarks/fges.py --cases v1000-e2000 --searches default full
 """
 
 from __future__ import annotations
@@ -26,84 +33,127 @@ import sys
 import time
 
 CASES = {
-    "alarm": ("alarm", 37, 46),
-    "v1000": ("random", 1000, 2000),
-    "v5000": ("random", 5000, 10000),
+    "v1000-e1000": (1000, 1000, False),
+    "v1000-e2000": (1000, 2000, False),
+    "v1000-e3000": (1000, 3000, False),
+    "v5000-e10000": (5000, 10000, False),
+    "v5000-boot": (5000, 10000, True),
 }
-TARGETS = {"alarm": 0.25, "v1000": 3.0, "v5000": 30.0}
+SEARCHES = ("default", "full", "faithful", "boss")
 
 
-def _run_case(name: str, peer: bool, n: int, seed: int) -> dict:
+def _reference_seconds(data) -> tuple[float, float]:
+    """First and best of 3 runs of the float32 one-hot all-pairs product ``Xᵀ X``."""
+    import numpy as np
+
+    offs = np.concatenate([[0], np.cumsum(data.arities)])
+    x = np.zeros((data.n_samples, int(offs[-1])), dtype=np.float32)
+    rows = np.arange(data.n_samples)
+    for j in range(data.n_vars):
+        x[rows, offs[j] + data.codes[:, j]] = 1
+    runs = []
+    for _ in range(3):
+        t = time.perf_counter()
+        x.T @ x
+        runs.append(time.perf_counter() - t)
+    return runs[0], min(runs)
+
+
+def compare(graph, truth) -> dict:
+    """Adjacency and arrowhead precision/recall and SHD of ``graph`` against ``truth``."""
+    from causalcal.graph import structural_hamming_distance
+
+    def skeleton(g):
+        edges = g.directed_edges().tolist() + g.undirected_edges().tolist()
+        return {tuple(sorted(e)) for e in edges}
+
+    def arrows(g):
+        return {tuple(e) for e in g.directed_edges().tolist()}
+
+    def ratio(a, b):
+        return len(a & b) / len(a) if a else 0.0
+
+    sg, st, ag, at = skeleton(graph), skeleton(truth), arrows(graph), arrows(truth)
+    return {
+        "adj_p": ratio(sg, st), "adj_r": ratio(st, sg),
+        "arr_p": ratio(ag, at), "arr_r": ratio(at, ag),
+        "shd": structural_hamming_distance(graph, truth),
+    }
+
+
+def _run_case(name: str, searches: list[str], seed: int) -> list[dict]:
     import resource
     import tracemalloc
 
-    from causalcal.bootstrap import fges
-    from causalcal.graph import structural_hamming_distance
-    from causalcal.simulate import load_network, random_network
+    from causalcal.bootstrap import BDeuScore, bootstrap_weights, fges
+    from causalcal.bootstrap.boss import boss
+    from causalcal.simulate import random_network
 
-    kind, v, e = CASES[name]
-    net = load_network("alarm") if kind == "alarm" else random_network(v, e, seed=seed)
-    data = net.sample(n, seed=seed + 1)
-    t = time.perf_counter()
-    g = fges(data)
-    elapsed = time.perf_counter() - t
-    out = {
-        "case": name,
-        "V": net.n_vars,
-        "E": net.n_edges,
-        "time": elapsed,
-        "edges": g.n_edges,
-        "shd_truth": structural_hamming_distance(g, net.cpdag()),
-        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    v, e, boot = CASES[name]
+    net = random_network(v, e, seed=seed)
+    data = net.sample(1000, seed=seed + 1)
+    weights = bootstrap_weights(data.n_samples, 0, 0) if boot else None
+    run = {
+        "default": lambda: fges(data, weights),
+        "full": lambda: fges(data, weights, max_candidates=None),
+        "faithful": lambda: fges(data, weights, faithfulness_assumed=True),
+        "boss": lambda: boss(data, weights),
     }
-    tracemalloc.start()
-    fges(data)
-    out["traced_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
-    tracemalloc.stop()
-    if peer and name == "alarm":
-        from causalcal.bootstrap.searches import ges_causallearn
-
+    if boot:
+        searches = ["default"]
+    truth, score = net.cpdag(), BDeuScore(data, weights)
+    rows = []
+    for s in searches:
         t = time.perf_counter()
-        ges_causallearn(data)
-        out["peer_time"] = time.perf_counter() - t
-    return out
+        g = run[s]()
+        rows.append({"case": name, "search": s, "time": time.perf_counter() - t,
+                     "score": score.score_pdag(g), "edges": g.n_edges, **compare(g, truth)})
+        if boot:
+            rows[-1]["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    cold, reference = _reference_seconds(data)
+    for r in rows:
+        r["reference"], r["cold"] = reference, cold
+    if boot:
+        tracemalloc.start()
+        run["default"]()
+        rows[-1]["traced_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+    return rows
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--cases", nargs="*", default=list(CASES), choices=list(CASES))
-    p.add_argument("--no-peer", action="store_true", help="skip causal-learn's GES on alarm")
-    p.add_argument("--n", type=int, default=1000)
+    p.add_argument("--searches", nargs="*", default=list(SEARCHES), choices=SEARCHES)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--child", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
-        print(json.dumps(_run_case(args.child, not args.no_peer, args.n, args.seed)))
+        print(json.dumps(_run_case(args.child, args.searches, args.seed)))
         return 0
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
-    head = (
-        f"{'case':<7}{'V':>6}{'E':>7} {'time s':>8} {'target':>7} {'edges':>6} "
-        f"{'SHD':>6} {'peak MB':>8} {'traced MB':>10}  peer"
-    )
+    head = (f"{'case':<13}{'search':<9}{'Δscore':>10}{'edges':>7}{'adj P':>7}{'adj R':>7}"
+            f"{'arr P':>7}{'arr R':>7}{'SHD':>6}{'time s':>9}{'ref s':>7}{'ratio':>7}"
+            f"{'1st ref':>8}  memory")
     print(head)
     print("-" * len(head))
     for name in args.cases:
-        cmd = [sys.executable, __file__, "--child", name, "--n", str(args.n)]
-        cmd += ["--seed", str(args.seed)] + (["--no-peer"] if args.no_peer else [])
+        cmd = [sys.executable, __file__, "--child", name, "--seed", str(args.seed),
+               "--searches", *args.searches]
         res = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
         if res.returncode != 0:
             print(f"{name}: failed\n{res.stderr}")
             continue
-        r = json.loads(res.stdout.strip().splitlines()[-1])
-        peer = ""
-        if "peer_time" in r:
-            peer = f"causal-learn GES {r['peer_time']:.1f} s ({r['peer_time'] / r['time']:.0f}x)"
-        print(
-            f"{r['case']:<7}{r['V']:>6}{r['E']:>7} {r['time']:>8.3f} {TARGETS[name]:>7.2f} "
-            f"{r['edges']:>6} {r['shd_truth']:>6} {r['peak_mb']:>8.0f} {r['traced_mb']:>10.0f}  "
-            f"{peer}",
-            flush=True,
-        )
+        rows = json.loads(res.stdout.strip().splitlines()[-1])
+        base = next((r["score"] for r in rows if r["search"] == "default"), rows[0]["score"])
+        for r in rows:
+            mem = ""
+            if "peak_mb" in r:
+                mem = f"peak RSS {r['peak_mb']:.0f} MB, traced {r['traced_mb']:.0f} MB"
+            print(f"{r['case']:<13}{r['search']:<9}{r['score'] - base:>10.1f}{r['edges']:>7}"
+                  f"{r['adj_p']:>7.3f}{r['adj_r']:>7.3f}{r['arr_p']:>7.3f}{r['arr_r']:>7.3f}"
+                  f"{r['shd']:>6}{r['time']:>9.2f}{r['reference']:>7.3f}"
+                  f"{r['time'] / r['reference']:>7.1f}{r['cold']:>8.3f}  {mem}", flush=True)
     return 0
 
 

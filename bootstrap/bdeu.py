@@ -15,9 +15,9 @@ multiplicities, not a copied data set.  Arities are the declared ``data.arities`
 (causal-learn counts observed distinct values; the two agree when every category occurs).
 
 Counting is batched: :meth:`BDeuScore.local_scores_batch` scores ``y | P ∪ {x}`` for many
-candidates ``x`` with one ``bincount`` over stacked indices, and
-:meth:`BDeuScore.pairwise_gains` gets all pairwise count tables from blocks of the
-one-hot product ``Xᵀ diag(w) X`` (BLAS).
+candidates ``x`` with one ``bincount`` over stacked indices, and the one-hot count products
+of :mod:`.bdeu_batch` give all pairwise gains (:meth:`BDeuScore.pairwise_gains`) and the
+gains of every variable as an extra parent of many families at once.
 """
 
 from __future__ import annotations
@@ -26,17 +26,16 @@ import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
-from scipy import sparse
 from scipy.special import gammaln
 
 from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData
 from causalcal.graph import PDAG, pdag_to_dag
 
+from .bdeu_batch import pairwise_gains
+
 __all__ = ["BDeuScore"]
 
 _DENSE_CELLS_PER_ROW = 4  # dense bincount when cells <= this × (rows × candidates)
-_PRODUCT_MIN_CANDIDATES = 32  # from this many candidates the one-hot product may be used
-_ONEHOT_MAX_BYTES = 256 << 20  # ... if the n × ΣA float32 one-hot matrix fits in this
 
 
 class BDeuScore:
@@ -125,6 +124,7 @@ class BDeuScore:
             self._prior_on = self._prior_off = 0.0
         self._vm = v - 1
         self._cache: dict[tuple[int, frozenset[int]], float] = {}
+        self._lgamma_tables: dict[tuple[float, int], tuple[np.ndarray, np.ndarray]] = {}
         self.n_computed = 0
 
     # ------------------------------------------------------------ helpers
@@ -208,9 +208,9 @@ class BDeuScore:
         """Scores ``s(y | parents ∪ {x})`` for every ``x`` in ``candidates``.
 
         The uncached candidates are counted together: one ``bincount`` over the stacked
-        (candidate, parent configuration, x, y) indices, or for many candidates one
-        product of the (configuration, y) one-hot with their one-hot columns.
-        ``use_cache=False`` neither reads nor fills the cache (for large one-off batches).
+        (candidate, parent configuration, x, y) indices (for hundreds of candidates
+        :func:`.bdeu_batch.family_gains` is faster).  ``use_cache=False`` neither reads
+        nor fills the cache (for large one-off batches).
         """
         base = frozenset(int(p) for p in parents)
         y = int(y)
@@ -234,30 +234,17 @@ class BDeuScore:
         pa = sorted(base)
         r = int(self.arities[y])
         cfg, size = self._config_index(pa)
-        inner = cfg * r + self._codes[y]  # (n,) index of (config, y)
         log_q = self._log_q(pa)
         n = self.n_samples
         ax = self.arities[xs]
         amax = int(ax.max())
         cells = size * amax * r
         vals = np.empty(len(xs), dtype=np.float64)
-        u, inv = np.unique(inner, return_inverse=True)
-        n_cfg = len(np.unique(u // r))
-        width = int(ax.sum())
-        product_ok = n * int(self.arities.sum()) * 4 <= _ONEHOT_MAX_BYTES
-        if (
-            product_ok
-            and len(xs) >= _PRODUCT_MIN_CANDIDATES
-            and (len(u) + n_cfg) * width <= len(xs) * min(cells, 4 * n)
-        ):
-            # many candidates: one product of the (config, y) one-hot with their one-hot columns
-            vals[:] = self._product_scores(xs, u, inv.reshape(-1), r, log_q)
-        else:
-            # chunk candidates to bound memory
-            chunk = max(1, min(len(xs), (1 << 22) // max(cells if cells <= 4 * n else n, 1)))
-            for s0 in range(0, len(xs), chunk):
-                sub = xs[s0 : s0 + chunk]
-                vals[s0 : s0 + chunk] = self._batch_scores(sub, inner, size, r, log_q)
+        # chunk candidates to bound memory
+        chunk = max(1, min(len(xs), (1 << 22) // max(cells if cells <= 4 * n else n, 1)))
+        for s0 in range(0, len(xs), chunk):
+            sub = xs[s0 : s0 + chunk]
+            vals[s0 : s0 + chunk] = self._batch_scores(sub, cfg, y, size, log_q)
         vals += self.structure_term(len(pa) + 1)
         out[todo] = vals
         if use_cache:
@@ -266,56 +253,23 @@ class BDeuScore:
         self.n_computed += len(xs)
         return out
 
-    def _onehot_columns(self) -> tuple[np.ndarray, np.ndarray]:
-        """The n × ΣA one-hot encoding of all variables (built once) and column offsets."""
-        if getattr(self, "_onehot", None) is None:
-            offs = np.concatenate([[0], np.cumsum(self.arities)])
-            oh = np.zeros((self.n_samples, int(offs[-1])), dtype=np.float32)
-            rows = np.arange(self.n_samples)
-            for j in range(self.n_vars):
-                oh[rows, offs[j] + self._codes[j]] = 1.0
-            self._onehot, self._offs = oh, offs
-        return self._onehot, self._offs
-
-    def _product_scores(
-        self, xs: np.ndarray, u: np.ndarray, inv: np.ndarray, r: int, log_q: float
-    ) -> np.ndarray:
-        """Likelihood terms of ``y | P ∪ {x}`` for many candidates from one sparse × dense
-        product ``Zᵀ diag(w) X``: ``Z`` one-hot over observed (config, y) values ``u``
-        (row labels ``inv``), ``X`` the candidates' one-hot columns."""
-        onehot, offs = self._onehot_columns()
-        n = self.n_samples
-        ax = self.arities[xs]
-        cols = np.concatenate([np.arange(offs[x], offs[x + 1]) for x in xs])
-        w = np.ones(n) if self.weights is None else self.weights
-        z = sparse.csr_matrix((w, (inv, np.arange(n))), shape=(len(u), n))
-        njk = np.asarray(z @ onehot[:, cols], dtype=np.float64)  # ((config, y), columns)
-        cfg = u // r
-        starts = np.flatnonzero(np.r_[True, cfg[1:] != cfg[:-1]])
-        nj = np.add.reduceat(njk, starts, axis=0)  # (observed configs, candidate columns)
-        col_ar = np.repeat(ax, ax).astype(np.float64)
-        a = self.sample_prior * math.exp(-log_q) / col_ar  # α / (q r_x) per column
-        b = a / r
-        t = (gammaln(njk + b) - gammaln(b)).sum(axis=0)
-        t += (gammaln(a) - gammaln(nj + a)).sum(axis=0)
-        return np.add.reduceat(t, np.concatenate([[0], np.cumsum(ax)[:-1]]))
-
     def _batch_scores(
-        self, xs: np.ndarray, inner: np.ndarray, size: int, r: int, log_q: float
+        self, xs: np.ndarray, cfg: np.ndarray, y: int, size: int, log_q: float
     ) -> np.ndarray:
-        """Likelihood terms of ``y | P ∪ {x}`` for candidates ``xs`` given the (config, y)
-        index ``inner`` with ``size`` configurations of P."""
+        """Likelihood terms of ``y | P ∪ {x}`` for candidates ``xs`` given the per-row
+        configuration index ``cfg`` of P (``size`` configurations)."""
         n = self.n_samples
         k = len(xs)
+        r = int(self.arities[y])
         ax = self.arities[xs].astype(np.float64)
         amax = int(self.arities[xs].max())
         a = self.sample_prior * np.exp(-log_q) / ax  # α / q_new per candidate
         b = a / r
-        # joint index: ((cand, config, x) , y)
-        cfgx = (inner // r) * amax + self._codes[xs]  # (k, n) config×x index
-        keys = (np.arange(k)[:, None] * (size * amax) + cfgx) * r + (inner % r)[None, :]
-        w = None if self.weights is None else np.broadcast_to(self.weights, (k, n)).ravel()
+        # joint index ((cand, config, x), y) = cand·cells + (config·amax + x)·r + y
         cells = size * amax * r
+        base = cfg * (amax * r) + self._codes[y]
+        keys = self._codes[xs] * r + (np.arange(k)[:, None] * cells + base[None, :])
+        w = None if self.weights is None else np.tile(self.weights, k)
         if cells <= _DENSE_CELLS_PER_ROW * n:
             njk = np.bincount(keys.ravel(), weights=w, minlength=k * cells).reshape(
                 k, size * amax, r
@@ -338,119 +292,24 @@ class BDeuScore:
         return np.bincount(kk, weights=t2, minlength=k) + np.bincount(kj, weights=t1, minlength=k)
 
     def pairwise_gains(
-        self, min_gain: float = 0.0, block_bytes: int = 48 << 20, onehot_bytes: int = 256 << 20
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        self,
+        min_gain: float = 0.0,
+        top: int | None = None,
+        block_bytes: int = 48 << 20,
+        onehot_bytes: int = 256 << 20,
+    ) -> tuple[np.ndarray, ...]:
         """All pairs ``i < j`` with ``s(j | {i}) − s(j | ∅) > min_gain`` (BDeu is score
         equivalent, so the gain is the same for ``j → i``).
 
         The r_i × r_j count tables of all pairs come from blocks of the one-hot product
-        ``Xᵀ diag(w) X`` (float32 BLAS when the weights are integers, so counts are exact;
-        float64 otherwise); variables are grouped by arity so that every sub-block reduces
-        with a reshape, and for integer counts lnΓ comes from a lookup table. The one-hot
-        matrix is built in row chunks of at most ``onehot_bytes`` when n is large.
-        Returns ``(i, j, gain)`` arrays with ``i < j``.
+        ``Xᵀ diag(w) X`` without each variable's last category (those cells are marginals
+        minus the others), float32 BLAS when the weights are integers (exact counts, lnΓ
+        from lookup tables), float64 otherwise; the one-hot matrix is built in row chunks
+        of at most ``onehot_bytes`` when n is large.  Returns ``(i, j, gain)`` arrays with
+        ``i < j``, and with ``top`` also a (V, top) array of every variable's ``top`` best
+        partners by gain (see :func:`.bdeu_batch.pairwise_gains`).
         """
-        v, n = self.n_vars, self.n_samples
-        ar = self.arities
-        alpha = self.sample_prior
-        order = np.argsort(ar, kind="stable")  # permuted position -> variable
-        par = ar[order]
-        offs = np.concatenate([[0], np.cumsum(par)])
-        width = int(offs[-1])
-        lookup = self.integral_weights and self.total_weight < (1 << 24)
-        dt = np.float32 if lookup else np.float64
-        itemsize = np.dtype(dt).itemsize
-        row_chunk = max(1, min(n, int(onehot_bytes // (2 * width * itemsize))))
-        chunks = [(r0, min(n, r0 + row_chunk)) for r0 in range(0, n, row_chunk)]
-        torch = None
-        if self.device is not None:  # the same products with torch (e.g. on a GPU)
-            import torch
-
-        def encode(r0: int, r1: int):
-            """One-hot rows r0..r1 of all variables (permuted order), unweighted and weighted."""
-            oh = np.zeros((r1 - r0, width), dtype=dt)
-            rows = np.arange(r1 - r0)
-            for p, j in enumerate(order):
-                oh[rows, offs[p] + self._codes[j, r0:r1]] = 1
-            wt = oh if self.weights is None else oh * self.weights[r0:r1, None].astype(dt)
-            if torch is not None:
-                oh_t = torch.from_numpy(oh).to(self.device)
-                return oh_t, (oh_t if wt is oh else torch.from_numpy(wt).to(self.device))
-            return oh, wt
-
-        encoded = encode(0, n) if len(chunks) == 1 else None
-        marg = np.zeros(width)  # N_{x = k}
-        for p, j in enumerate(order):
-            marg[offs[p] : offs[p + 1]] = np.bincount(
-                self._codes[j], weights=self.weights, minlength=int(par[p])
-            )
-        # s(y | ∅) likelihood and the per-x term Σ_k lnΓ(α/r) − lnΓ(N_k + α/r) of s(y | {x})
-        empty = np.array(
-            [self._score_from_counts(marg[offs[p] : offs[p + 1]][None, :], 0.0, int(par[p]))
-             for p in range(v)]
-        )
-        a_col = alpha / np.repeat(par, par).astype(np.float64)
-        ax_terms = np.add.reduceat(gammaln(a_col) - gammaln(marg + a_col), offs[:-1])
-        d_prior = self.structure_term(1) - self.structure_term(0)
-        # arity groups (contiguous in the permuted order)
-        groups = [
-            (int(r), int(np.searchsorted(par, r, "left")), int(np.searchsorted(par, r, "right")))
-            for r in np.unique(par)
-        ]
-        tables: dict[tuple[int, int], np.ndarray] = {}
-        if lookup:
-            top = int(round(self.total_weight)) + 1
-            for ra, _, _ in groups:
-                for rb, _, _ in groups:
-                    c = alpha / (ra * rb)
-                    tables[(ra, rb)] = gammaln(np.arange(top) + c) - gammaln(c)
-        out_i, out_j, out_g = [], [], []
-        per_var = max(1, int(block_bytes // (8 * width * max(int(par.max()), 1))))
-        for s in range(0, v - 1, per_var):
-            e = min(v, s + per_var)
-            b = np.empty((e - s, v - s), dtype=np.float64)
-            pairs = [
-                (ra, max(ga0, s), min(ga1, e), rb, max(gb0, s), gb1)
-                for ra, ga0, ga1 in groups
-                for rb, gb0, gb1 in groups
-                if max(ga0, s) < min(ga1, e) and max(gb0, s) < gb1
-            ]
-            counts: list = [None] * len(pairs)
-            for q0, q1 in chunks:  # Σ over row chunks of X_cᵀ diag(w_c) X_c
-                oh, wt = encoded if encoded is not None else encode(q0, q1)
-                for k, (_, r0, r1, _, c0, c1) in enumerate(pairs):
-                    part = wt[:, offs[r0] : offs[r1]].T @ oh[:, offs[c0] : offs[c1]]
-                    counts[k] = part if counts[k] is None else counts[k] + part
-            for (ra, r0, r1, rb, c0, c1), g in zip(pairs, counts):
-                if torch is not None:
-                    g = g.cpu().numpy()
-                if lookup:
-                    lg = tables[(ra, rb)][g.astype(np.intp)]
-                else:
-                    c = alpha / (ra * rb)
-                    lg = gammaln(g + c) - gammaln(c)
-                lg = lg.reshape(r1 - r0, ra, c1 - c0, rb).sum(axis=(1, 3))
-                b[r0 - s : r1 - s, c0 - s : c1 - s] = lg
-            ii, jj = np.nonzero(np.triu(np.ones((e - s, v - s), dtype=bool), k=1))
-            gi = ii + s
-            gj = jj + s
-            gain = ax_terms[gi] + b[ii, jj] - empty[gj] + d_prior
-            keep = gain > min_gain
-            out_i.append(gi[keep])
-            out_j.append(gj[keep])
-            out_g.append(gain[keep])
-        p0 = self.structure_term(0)
-        for p in range(v):
-            self._cache.setdefault((int(order[p]), frozenset()), float(empty[p] + p0))
-        if not out_i:
-            z = np.zeros(0, dtype=np.intp)
-            return z, z, np.zeros(0)
-        oi = order[np.concatenate(out_i)]
-        oj = order[np.concatenate(out_j)]
-        gain = np.concatenate(out_g)
-        lo, hi = np.minimum(oi, oj), np.maximum(oi, oj)
-        srt = np.lexsort((hi, lo))
-        return lo[srt], hi[srt], gain[srt]
+        return pairwise_gains(self, min_gain, top, block_bytes, onehot_bytes)
 
     # ------------------------------------------------------- graph scores
     def score_dag(self, dag: PDAG) -> float:

@@ -10,6 +10,7 @@ import pytest
 from causallearn.score.LocalScoreFunction import local_score_BDeu
 
 from causalcal.bootstrap import BDeuScore
+from causalcal.bootstrap.bdeu_batch import family_gains
 from causalcal.data import DiscreteData
 from causalcal.graph import PDAG, dag_to_cpdag
 
@@ -169,26 +170,54 @@ def test_torch_path_gives_the_same_pairwise_gains():
         np.testing.assert_allclose(u, t, rtol=1e-12)
 
 
-@pytest.mark.parametrize("weighted", [False, True])
-def test_product_path_equals_bincount_path(weighted):
-    """The one-hot product used for many candidates gives the stacked-bincount numbers."""
+@pytest.mark.parametrize("weighted", ["none", "int", "real"])
+def test_family_gains_equal_local_score_differences(weighted):
+    """The stacked count products give s(y | P ∪ {x}) − s(y | P) for every x, with mixed
+    arities (one of them constant) and every kind of weights."""
     rng = np.random.default_rng(4)
-    x = rng.integers(0, 3, size=(300, 50))
+    x = rng.integers(0, 3, size=(300, 12))
     x[:, 5] = rng.integers(0, 2, 300)
     x[:, 7] = (x[:, 5] + rng.integers(0, 3, 300)) % 4
+    x[:, 9] = 0
+    d = DiscreteData(x, arities=[3] * 5 + [2, 3, 4, 3, 1, 3, 3])
+    w = {"none": None, "int": rng.integers(0, 3, 300), "real": rng.random(300) * 2}[weighted]
+    s, ref = BDeuScore(d, weights=w), BDeuScore(d, weights=w)
+    requests = [(0, frozenset()), (7, frozenset({1})), (3, frozenset({1, 2, 5})),
+                (9, frozenset({0})), (5, frozenset({7, 9, 11})),
+                # one target's requests share the counts of the union of their parents
+                (4, frozenset()), (4, frozenset({6})), (4, frozenset({6, 8})), (4, frozenset({2}))]
+    ks, xs, gains = family_gains(s, requests, min_gain=-np.inf)
+    assert np.all(np.diff(ks) >= 0)
+    for k, (y, pa) in enumerate(requests):
+        got = dict(zip(xs[ks == k].tolist(), gains[ks == k].tolist()))
+        assert sorted(got) == [j for j in range(12) if j != y and j not in pa]
+        for j, g in got.items():
+            assert g == pytest.approx(ref.local_score_diff(j, y, pa), abs=1e-8)
+    pos = family_gains(s, requests)
+    assert len(pos[0]) == int(np.sum(gains > 0))
+    some = [11, 0, 3, 7, 9, 5]  # a subset of candidates (counted from gathered columns)
+    sk, sx, sg = family_gains(s, requests, min_gain=-np.inf, candidates=some)
+    keep = np.isin(xs, some)
+    np.testing.assert_array_equal(sk, ks[keep])
+    np.testing.assert_array_equal(sx, xs[keep])
+    np.testing.assert_allclose(sg, gains[keep], rtol=1e-12, atol=1e-9)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_pairwise_top_partners_rank_all_gains(weighted):
+    rng = np.random.default_rng(6)
+    x = rng.integers(0, 3, size=(400, 15))
+    for j in range(1, 15):
+        x[:, j] = np.where(rng.random(400) < 0.15 * (j % 4), x[:, j - 1], x[:, j])
     d = DiscreteData(x)
-    s = BDeuScore(d, weights=rng.random(300) * 2 if weighted else None)
-    for pa in ([], [1], [1, 2, 5]):
-        cands = np.array([j for j in range(50) if j != 0 and j not in pa])
-        cfg, size = s._config_index(pa)
-        inner = cfg * 3 + s._codes[0]
-        u, inv = np.unique(inner, return_inverse=True)
-        log_q = s._log_q(pa)
-        np.testing.assert_allclose(
-            s._product_scores(cands, u, inv.reshape(-1), 3, log_q),
-            s._batch_scores(cands, inner, size, 3, log_q),
-            rtol=1e-12,
-        )
+    s = BDeuScore(d, weights=rng.integers(0, 3, 400) if weighted else None)
+    gi, gj, gain, ranked = s.pairwise_gains(min_gain=-np.inf, top=4)
+    full = np.full((15, 15), -np.inf)
+    full[gi, gj] = full[gj, gi] = gain
+    for v in range(15):
+        want = np.argsort(-full[v], kind="stable")[:4]
+        assert set(ranked[v].tolist()) == set(want.tolist())
+        assert list(ranked[v]) == sorted(ranked[v])
 
 
 def test_pairwise_gains_in_row_chunks():

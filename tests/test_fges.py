@@ -67,15 +67,15 @@ def test_agrees_with_causallearn_ges(seed):
     d = _random_case(seed)
     theirs = ges_causallearn(d)
     score = BDeuScore(d)
-    full = fges(d, faithfulness_assumed=False)
+    full = fges(d)
     # full GES neighbourhood: the same greedy search, hence the same CPDAG and score
     assert score.score_pdag(full) >= score.score_pdag(theirs) - 1e-6
     assert full == theirs
-    fast = fges(d)  # Tetrad's faithfulness heuristic: a valid CPDAG, never above GES's
+    fast = fges(d, faithfulness_assumed=True)  # Tetrad's heuristic: a valid CPDAG
     assert dag_to_cpdag(pdag_to_dag(fast)) == fast
 
 
-@pytest.mark.parametrize("faithful", [True, False])
+@pytest.mark.parametrize("faithful", [False, True])
 def test_local_cpdag_completion_matches_global_rebuild(faithful):
     for seed in range(10):
         rng = np.random.default_rng(100 + seed)
@@ -123,7 +123,7 @@ def test_edge_cases_constant_column_single_row_two_variables():
 
 
 def test_search_registry_and_causallearn_wrappers():
-    assert available_searches() == ["fges", "ges", "pc"]
+    assert available_searches() == ["boss", "fges", "ges", "pc"]
     with pytest.raises(ValueError, match="unknown search 'nope'"):
         get_search("nope")
     d = _random_case(7, n=200)
@@ -172,17 +172,17 @@ def test_phases_end_in_local_optima(seed, monkeypatch):
     rng = np.random.default_rng(50 + seed)
     v = int(rng.integers(6, 10))
     d = random_network(v, min(2 * v, v * (v - 1) // 2), seed=seed).sample(500, seed=seed)
-    forward_only = FGES(BDeuScore(d), faithfulness_assumed=False)
+    forward_only = FGES(BDeuScore(d))
     monkeypatch.setattr(forward_only, "_backward", lambda: None)
     forward_only.search()
     assert max(_all_operator_bumps(forward_only, "insert"), default=0) <= 1e-9
-    for faithful in (True, False):
+    for faithful in (False, True):
         done = FGES(BDeuScore(d), faithfulness_assumed=faithful)
         done.search()
         assert max(_all_operator_bumps(done, "delete"), default=0) <= 1e-9
 
 
-@pytest.mark.parametrize("faithful", [True, False])
+@pytest.mark.parametrize("faithful", [False, True])
 def test_bulk_scoring_of_same_context_candidates_changes_nothing(faithful, monkeypatch):
     fges_module = sys.modules["causalcal.bootstrap.fges"]  # the attribute is the function
 
@@ -192,3 +192,54 @@ def test_bulk_scoring_of_same_context_candidates_changes_nothing(faithful, monke
         one_by_one = fges(d, faithfulness_assumed=faithful)
         monkeypatch.setattr(fges_module, "_BULK_CANDIDATES", 2)
         assert fges(d, faithfulness_assumed=faithful) == one_by_one
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_default_is_full_ges_and_applied_operators_are_valid(seed, monkeypatch):
+    """Every Insert/Delete the search applies passes Chickering's validity conditions and
+    raises the score by its bump; the default (candidates bounded only beyond V = 1001)
+    gives full GES's CPDAG."""
+    rng = np.random.default_rng(70 + seed)
+    v = int(rng.integers(8, 16))
+    d = random_network(v, min(2 * v, v * (v - 1) // 2), seed=seed).sample(800, seed=seed)
+    w = rng.integers(0, 3, 800) if seed % 2 else None
+    score = BDeuScore(d, w)
+    applied = []
+
+    def checked(name, valid):
+        step = getattr(FGES, name)
+
+        def run(self, x, y, s, bump):
+            assert getattr(self, valid)(x, y, s)
+            before = score.score_pdag(self.graph)
+            step(self, x, y, s, bump)
+            assert score.score_pdag(self.graph) - before == pytest.approx(bump, abs=1e-7)
+            assert bump > 0
+            applied.append(name)
+
+        monkeypatch.setattr(FGES, name, run)
+
+    checked("_insert", "insert_is_valid")
+    checked("_delete", "delete_is_valid")
+    default = FGES(score).search()
+    assert "_insert" in applied
+    monkeypatch.undo()
+    assert default == fges(d, w, max_candidates=None)
+    assert default == fges(d, w, max_candidates=v - 1)
+
+
+def test_bounded_candidates_join_only_ranked_pairs():
+    d = random_network(25, 50, seed=8).sample(1500, seed=8)
+    score = BDeuScore(d)
+    gain = np.full((25, 25), -np.inf)
+    for i in range(25):
+        for j in range(25):
+            if i != j:
+                gain[i, j] = score.local_score_diff(j, i, [])
+    top = [set(np.argsort(-gain[y], kind="stable")[:3].tolist()) for y in range(25)]
+    g = fges(d, max_candidates=3)
+    pairs = [tuple(e) for e in np.r_[g.directed_edges(), g.undirected_edges()].tolist()]
+    assert pairs and all(a in top[b] or b in top[a] for a, b in pairs)
+    for bad in (0, -2, 2.5, "all", True):
+        with pytest.raises(ValueError, match="max_candidates"):
+            fges(d, max_candidates=bad)

@@ -37,9 +37,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "every cluster worker is used instead)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
     parser.add_argument("--search", default="fges",
-                        help="structure search: fges (default), ges or pc (causal-learn; small "
-                             "data only), or MODULE:FUNCTION for a function "
-                             "search(data, weights, **options) -> PDAG")
+                        help="structure search: fges (default; GES's result), boss (best "
+                             "order search from it: slower, scores at least as high), ges or "
+                             "pc (causal-learn; small data only), or MODULE:FUNCTION for a "
+                             "function search(data, weights, **options) -> PDAG")
     parser.add_argument("--checkpoint", metavar="DIR",
                         help="directory to save finished replicates in and resume from")
     parser.add_argument("--scheduler", metavar="ADDRESS",

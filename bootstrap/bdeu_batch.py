@@ -1,0 +1,459 @@
+"""Batched BDeu gains from one-hot count products (thesis §6.2.2; SPEC §5).
+
+Counting is the hot path of every score-based search here, and counting many families at
+once is a matrix product.  Let ``X`` be the n × ΣA one-hot encoding of all variables.
+
+* :func:`pairwise_gains` — ``Xᵀ diag(w) X`` holds the r_i × r_j count tables of all pairs,
+  hence ``s(j | {i}) − s(j | ∅)`` for every pair (BDeu is score equivalent, so one gain
+  serves both directions).
+* :func:`family_gains` — for requests ``(y, P)``, ``Zᵀ diag(w) X`` with ``Z`` the one-hot
+  of the observed ``(configuration of P, y)`` values holds ``N(P, y, x)`` for every
+  variable ``x`` at once, hence ``s(y | P ∪ {x}) − s(y | P)`` for all ``x``.  ``Z`` has
+  one entry per sample, so stacked requests cost about n × width additions each (a
+  sparse product); the requests of one target share the counts of their finest
+  partition; for a subset of candidates their columns are gathered and multiplied densely.
+
+Both products drop the last category of every variable from ``X`` (its counts are the
+row totals minus the others), which shrinks the product by a factor of about
+``(ΣA − V) / ΣA`` (its square for the pairs).  For integer weights the float32 products
+are exact and lnΓ comes from lookup tables.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from scipy import sparse
+from scipy.special import gammaln
+
+__all__ = ["family_gains", "pairwise_gains"]
+
+_BLOCK_BYTES = 64 << 20  # output block of a stacked product
+_FINE_MAX_ROWS = 256  # requests of one target share a product up to this many rows
+
+
+class _Layout:
+    """Variables sorted by arity and their reduced one-hot columns (last category dropped).
+
+    ``groups`` lists ``(arity, first position, end position, first column)``; ``order``
+    maps sorted position → variable; :meth:`encode` builds rows of the reduced one-hot.
+    """
+
+    def __init__(self, score) -> None:
+        self.score = score
+        self.order = np.argsort(score.arities, kind="stable")
+        self.position = np.empty_like(self.order)
+        self.position[self.order] = np.arange(len(self.order))
+        self.par = score.arities[self.order]
+        self.cols = np.concatenate([[0], np.cumsum(self.par - 1)])
+        self.groups = []
+        for r in np.unique(self.par):
+            p0 = int(np.searchsorted(self.par, r, "left"))
+            p1 = int(np.searchsorted(self.par, r, "right"))
+            self.groups.append((int(r), p0, p1, int(self.cols[p0])))
+        self.width = int(self.cols[-1])
+        self.exact = score.integral_weights and score.total_weight < (1 << 24)
+        self.dtype = np.float32 if self.exact else np.float64
+        self._onehot: np.ndarray | None = None
+        self._transposed: np.ndarray | None = None
+        self._columns: dict[bytes, _Columns] = {}
+
+    def encode(self, r0: int, r1: int) -> np.ndarray:
+        """Reduced one-hot of samples ``r0 … r1 − 1`` (sorted variable order)."""
+        x = np.zeros((r1 - r0, self.width), dtype=self.dtype)
+        rows = np.arange(r1 - r0)
+        for p, j in enumerate(self.order):
+            c = self.score._codes[j, r0:r1]
+            hit = c < self.par[p] - 1
+            x[rows[hit], self.cols[p] + c[hit]] = 1
+        return x
+
+    @property
+    def onehot(self) -> np.ndarray:
+        if self._onehot is None:
+            self._onehot = self.encode(0, self.score.n_samples)
+        return self._onehot
+
+    @property
+    def transposed(self) -> np.ndarray:
+        """The one-hot matrix as (columns × samples), for gathering columns."""
+        if self._transposed is None:
+            self._transposed = np.ascontiguousarray(self.onehot.T)
+        return self._transposed
+
+    def columns(self, candidates) -> _Columns:
+        """The :class:`_Columns` of ``candidates`` (remembered for up to 2V + 64 lists:
+        searches ask for each node's own candidates again and again)."""
+        if candidates is None:
+            return _Columns(self, None)
+        key = np.asarray(candidates, dtype=np.intp).tobytes()
+        hit = self._columns.get(key)
+        if hit is None:
+            if len(self._columns) > 2 * len(self.order) + 64:
+                self._columns.clear()
+            hit = self._columns[key] = _Columns(self, candidates)
+        return hit
+
+    def nbytes(self) -> int:
+        return self.score.n_samples * self.width * np.dtype(self.dtype).itemsize
+
+
+def _layout(score) -> _Layout:
+    if getattr(score, "_batch_layout", None) is None:
+        score._batch_layout = _Layout(score)
+    return score._batch_layout
+
+
+class _Columns:
+    """The candidate variables of a :func:`family_gains` call and their arity groups
+    ``(arity, first, end, first column)`` in local positions.  All variables: counts come
+    from a sparse product with the one-hot matrix; a subset: from a dense product with its
+    rows of the transposed one-hot (a cheap gather)."""
+
+    def __init__(self, lay: _Layout, candidates: np.ndarray | None) -> None:
+        self.lay = lay
+        if candidates is None:
+            self.variables, self.groups, self.cols = lay.order, lay.groups, None
+            self.width = lay.width
+            return
+        pos = np.unique(lay.position[np.asarray(candidates, dtype=np.intp)])
+        self.variables = lay.order[pos]
+        par = lay.par[pos]
+        local = np.concatenate([[0], np.cumsum(par - 1)])
+        self.groups = []
+        for r in np.unique(par):
+            p0 = int(np.searchsorted(par, r, "left"))
+            self.groups.append((int(r), p0, int(np.searchsorted(par, r, "right")), int(local[p0])))
+        self.width = int(local[-1])
+        self.cols = np.repeat(lay.cols[pos] - local[:-1], par - 1) + np.arange(self.width)
+
+    def count(self, labels: list[np.ndarray], sizes: list[int], w: np.ndarray) -> np.ndarray:
+        """Weighted counts (stacked rows × columns) of stacked requests whose samples carry
+        the row ``labels`` (one array per request, ``sizes`` rows each)."""
+        n = len(w)
+        offs = np.cumsum([0] + sizes[:-1])
+        rows = np.stack([lab + o for lab, o in zip(labels, offs)], axis=1).ravel()
+        if self.cols is None:
+            z = sparse.csc_matrix(
+                (np.repeat(w, len(labels)), rows, np.arange(0, len(rows) + 1, len(labels))),
+                shape=(sum(sizes), n),
+            )
+            return z @ self.lay.onehot
+        z = np.zeros((sum(sizes), n), dtype=self.lay.dtype)
+        z[rows, np.repeat(np.arange(n), len(labels))] = np.repeat(w, len(labels))
+        return z @ self.lay.transposed[self.cols].T
+
+
+def stacked_tables(score, keys: list[tuple[float, int]]) -> tuple:
+    """Stacked tables ``k ↦ lnΓ(k + b) − lnΓ(b)`` and ``k ↦ lnΓ(a) − lnΓ(k + a)`` with
+    ``a = α / qr``, ``b = a / r_y`` for the distinct keys ``(qr, r_y)``
+    (``k = 0 … total weight``; integer weights only), and each key's table offset."""
+    step = int(round(score.total_weight)) + 1
+    distinct = sorted(set(keys))
+    cache = score._lgamma_tables
+    for qr, ry in distinct:
+        if (qr, ry) not in cache:
+            k = np.arange(step, dtype=np.float64)
+            a = score.sample_prior / qr
+            b = a / ry
+            cache[(qr, ry)] = (gammaln(k + b) - gammaln(b), gammaln(a) - gammaln(k + a))
+    tb = np.concatenate([cache[key][0] for key in distinct])
+    ta = np.concatenate([cache[key][1] for key in distinct])
+    where = {key: i * step for i, key in enumerate(distinct)}
+    return tb, ta, np.array([where[key] for key in keys], dtype=np.intp)
+
+
+def _family_rows(score, y: int, parents: list[int]):
+    """Observed (config, y) groups: row label per sample, weighted totals, config starts."""
+    r = int(score.arities[y])
+    cfg, size = score._config_index(parents)
+    key = cfg * r + score._codes[y]
+    seen = np.zeros(size * r, dtype=bool)
+    seen[key] = True
+    u = np.flatnonzero(seen)
+    rank = np.cumsum(seen) - 1
+    inv = rank[key]
+    tot = np.bincount(inv, weights=score.weights, minlength=len(u))
+    c = u // r
+    starts = np.flatnonzero(np.r_[True, c[1:] != c[:-1]])
+    return inv, tot, starts
+
+
+def _block_likelihoods(
+    score, lay: _Layout, cs: _Columns, fams: list, counts: np.ndarray
+) -> np.ndarray:
+    """Likelihood part of ``s(y | P ∪ {x})`` for stacked families ``(y, P, rows)`` and every
+    variable (sorted positions) from their reduced counts ``counts`` (stacked rows × width);
+    the dropped last category of ``x`` is the family row total minus the others."""
+    sizes = np.array([len(f[2][1]) for f in fams])
+    n_cfg = np.array([len(f[2][2]) for f in fams])
+    row0 = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    cfg0 = np.concatenate([[0], np.cumsum(n_cfg)[:-1]])
+    tot = np.concatenate([f[2][1] for f in fams])
+    cfg_starts = np.concatenate([f[2][2] + o for f, o in zip(fams, row0)])
+    q = np.array([math.exp(score._log_q(f[1])) for f in fams])
+    ry = np.array([int(score.arities[f[0]]) for f in fams])
+    if lay.exact:
+        counts = counts.astype(np.intp)
+        tot = np.rint(tot).astype(np.intp)
+    lik = np.empty((len(fams), len(cs.variables)))
+    for r, p0, p1, c0 in cs.groups:
+        m = p1 - p0
+        blk = counts[:, c0 : c0 + m * (r - 1)].reshape(len(tot), m, r - 1)
+        last = tot[:, None] - (blk[:, :, 0] if r == 2 else blk.sum(axis=2))
+        nj_blk = np.add.reduceat(blk, cfg_starts, axis=0)
+        nj_last = np.add.reduceat(last, cfg_starts, axis=0)
+        if lay.exact:
+            tb, ta, off = stacked_tables(score, list(zip((q * r).tolist(), ry.tolist())))
+            ob = np.repeat(off, sizes)[:, None]
+            oa = np.repeat(off, n_cfg)[:, None]
+            t1 = tb[blk + ob[:, :, None]].sum(axis=2) + tb[last + ob]
+            t2 = ta[nj_blk + oa[:, :, None]].sum(axis=2) + ta[nj_last + oa]
+        else:
+            a = score.sample_prior / (q * r)
+            b = np.repeat(a / ry, sizes)[:, None]
+            t1 = (gammaln(blk + b[:, :, None]) - gammaln(b[:, :, None])).sum(axis=2)
+            t1 += gammaln(last + b) - gammaln(b)
+            a = np.repeat(a, n_cfg)[:, None]
+            t2 = (gammaln(a[:, :, None]) - gammaln(nj_blk + a[:, :, None])).sum(axis=2)
+            t2 += gammaln(a) - gammaln(nj_last + a)
+        lik[:, p0:p1] = np.add.reduceat(t1, row0, axis=0) + np.add.reduceat(t2, cfg0, axis=0)
+    return lik
+
+
+def _units(score, requests: Sequence[tuple[int, frozenset[int]]], dense: bool):
+    """Group the requests into product units ``(row labels, rows, members)``: consecutive
+    requests of one target share the counts of their finest partition (the union of their
+    parent sets) when that is cheaper — a sparse product costs the same for any number of
+    rows (up to ``_FINE_MAX_ROWS``), a ``dense`` one grows with them.  A member is ``(k,
+    family, fine row → its row or None)``."""
+    n = score.n_samples
+    for y, group in itertools.groupby(enumerate(requests), key=lambda t: int(t[1][0])):
+        members = [(k, sorted(pa)) for k, (_, pa) in group]
+        fams = [(y, pa, _family_rows(score, y, pa)) for _, pa in members]
+        if len(members) > 1:
+            fine = _family_rows(score, y, sorted(set().union(*(pa for _, pa in members))))
+            worth = sum(len(f[2][1]) for f in fams) if dense else _FINE_MAX_ROWS + 1
+            if len(fine[1]) < worth:
+                rep = np.empty(len(fine[1]), dtype=np.intp)
+                rep[fine[0]] = np.arange(n)
+                maps = [(k, f, f[2][0][rep]) for (k, _), f in zip(members, fams)]
+                yield fine[0], len(fine[1]), maps
+                continue
+        for (k, _), f in zip(members, fams):
+            yield f[2][0], len(f[2][1]), [(k, f, None)]
+
+
+def _coarsen(counts: np.ndarray, to: np.ndarray) -> np.ndarray:
+    """Sum the rows of ``counts`` that map to the same row ``to[i]`` (every target row hit)."""
+    order = np.argsort(to, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(to[order]) != 0])
+    return np.add.reduceat(counts[order], starts, axis=0)
+
+
+def family_gains(
+    score,
+    requests: Sequence[tuple[int, frozenset[int]]],
+    min_gain: float = 0.0,
+    candidates: Sequence[int] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All ``(request k, variable x)`` with ``g = s(y_k | P_k ∪ {x}) − s(y_k | P_k) >
+    min_gain`` (``x ∉ P_k ∪ {y_k}``; ``x`` among ``candidates`` if given) for requests
+    ``(y_k, P_k)``.
+
+    Returns arrays ``(k, x, g)`` sorted by ``(k, x)``.  The requests are counted in blocks:
+    one sparse product ``Zᵀ X`` per block, ``Z`` holding one weighted entry per sample and
+    request (so a block costs about n × width additions per request).
+    """
+    lay = _layout(score)
+    cs = lay.columns(candidates)
+    n = score.n_samples
+    w = np.ones(n) if score.weights is None else score.weights
+    w = w.astype(lay.dtype)
+    cap = max(1, _BLOCK_BYTES // (8 * (cs.width + len(cs.variables))))
+    local = np.full(score.n_vars, -1, dtype=np.intp)
+    local[cs.variables] = np.arange(len(cs.variables))
+    found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+    def flush(units: list) -> None:
+        counts = cs.count([u[0] for u in units], [u[1] for u in units], w)
+        ks, fams, pieces = [], [], []
+        for (_, g, members), o in zip(units, np.cumsum([0] + [u[1] for u in units[:-1]])):
+            for k, fam, to in members:
+                ks.append(k)
+                fams.append(fam)
+                pieces.append(counts[o : o + g] if to is None else _coarsen(counts[o : o + g], to))
+        gain = _block_likelihoods(score, lay, cs, fams, np.concatenate(pieces))
+        for row, (y, pa, _) in enumerate(fams):
+            gain[row] += score.structure_term(len(pa) + 1) - score.local_score(y, pa)
+            out = local[pa + [y]]
+            gain[row, out[out >= 0]] = -np.inf
+        kk, xs = np.nonzero(gain > min_gain)
+        found.append((np.asarray(ks)[kk], cs.variables[xs], gain[kk, xs]))
+
+    block: list = []
+    n_rows = 0
+    for unit in _units(score, requests, cs.cols is not None):
+        size = unit[1] + sum(len(f[2][1]) for _, f, _ in unit[2])
+        if block and n_rows + size > cap:
+            flush(block)
+            block, n_rows = [], 0
+        block.append(unit)
+        n_rows += size
+    if block:
+        flush(block)
+    if not found:
+        z = np.zeros(0, dtype=np.intp)
+        return z, z, np.zeros(0)
+    out_k, out_x, out_g = (np.concatenate(a) for a in zip(*found))
+    order = np.lexsort((out_x, out_k))
+    return out_k[order], out_x[order], out_g[order]
+
+
+def _pair_tables(g, ma: np.ndarray, mb: np.ndarray, ra: int, rb: int, dtype) -> np.ndarray:
+    """Full count tables ``(a, b, r_a × r_b)`` from the reduced product block ``g`` and the
+    marginal counts ``ma`` (a, r_a), ``mb`` (b, r_b)."""
+    g = g.reshape(len(ma), ra - 1, len(mb), rb - 1).transpose(0, 2, 1, 3)
+    full = np.empty((len(ma), len(mb), ra, rb), dtype=dtype)
+    full[:, :, : ra - 1, : rb - 1] = g
+    full[:, :, : ra - 1, rb - 1] = ma[:, None, : ra - 1] - full[:, :, : ra - 1, : rb - 1].sum(3)
+    full[:, :, ra - 1, :] = mb[None, :, :] - full[:, :, : ra - 1, :].sum(axis=2)
+    return full.reshape(len(ma), len(mb), ra * rb)
+
+
+class _PairGains:
+    """Gains of all pairs by blocks of ``X'ᵀ diag(w) X'`` (see :func:`pairwise_gains`)."""
+
+    def __init__(self, score, onehot_bytes: int) -> None:
+        self.score = score
+        self.lay = lay = _layout(score)
+        n, par = score.n_samples, lay.par
+        if lay._onehot is not None or lay.nbytes() <= onehot_bytes:
+            self.chunks = [(0, n)]
+        else:
+            step = max(1, int(onehot_bytes // (lay.width * np.dtype(lay.dtype).itemsize)))
+            self.chunks = [(r0, min(n, r0 + step)) for r0 in range(0, n, step)]
+        self.torch = None
+        if score.device is not None:  # the same products with torch (e.g. on a GPU)
+            import torch
+
+            self.torch = torch
+        self.encoded = self.encode(0, n) if len(self.chunks) == 1 else None
+        self.marg = np.zeros((len(par), int(par.max())))
+        for p, j in enumerate(lay.order):
+            self.marg[p, : par[p]] = np.bincount(
+                score._codes[j], weights=score.weights, minlength=par[p]
+            )
+        self.imarg = np.rint(self.marg).astype(np.int32)
+        alpha = score.sample_prior
+        # s(y | ∅) likelihood and the per-x term Σ_k lnΓ(α/r) − lnΓ(N_k + α/r) of s(y | {x})
+        self.empty = np.array([score._score_from_counts(self.marg[p, None, :r], 0.0, r)
+                               for p, r in enumerate(par.tolist())])
+        self.ax_terms = np.array([
+            float(np.sum(gammaln(alpha / r) - gammaln(self.marg[p, :r] + alpha / r)))
+            for p, r in enumerate(par.tolist())
+        ])
+        self.tables: dict[tuple[int, int], np.ndarray] = {}
+        self.counts_range = np.arange(int(round(score.total_weight)) + 1)
+
+    def encode(self, r0: int, r1: int):
+        """Unweighted and weighted reduced one-hot rows (torch tensors with a device)."""
+        lay, w = self.lay, self.score.weights
+        oh = lay.onehot if len(self.chunks) == 1 else lay.encode(r0, r1)
+        wt = oh if w is None else oh * w[r0:r1, None].astype(lay.dtype)
+        if self.torch is not None:
+            dev = self.score.device
+            oh_t = self.torch.from_numpy(oh).to(dev)
+            return oh_t, (oh_t if wt is oh else self.torch.from_numpy(wt).to(dev))
+        return oh, wt
+
+    def _log_gammas(self, g, ra: int, r0: int, r1: int, rb: int, c0: int, c1: int):
+        """Σ over the cells of each pair's table of lnΓ(N + c) − lnΓ(c), c = α/(r_a r_b)."""
+        c = self.score.sample_prior / (ra * rb)
+        if not self.lay.exact:
+            full = _pair_tables(g, self.marg[r0:r1, :ra], self.marg[c0:c1, :rb], ra, rb,
+                                np.float64)
+            return (gammaln(full + c) - gammaln(c)).sum(axis=2)
+        full = _pair_tables(g, self.imarg[r0:r1, :ra], self.imarg[c0:c1, :rb], ra, rb, np.int32)
+        if full.size > 2 * len(self.counts_range) and (ra, rb) not in self.tables:
+            self.tables[(ra, rb)] = gammaln(self.counts_range + c) - gammaln(c)
+        table = self.tables.get((ra, rb))  # integer counts: lnΓ from a table if worth it
+        return (table[full] if table is not None else gammaln(full + c) - gammaln(c)).sum(axis=2)
+
+    def block(self, s: int, e: int) -> np.ndarray:
+        """Gains of the pairs (i, j) with sorted positions ``s ≤ i < e``, ``j ≥ s``."""
+        lay, cols, v = self.lay, self.lay.cols, len(self.lay.order)
+        b = np.empty((e - s, v - s), dtype=np.float64)
+        pairs = [
+            (ra, max(ga0, s), min(ga1, e), rb, max(gb0, s), gb1)
+            for ra, ga0, ga1, _ in lay.groups
+            for rb, gb0, gb1, _ in lay.groups
+            if max(ga0, s) < min(ga1, e) and max(gb0, s) < gb1
+        ]
+        counts: list = [None] * len(pairs)
+        for q0, q1 in self.chunks:  # Σ over row chunks of X'_cᵀ diag(w_c) X'_c
+            oh, wt = self.encoded if self.encoded is not None else self.encode(q0, q1)
+            for k, (_, r0, r1, _, c0, c1) in enumerate(pairs):
+                part = wt[:, cols[r0] : cols[r1]].T @ oh[:, cols[c0] : cols[c1]]
+                counts[k] = part if counts[k] is None else counts[k] + part
+        for (ra, r0, r1, rb, c0, c1), g in zip(pairs, counts):
+            if self.torch is not None:
+                g = g.cpu().numpy()
+            b[r0 - s : r1 - s, c0 - s : c1 - s] = self._log_gammas(g, ra, r0, r1, rb, c0, c1)
+        d_prior = self.score.structure_term(1) - self.score.structure_term(0)
+        return b + (self.ax_terms[s:e, None] - self.empty[None, s:] + d_prior)
+
+
+def pairwise_gains(
+    score,
+    min_gain: float = 0.0,
+    top: int | None = None,
+    block_bytes: int = 48 << 20,
+    onehot_bytes: int = 256 << 20,
+):
+    """All pairs ``i < j`` with ``s(j | {i}) − s(j | ∅) > min_gain`` (BDeu is score
+    equivalent, so the gain is the same for ``j → i``); see
+    :meth:`BDeuScore.pairwise_gains <causalcal.bootstrap.BDeuScore.pairwise_gains>`.
+
+    The count tables come from blocks of ``X'ᵀ diag(w) X'`` (reduced one-hot, float32
+    BLAS for integer weights, built in row chunks of at most ``onehot_bytes``; torch on
+    ``score.device`` if set).  With ``top``, also returns a (V, top) array of each
+    variable's ``top`` best partners by gain, sorted by index.
+    """
+    pg = _PairGains(score, onehot_bytes)
+    lay, v = pg.lay, score.n_vars
+    dense = None if top is None else np.full((v, v), -np.inf, dtype=np.float32)
+    out_i, out_j, out_g = [], [], []
+    per_var = max(1, int(block_bytes // (8 * int(lay.par.sum()) * int(lay.par.max()))))
+    for s in range(0, v - 1, per_var):
+        e = min(v, s + per_var)
+        b = pg.block(s, e)
+        if dense is not None:  # every gain of the block, both ways (score equivalence)
+            dense[s:e, s:] = b
+            dense[s:, s:e] = b.T
+        upper = np.arange(s, v)[None, :] > np.arange(s, e)[:, None]
+        ii, jj = np.nonzero((b > min_gain) & upper)
+        out_i.append(ii + s)
+        out_j.append(jj + s)
+        out_g.append(b[ii, jj])
+    p0 = score.structure_term(0)
+    for p in range(v):
+        score._cache.setdefault((int(lay.order[p]), frozenset()), float(pg.empty[p] + p0))
+    oi = lay.order[np.concatenate(out_i)] if out_i else np.zeros(0, dtype=np.intp)
+    oj = lay.order[np.concatenate(out_j)] if out_j else np.zeros(0, dtype=np.intp)
+    gain = np.concatenate(out_g) if out_g else np.zeros(0)
+    lo, hi = np.minimum(oi, oj), np.maximum(oi, oj)
+    srt = np.lexsort((hi, lo))
+    found = (lo[srt], hi[srt], gain[srt])
+    if dense is None:
+        return found
+    k = min(int(top), v - 1)
+    ranked = np.empty((v, k), dtype=np.intp)
+    np.fill_diagonal(dense, -np.inf)
+    if k > 0:
+        part = np.argpartition(dense, v - k, axis=1)[:, v - k :]
+        ranked[lay.order] = np.sort(lay.order[part], axis=1)
+    return (*found, ranked)
