@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.base import BaseEstimator
 
-from causalcal.edges import EdgeProbabilities, EdgeType, pair_index
 from causalcal.calibration import calibrate_all_pairs
+from causalcal.calibration.selection import probability_bins
+from causalcal.edges import EdgeProbabilities, EdgeType, pair_index
 from causalcal.evaluate import (
     ClassTooSmallError,
     binned_calibration_error,
@@ -23,7 +24,6 @@ from causalcal.evaluate import (
     stratified_calibration_set,
     summarize_runs,
 )
-from causalcal.calibration.selection import probability_bins
 from causalcal.evaluate.sampling import allocate_draws
 
 BIN_MID = np.array([0.1, 0.3, 0.5, 0.7, 0.9])

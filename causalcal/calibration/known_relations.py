@@ -142,8 +142,9 @@ def fit_known_relations(model, P_known: np.ndarray, Y_known: np.ndarray, rows: n
         raise ValueError(f"expected number of adjacent pairs must lie in (0, "
                          f"{counts.sum():.0f}), got {total:g}")
     adjacent = np.bincount(bins, weights=counts * _pin(p_adj, counts, total), minlength=N_BINS)
-    converged = False
-    for step in range(1, max_iter + 1):
+    converged, steps = False, 0
+    while steps < max_iter:
+        steps += 1
         design = adjacency_design(P_known, Y_known, pairs_per_bin, adjacent)
         fit_calibrator(model, P_known, Y_known, design.offsets(P_known))
         q_adj = 1.0 - np.asarray(model.predict_proba(rows), dtype=np.float64)[:, 0]
@@ -155,7 +156,7 @@ def fit_known_relations(model, P_known: np.ndarray, Y_known: np.ndarray, rows: n
             break
     design = adjacency_design(P_known, Y_known, pairs_per_bin, adjacent)
     fit_calibrator(model, P_known, Y_known, design.offsets(P_known))
-    return KnownRelationsFit(model, design, total, step, converged)
+    return KnownRelationsFit(model, design, total, steps, converged)
 
 
 def selected_posterior(Q: np.ndarray, offsets: np.ndarray) -> np.ndarray:

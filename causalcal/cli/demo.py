@@ -60,6 +60,11 @@ def run(args: argparse.Namespace) -> int:
     )
     result = run_study(config, args.out, progress=not args.quiet)
     print(result.table)
+    for row in result.summary:
+        print(f"N = {row['N']}: overall MCE {row['overall_mce_before']:.3f} (bootstrap) -> "
+              f"{row['overall_mce_after']:.3f} (calibrated), overall ECE "
+              f"{row['overall_ece_before']:.4f} -> {row['overall_ece_after']:.4f}, "
+              f"mean of {row['n_runs']} networks' held-out pairs")
     print(f"{len(result.runs)} runs in {result.seconds:.1f} s; results in {result.results_dir}")
     plots = [p for k, p in result.files.items() if k.startswith("plot_")]
     for path in plots:
