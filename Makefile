@@ -8,7 +8,7 @@ TORCH ?= torch==2.13.0
 TORCH_PIP_ARGS ?=
 EXTRAS ?= dev,plot,bif,distributed
 
-.PHONY: install demo test lint bench clean
+.PHONY: install demo test test-fast lint lint-layers bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +27,22 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest -q
 
-lint: $(VENV)/.installed
+# the suite without the tests marked slow (end-to-end runs, subprocesses): a quick check
+test-fast: $(VENV)/.installed
+	$(BIN)/python -m pytest -q -m "not slow"
+
+lint: $(VENV)/.installed lint-layers
 	$(BIN)/ruff check causalcal simulate bootstrap evaluate tests examples benchmarks
+
+# The layer contract (pyproject.toml, docs/design.md §2) on the package as installed: the
+# stage folders are copied under causalcal/ as a wheel would place them.
+LAYERS := build/layers
+lint-layers: $(VENV)/.installed
+	rm -rf $(LAYERS) && mkdir -p $(LAYERS)/causalcal
+	cp -r causalcal/. $(LAYERS)/causalcal/
+	for stage in simulate bootstrap evaluate; do cp -r $$stage $(LAYERS)/causalcal/$$stage; done
+	cd $(LAYERS) && PYTHONPATH=. $(abspath $(BIN))/lint-imports --config $(abspath pyproject.toml)
+	rm -rf $(LAYERS)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info demo-out
