@@ -34,7 +34,7 @@ from threadpoolctl import threadpool_limits
 
 from causalcal.calibration._base import MulticlassCalibrator, check_sample_weight
 from causalcal.calibration._multiclass import check_label_sets, check_offsets, set_label_loss
-from causalcal.calibration.snn import split_features
+from causalcal.calibration.snn import check_ensemble_params, split_features
 
 __all__ = ["AnchoredSNNCalibrator"]
 
@@ -109,13 +109,7 @@ class AnchoredSNNCalibrator(MulticlassCalibrator):
         self.random_state = random_state
 
     def _check_params(self) -> None:
-        for name in ("n_models", "max_iter"):
-            v = getattr(self, name)
-            if not (isinstance(v, (int, np.integer)) and v >= 1):
-                raise ValueError(f"{name} must be a positive integer, got {v!r}")
-        hs = np.asarray(self.hidden_sizes)
-        if hs.ndim != 1 or hs.size == 0 or hs.dtype.kind not in "iu" or (hs < 1).any():
-            raise ValueError(f"hidden_sizes must be positive integers, got {self.hidden_sizes!r}")
+        check_ensemble_params(self, ("n_models", "max_iter"))
         for name in _PENALTIES:
             v = getattr(self, name)
             if not (np.isfinite(v) and v >= 0):

@@ -25,7 +25,7 @@ from causalcal.calibration._base import (
 )
 from causalcal.calibration._multiclass import check_label_sets, check_offsets
 
-__all__ = ["SNNCalibrator", "split_features"]
+__all__ = ["SNNCalibrator", "check_ensemble_params", "split_features"]
 
 _ACTIVATIONS = ("relu", "tanh", "sigmoid")
 _PREDICT_CHUNK = 1 << 18  # rows per predict batch: ~70 MB of float32 hidden units
@@ -66,6 +66,17 @@ def split_features(X, k: int | None, name: str = "X") -> tuple[np.ndarray, np.nd
         r, c = bad[0]
         raise ValueError(f"extra feature {name}[{r}, {k + c}] is not finite ({F[r, c]})")
     return P, F
+
+
+def check_ensemble_params(model, integers: tuple[str, ...]) -> None:
+    """Positive-integer parameters ``integers`` and ``hidden_sizes`` of an SNN ensemble."""
+    for name in integers:
+        v = getattr(model, name)
+        if not (isinstance(v, (int, np.integer)) and v >= 1):
+            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+    hs = np.asarray(model.hidden_sizes)
+    if hs.ndim != 1 or hs.size == 0 or hs.dtype.kind not in "iu" or (hs < 1).any():
+        raise ValueError(f"hidden_sizes must be positive integers, got {model.hidden_sizes!r}")
 
 
 def _act(torch, name: str):
@@ -156,13 +167,7 @@ class SNNCalibrator(MulticlassCalibrator):
 
     # ------------------------------------------------------------------ validation
     def _check_params(self) -> None:
-        for name in ("n_models", "n_epochs", "batch_size"):
-            v = getattr(self, name)
-            if not (isinstance(v, (int, np.integer)) and v >= 1):
-                raise ValueError(f"{name} must be a positive integer, got {v!r}")
-        hs = np.asarray(self.hidden_sizes)
-        if hs.ndim != 1 or hs.size == 0 or hs.dtype.kind not in "iu" or (hs < 1).any():
-            raise ValueError(f"hidden_sizes must be positive integers, got {self.hidden_sizes!r}")
+        check_ensemble_params(self, ("n_models", "n_epochs", "batch_size"))
         if self.activation not in _ACTIVATIONS:
             raise ValueError(f"activation must be one of {_ACTIVATIONS}, got {self.activation!r}")
         if self.input_transform not in ("prob", "log"):
