@@ -1,4 +1,4 @@
-"""Stratified calibration training sets (thesis §6.2.4 step 6, SPEC §9).
+"""Stratified calibration training sets (thesis §6.2.4 step 6, docs/design.md §9.1).
 
 "To collect N calibration training samples, we selected N/4 samples from each of the four
 edge classes … we first sorted the probability scores of edges in each edge class according
@@ -81,7 +81,7 @@ def stratified_calibration_set(
     n: int,
     seed: int | np.random.Generator | None = 0,
 ) -> CalibrationSample:
-    """Draw the N-pair calibration set of thesis §6.2.4 (SPEC §9); the rest is the test set.
+    """The N-pair calibration set of thesis §6.2.4 (docs/design.md §9.1); the rest: test set.
 
     Parameters
     ----------

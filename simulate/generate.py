@@ -1,4 +1,4 @@
-"""Random discrete Bayesian networks as in thesis §6.2.4 step 1 (SPEC §4).
+"""Random discrete Bayesian networks as in thesis §6.2.4 step 1 (docs/design.md §4).
 
 "We set the number of nodes in the BN to be 1000 or 5000 … the average edge per node
 to be 1, 2, or 3 … the nodes … might take two or three values randomly. We parametrize

@@ -1,6 +1,6 @@
 """Discrete Bayesian networks: CPTs, vectorised ancestral sampling, true CPDAG, JSON I/O.
 
-Thesis §6.2.4 steps 1–2 (SPEC §4). A :class:`BayesianNetwork` holds, for every
+Thesis §6.2.4 steps 1–2 (docs/design.md §4). A :class:`BayesianNetwork` holds, for every
 variable ``v``, its sorted parent indices and a conditional probability table
 ``cpts[v]`` of shape ``(n_parent_configs, arity[v])``.
 

@@ -1,4 +1,4 @@
-"""Shared input validation and base classes of the calibrators (SPEC §7)."""
+"""Shared input validation and base classes of the calibrators (docs/design.md §7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``CalibratedClassifier``: calibrate any scikit-learn binary classifier (SPEC §7).
+"""``CalibratedClassifier``: calibrate any scikit-learn binary classifier (docs/design.md §7).
 
 Like scikit-learn's ``CalibratedClassifierCV`` but with any calibrator of the
 ``causalcal.calibration`` registry: with an integer ``cv`` or a splitter, each fold
