@@ -61,6 +61,7 @@ import math
 
 import numpy as np
 
+from causalcal._validation import Integral, Interval, Options, Real
 from causalcal.calibration._base import (
     BinaryCalibrator,
     check_binary_scores,
@@ -119,6 +120,15 @@ class ELiTE(BinaryCalibrator):
     fit at ``x_``).
     """
 
+    _parameter_constraints = {
+        "method": [Options("average", "select")],
+        "n_lambdas": [Interval(Integral, 1, None)],
+        "lambda_min_ratio": [Interval(Real, 0, 1, closed="neither")],
+        "thin_width": [Interval(Real, 0, None, closed="neither")],
+        "max_points": [Interval(Integral, 3, None)],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+    }
+
     def __init__(self, method: str = "average", n_lambdas: int = 50,
                  lambda_min_ratio: float = 1e-4, thin_width: float = 1e-5,
                  max_points: int = 5000, tol: float = 1e-7):
@@ -128,20 +138,6 @@ class ELiTE(BinaryCalibrator):
         self.thin_width = thin_width
         self.max_points = max_points
         self.tol = tol
-
-    def _validate_params(self) -> None:
-        if self.method not in ("average", "select"):
-            raise ValueError(f"method must be 'average' or 'select', got {self.method!r}")
-        if not isinstance(self.n_lambdas, (int, np.integer)) or self.n_lambdas < 1:
-            raise ValueError(f"n_lambdas must be a positive integer, got {self.n_lambdas!r}")
-        if not (0 < self.lambda_min_ratio < 1):
-            raise ValueError(f"lambda_min_ratio must lie in (0, 1), got {self.lambda_min_ratio!r}")
-        if not (np.isfinite(self.thin_width) and self.thin_width > 0):
-            raise ValueError(f"thin_width must be > 0, got {self.thin_width!r}")
-        if not isinstance(self.max_points, (int, np.integer)) or self.max_points < 3:
-            raise ValueError(f"max_points must be an integer >= 3, got {self.max_points!r}")
-        if not (np.isfinite(self.tol) and self.tol > 0):
-            raise ValueError(f"tol must be > 0, got {self.tol!r}")
 
     def fit(self, scores, y, sample_weight=None) -> ELiTE:
         """Fit the T trend filters along the λ path and their AICc weights."""

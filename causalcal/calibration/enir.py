@@ -53,6 +53,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from causalcal._validation import Integral, Interval, Options
 from causalcal.calibration._base import (
     BinaryCalibrator,
     check_binary_scores,
@@ -307,17 +308,14 @@ class ENIR(BinaryCalibrator):
     and ``values_`` (calibrated values at ``x_``, interpolated linearly by ``predict``).
     """
 
+    _parameter_constraints = {
+        "method": [Options("average", "select")],
+        "max_models": [Interval(Integral, 2, None), None],
+    }
+
     def __init__(self, method: str = "average", max_models: int | None = 100):
         self.method = method
         self.max_models = max_models
-
-    def _validate_params(self) -> None:
-        if self.method not in ("average", "select"):
-            raise ValueError(f"method must be 'average' or 'select', got {self.method!r}")
-        if self.max_models is not None and (
-            not isinstance(self.max_models, (int, np.integer)) or self.max_models < 2
-        ):
-            raise ValueError(f"max_models must be an integer >= 2 or None, got {self.max_models!r}")
 
     def fit(self, scores, y, sample_weight=None) -> ENIR:
         """Compute the near-isotonic path of the labels ordered by score and score its models."""

@@ -61,6 +61,15 @@ from sklearn.neighbors import NearestNeighbors
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from causalcal._validation import (
+    BOOLEAN,
+    RANDOM_STATE,
+    Integral,
+    Interval,
+    Options,
+    Real,
+    Satisfies,
+)
 from causalcal.calibration._base import BinaryCalibrator, check_binary_labels, check_sample_weight
 
 __all__ = ["MultiClassifierIsotonic", "tree_isotonic", "soft_vote_graph"]
@@ -185,6 +194,12 @@ def _laplacian(X: np.ndarray, n_neighbors: int) -> sp.csr_matrix:
 
 
 # --------------------------------------------------------------------------- estimator
+def _non_negative_numbers(value) -> bool:
+    """A number or a non-empty 1-d sequence of them, all finite and >= 0."""
+    lams = np.atleast_1d(np.asarray(value, dtype=np.float64))
+    return lams.ndim == 1 and lams.size > 0 and bool(np.isfinite(lams).all() and (lams >= 0).all())
+
+
 class MultiClassifierIsotonic(BinaryCalibrator):
     """Manifold-regularised multi-classifier isotonic calibration, MR-MIC (Zhong & Kwok 2013).
 
@@ -240,6 +255,20 @@ class MultiClassifierIsotonic(BinaryCalibrator):
         ADMM iterations (0 when solved directly).
     """
 
+    _parameter_constraints = {
+        "eta": [Options("auc", "uniform"),
+                Satisfies(lambda e: np.asarray(e, dtype=np.float64).ndim == 1,
+                          "a sequence of classifier weights")],
+        "alpha": [Interval(Real, 0.5, 1, closed="right")],
+        "lam": [Satisfies(_non_negative_numbers, "a non-negative number or sequence")],
+        "n_neighbors": [Interval(Integral, 1, None)],
+        "rho": [Interval(Real, 0, None, closed="neither")],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None)],
+        "adaptive_rho": [BOOLEAN],
+        "random_state": RANDOM_STATE,
+    }
+
     def __init__(
         self,
         eta="auc",
@@ -280,21 +309,6 @@ class MultiClassifierIsotonic(BinaryCalibrator):
             raise ValueError(f"{name}[{r}, {c}] is not finite ({A[r, c]})")
         return A
 
-    def _check_params(self) -> list[float]:
-        if not (0.5 < self.alpha <= 1):
-            raise ValueError(f"alpha must lie in (0.5, 1], got {self.alpha}")
-        lams = np.atleast_1d(np.asarray(self.lam, dtype=np.float64))
-        if lams.ndim != 1 or lams.size == 0 or not np.isfinite(lams).all() or (lams < 0).any():
-            raise ValueError(f"lam must be a non-negative number or sequence, got {self.lam!r}")
-        if not (isinstance(self.n_neighbors, (int, np.integer)) and self.n_neighbors >= 1):
-            raise ValueError(f"n_neighbors must be a positive integer, got {self.n_neighbors!r}")
-        if not (self.rho > 0):
-            raise ValueError(f"rho must be > 0, got {self.rho}")
-        if not (self.tol > 0):
-            raise ValueError(f"tol must be > 0, got {self.tol}")
-        if not (isinstance(self.max_iter, (int, np.integer)) and self.max_iter >= 1):
-            raise ValueError(f"max_iter must be a positive integer, got {self.max_iter!r}")
-        return lams.tolist()
 
     def _eta(self, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
         C = X.shape[1]
@@ -319,7 +333,8 @@ class MultiClassifierIsotonic(BinaryCalibrator):
     # ------------------------------------------------------------------ fit
     def fit(self, X, y, sample_weight=None) -> MultiClassifierIsotonic:
         """Fit on scores ``X`` (n, C) (or (n,)) and 0/1 labels ``y``."""
-        lams = self._check_params()
+        self._validate_params()
+        lams = np.atleast_1d(np.asarray(self.lam, dtype=np.float64)).tolist()
         X = self._check_scores(X)
         n = X.shape[0]
         y = check_binary_labels(y, n)
