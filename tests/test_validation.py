@@ -94,3 +94,12 @@ def test_every_calibrator_declares_each_parameter(model):
         bad = type(model)(**{**params, name: object()})
         with pytest.raises(InputError, match=rf"^{name} must be "):
             validate_params(bad)
+
+
+def test_progress_threshold():
+    from causalcal._progress import LineProgress, progress
+
+    quiet = progress(range(10), enabled=None, min_total=11)
+    assert isinstance(quiet, LineProgress) and quiet.silent
+    assert list(quiet) == list(range(10))
+    assert list(progress(np.arange(3), enabled=False)) == [0, 1, 2]  # arrays iterate too

@@ -16,14 +16,13 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
+from causalcal._edge_swap import EDGE_SWAP
 from causalcal._validation import HasMethods, Satisfies
 from causalcal.calibration._base import MulticlassCalibrator, check_sample_weight
 from causalcal.calibration._multiclass import check_label_sets, check_offsets
 
 __all__ = ["EDGE_SWAP", "SwapEquivariant"]
 
-#: The edge-type columns of a pair written the other way round: forward <-> backward.
-EDGE_SWAP = (0, 2, 1, 3)
 
 
 class SwapEquivariant(MulticlassCalibrator):
