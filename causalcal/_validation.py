@@ -46,6 +46,7 @@ __all__ = [
     "check_offsets",
     "check_probability_matrix",
     "check_sample_weight",
+    "check_score_matrix",
     "check_unique_names",
     "validate_params",
 ]
@@ -319,3 +320,21 @@ def check_offsets(offsets, n: int, n_classes: int) -> np.ndarray:
         r, c = bad[0]
         raise ValueError(f"offsets[{r}, {c}] = {O[r, c]} is not finite")
     return O
+
+
+def check_score_matrix(X, n_cols: int | None = None, name: str = "X") -> np.ndarray:
+    """Finite scores of C classifiers as an (n, C) float array (a 1-d ``X`` is one column)."""
+    A = np.asarray(X, dtype=np.float64)
+    if A.ndim == 1:
+        A = A[:, None]
+    if A.ndim != 2:
+        raise ValueError(f"{name} must be 1-d or 2-d (n_samples, n_classifiers), got {A.shape}")
+    if A.shape[0] == 0:
+        raise ValueError(f"{name} is empty")
+    if n_cols is not None and A.shape[1] != n_cols:
+        raise ValueError(f"{name} has {A.shape[1]} classifier columns, expected {n_cols}")
+    bad = np.argwhere(~np.isfinite(A))
+    if len(bad):
+        r, c = bad[0]
+        raise ValueError(f"{name}[{r}, {c}] is not finite ({A[r, c]})")
+    return A

@@ -69,6 +69,7 @@ from causalcal._validation import (
     Options,
     Real,
     Satisfies,
+    check_score_matrix,
 )
 from causalcal.calibration._base import BinaryCalibrator, check_binary_labels, check_sample_weight
 
@@ -292,24 +293,6 @@ class MultiClassifierIsotonic(BinaryCalibrator):
         self.random_state = random_state
 
     # ------------------------------------------------------------------ validation
-    @staticmethod
-    def _check_scores(X, n_cols: int | None = None, name: str = "X") -> np.ndarray:
-        A = np.asarray(X, dtype=np.float64)
-        if A.ndim == 1:
-            A = A[:, None]
-        if A.ndim != 2:
-            raise ValueError(f"{name} must be 1-d or 2-d (n_samples, n_classifiers), got {A.shape}")
-        if A.shape[0] == 0:
-            raise ValueError(f"{name} is empty")
-        if n_cols is not None and A.shape[1] != n_cols:
-            raise ValueError(f"{name} has {A.shape[1]} classifier columns, expected {n_cols}")
-        bad = np.argwhere(~np.isfinite(A))
-        if len(bad):
-            r, c = bad[0]
-            raise ValueError(f"{name}[{r}, {c}] is not finite ({A[r, c]})")
-        return A
-
-
     def _eta(self, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
         C = X.shape[1]
         if isinstance(self.eta, str):
@@ -335,7 +318,7 @@ class MultiClassifierIsotonic(BinaryCalibrator):
         """Fit on scores ``X`` (n, C) (or (n,)) and 0/1 labels ``y``."""
         self._validate_params()
         lams = np.atleast_1d(np.asarray(self.lam, dtype=np.float64)).tolist()
-        X = self._check_scores(X)
+        X = check_score_matrix(X)
         n = X.shape[0]
         y = check_binary_labels(y, n)
         w = check_sample_weight(sample_weight, n)
@@ -443,7 +426,7 @@ class MultiClassifierIsotonic(BinaryCalibrator):
     def predict(self, X) -> np.ndarray:
         """Calibrated P(y = 1) of score vectors ``X`` (n, C) (or (n,) when C = 1)."""
         check_is_fitted(self)
-        X = self._check_scores(X, n_cols=self.n_features_in_)
+        X = check_score_matrix(X, n_cols=self.n_features_in_)
         U, f = self.X_fit_, self.fitted_
         m = U.shape[0]
         out = np.empty(X.shape[0])
