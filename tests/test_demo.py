@@ -3,6 +3,8 @@
 import subprocess
 import sys
 
+import pytest
+
 ARGS = ["--nodes", "60", "--edges", "60", "--sizes", "20", "--repeats", "2",
         "--n-boot", "8", "--jobs", "1", "--quiet"]
 
@@ -12,6 +14,7 @@ def _demo(out, *extra):
                            *ARGS, *extra], capture_output=True, text=True)
 
 
+@pytest.mark.slow
 def test_demo_is_deterministic(tmp_path):
     first = _demo(tmp_path / "a")
     second = _demo(tmp_path / "b")
@@ -25,6 +28,7 @@ def test_demo_is_deterministic(tmp_path):
     assert (tmp_path / "c" / "results" / "snn" / "table.md").read_text() != table
 
 
+@pytest.mark.slow
 def test_demo_help_teaches():
     out = subprocess.run([sys.executable, "-m", "causalcal", "demo", "--help"],
                          capture_output=True, text=True)

@@ -57,6 +57,7 @@ def cli_run(study):
     return out.stdout, pd.read_csv(root / "edges.csv")
 
 
+@pytest.mark.slow
 def test_discover_end_to_end(study, cli_run):
     root, names, truth, known_keys = study
     stdout, edges = cli_run
@@ -87,6 +88,7 @@ def test_discover_end_to_end(study, cli_run):
     assert after["overall_brier"] <= before["overall_brier"] + 0.005
 
 
+@pytest.mark.slow
 def test_library_call_matches_cli(study, cli_run):
     root = study[0]
     result = causalcal.discover(root / "data.csv", root / "known.csv", n_boot=40,
@@ -111,6 +113,7 @@ def test_known_pairs_oriented_to_data_order():
         (0, 1, EdgeType.BACKWARD), (0, 2, EdgeType.UNDIRECTED), (1, 2, EdgeType.NONE)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "rows, message",
     [
@@ -131,6 +134,7 @@ def test_bad_known_pairs(tmp_path, rows, message):
     assert not (tmp_path / "e.csv").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "column, max_arity, message",
     [
@@ -150,6 +154,7 @@ def test_bad_data(tmp_path, column, max_arity, message):
     assert message in out.stderr, out.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rows, counts", [
     ([("A", "B", "->"), ("A", "C", "<-"), ("A", "D", "--"), ("B", "C", "none")],
      "you have 3 arcs and 1 none"),

@@ -9,6 +9,7 @@ import pytest
 import causalcal
 
 
+@pytest.mark.slow
 def test_wheel_maps_stage_packages(tmp_path):
     root = __import__("pathlib").Path(__file__).resolve().parents[1]
     build = subprocess.run(
@@ -38,6 +39,7 @@ def test_wheel_maps_stage_packages(tmp_path):
     assert run.stdout.strip().startswith(str(site))
 
 
+@pytest.mark.slow
 def test_console_script_help_and_version():
     out = subprocess.run([sys.executable, "-m", "causalcal", "--version"],
                          capture_output=True, text=True)
