@@ -11,7 +11,7 @@ import causalcal
 
 @pytest.mark.slow
 def test_wheel_maps_stage_packages(tmp_path):
-    root = __import__("pathlib").Path(__file__).resolve().parents[1]
+    root = __import__("pathlib").Path(__file__).resolve().parents[2]
     build = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
          "-q", "-w", str(tmp_path / "dist"), str(root)],
