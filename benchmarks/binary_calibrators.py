@@ -1,9 +1,10 @@
-"""Fit + predict time of every binary calibrator in the registry (SPEC §11).
+"""Fit + predict time of every binary calibrator in the registry (docs/design.md §11).
 
 For each registry name whose class is a ``BinaryCalibrator`` the script fits on N
 miscalibrated scores and predicts N fresh ones, for N = 10^3, 10^4, 10^5, 10^6, stopping
-at the largest N SPEC §11 sets for the method (SBB/ABB 10^4; KDE, ELiTE, DPM 10^5; the
-rest 10^6), and prints a table with the SPEC target beside the time at the target's N.
+at the largest N docs/design.md §11 sets for the method (SBB/ABB 10^4; KDE, ELiTE, DPM 10^5; the
+rest 10^6), and prints a table with the docs/design.md §11 target beside the time at the
+target's N.
 Peers timed in the same run: scikit-learn's ``IsotonicRegression`` (beside isotonic) and
 its sigmoid calibrator (beside Platt). KDE is also timed with the gaussian kernel.
 
@@ -29,7 +30,7 @@ from scipy.special import expit  # noqa: E402
 from causalcal import calibration  # noqa: E402
 from causalcal.calibration import BinaryCalibrator  # noqa: E402
 
-# largest N and target seconds at that N (SPEC §11)
+# largest N and target seconds at that N (docs/design.md §11)
 TARGETS: dict[str, tuple[int, float]] = {
     "histogram": (10**6, 5.0),
     "platt": (10**6, 5.0),
@@ -128,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     peer = peers()
 
     header = "method".ljust(16) + "".join(f"{f'N=1e{len(str(n)) - 1}':>10s}" for n in sizes)
-    print(header + "   SPEC target")
+    print(header + "   design target")
     for name, make, max_n, target in rows:
         cells = []
         at_target = None
@@ -146,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
             if n == max_n:
                 at_target = dt
         if target is None:
-            note = "(no SPEC target)"
+            note = "(no design target)"
         elif max_n in sizes:
             ok = "meets" if at_target is not None and at_target <= target else "MISSES"
             note = f"<= {target:g} s at N=1e{int(np.log10(max_n))}: {ok}"

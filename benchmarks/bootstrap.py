@@ -1,4 +1,4 @@
-"""Benchmark: bootstrapped edge-type probabilities (SPEC §11, issue 7).
+"""Benchmark: bootstrapped edge-type probabilities (docs/design.md §11, issue 7).
 
 1. ``n_boot`` (200) bootstrap searches at V = 1000, E = 2000, n = 1000 on ``--jobs`` (2)
    processes: wall time, peak memory of the whole process tree, and the peer figure —

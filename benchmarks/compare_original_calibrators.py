@@ -1,4 +1,4 @@
-"""Compare our BBQ, ENIR and ELiTE with the authors' original code (SPEC §7).
+"""Compare our BBQ, ENIR and ELiTE with the authors' original code (docs/design.md §7).
 
 The original implementations (github.com/pakdaman/calibration: BBQ in MATLAB, ENIR and
 ELiTE in R) are run on the same training scores, and the mean absolute difference of the

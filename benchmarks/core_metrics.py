@@ -1,4 +1,4 @@
-"""Core types and metrics at the project's scale (SPEC §3, §8).
+"""Core types and metrics at the project's scale (docs/design.md §3, §8).
 
 1. ``dag_to_cpdag`` and ``pdag_to_dag`` on a random DAG with V = 5000, E = 15000; the peer
    is causal-learn's ``dag2cpdag`` on a smaller DAG (V = 60, E = 180), timed beside ours.

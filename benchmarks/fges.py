@@ -1,4 +1,4 @@
-"""Structure searches on random networks: quality, speed and memory (issue 14; SPEC §11).
+"""Structure searches on random networks: quality, speed and memory (issue 14; docs/design.md §11).
 
 Each case runs in a fresh one-core subprocess (n = 1000 samples, data generation not
 timed).  After the searches the subprocess times the *reference*: the one-hot all-pairs

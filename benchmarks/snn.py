@@ -1,4 +1,4 @@
-"""SNN calibrator benchmark (SPEC §11) and the measurement behind its defaults.
+"""SNN calibrator benchmark (docs/design.md §11) and the measurement behind its defaults.
 
     python benchmarks/snn.py              # timings: fit N = 120 (10 nets), predict 12.5 M rows
     python benchmarks/snn.py --defaults   # held-out cross-entropy over n_epochs × activation

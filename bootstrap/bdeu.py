@@ -1,4 +1,4 @@
-"""BDeu score with sample weights and batched counting (thesis §6.2.2; SPEC §5).
+"""BDeu score with sample weights and batched counting (thesis §6.2.2; docs/design.md §5).
 
 The parameterisation is Tetrad's ``BdeuScore`` / causal-learn's ``local_score_BDeu``
 (Heckerman, Geiger & Chickering 1995): for a node ``y`` with ``r`` states and parent set

@@ -1,4 +1,4 @@
-"""Batched BDeu gains from one-hot count products (thesis §6.2.2; SPEC §5).
+"""Batched BDeu gains from one-hot count products (thesis §6.2.2; docs/design.md §5).
 
 Counting is the hot path of every score-based search here, and counting many families at
 once is a matrix product.  Let ``X`` be the n × ΣA one-hot encoding of all variables.

@@ -1,4 +1,4 @@
-"""Bootstrapped edge-type probabilities (thesis §6.2.3–6.2.4 steps 3–5; SPEC §6).
+"""Bootstrapped edge-type probabilities (thesis §6.2.3–6.2.4 steps 3–5; docs/design.md §6).
 
 The nonparametric bootstrap (Efron & Tibshirani 1994) applied to structure search as in
 Friedman, Goldszmidt & Wyner (1999): for ``b = 0 … n_boot − 1`` the structure search is
@@ -349,7 +349,7 @@ def bootstrap_edge_probabilities(
     progress: bool = True,
     **search_options: Any,
 ) -> EdgeProbabilities:
-    """Edge-type probabilities of every pair from ``n_boot`` bootstrap searches (SPEC §6).
+    """Edge-type probabilities of every pair from ``n_boot`` bootstrap runs (docs/design.md §6).
 
     Parameters
     ----------

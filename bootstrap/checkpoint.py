@@ -1,4 +1,4 @@
-"""Resumable on-disk checkpoints for bootstrap runs (SPEC §6).
+"""Resumable on-disk checkpoints for bootstrap runs (docs/design.md §6).
 
 A checkpoint is a directory::
 

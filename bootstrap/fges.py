@@ -1,4 +1,4 @@
-"""Fast Greedy Equivalence Search with the BDeu score (thesis §6.2.2; SPEC §5).
+"""Fast Greedy Equivalence Search with the BDeu score (thesis §6.2.2; docs/design.md §5).
 
 Ramsey, Glymour, Sanchez-Romero & Glymour (2017), "A million variables and more: the
 fast greedy equivalence search algorithm ...", on top of Chickering's (2002) GES; the

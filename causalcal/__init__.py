@@ -1,8 +1,8 @@
 """causalcal: calibrated probabilities of causal relationships from bootstrapped structure search.
 
-Core layer (SPEC §2): :mod:`causalcal.data`, :mod:`causalcal.graph`, :mod:`causalcal.edges`,
-:mod:`causalcal.metrics` and :mod:`causalcal.calibration`. The stages live in
-``causalcal.simulate``, ``causalcal.bootstrap`` and ``causalcal.evaluate``.
+Core layer (docs/design.md §2): :mod:`causalcal.data`, :mod:`causalcal.graph`,
+:mod:`causalcal.edges`, :mod:`causalcal.metrics` and :mod:`causalcal.calibration`. The stages
+live in ``causalcal.simulate``, ``causalcal.bootstrap`` and ``causalcal.evaluate``.
 """
 
 from causalcal._version import __version__
@@ -25,7 +25,7 @@ __all__ = [
 
 def __getattr__(name: str):
     # causalcal.discover is the real-data workflow of the evaluate stage; importing it
-    # lazily keeps the core free of stage imports (SPEC §2).
+    # lazily keeps the core free of stage imports (docs/design.md §2).
     if name == "discover":
         from causalcal.evaluate.discover import discover
 

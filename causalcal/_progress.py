@@ -41,15 +41,19 @@ def progress(
     desc: str = "",
     unit: str = "it",
     initial: int = 0,
-    enabled: bool = True,
+    enabled: bool | None = True,
     leave: bool = True,
+    min_total: int = 0,
 ) -> Any:
     """A progress reporter with tqdm's ``update``/``set_postfix_str``/``close`` and iteration.
 
-    ``enabled=False`` reports nothing.
+    ``enabled=False`` reports nothing; ``enabled=None`` reports only when ``total`` is at
+    least ``min_total`` (e.g. only for large networks).
     """
     if total is None and iterable is not None and hasattr(iterable, "__len__"):
         total = len(iterable)
+    if enabled is None:
+        enabled = (total or 0) >= min_total
     terminal = _FORCE_BARS or _stderr_is_terminal()
     if not enabled:
         return LineProgress(iterable, total=total, desc=desc, unit=unit, initial=initial,
@@ -90,7 +94,7 @@ class LineProgress:
         self._logged_step = self._step(initial)
 
     def __iter__(self) -> Iterator:
-        for item in self.iterable or ():
+        for item in () if self.iterable is None else self.iterable:
             yield item
             self.update(1)
         self.close()

@@ -1,4 +1,4 @@
-"""Discrete data sets: integer codes, variable names, arities and category labels (SPEC §3)."""
+"""Discrete data: integer codes, variable names, arities, category labels (docs/design.md §3)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Edge types of an unordered variable pair and tables of edge-type probabilities.
 
 Thesis §6.2.3: for every pair (A, B) the bootstrap counts four edge classes,
-``A ⋯ B``, ``A → B``, ``B → A`` and ``A — B``. SPEC §3 fixes their order.
+``A ⋯ B``, ``A → B``, ``B → A`` and ``A — B``. docs/design.md §3 fixes their order.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Partially directed acyclic graphs: CPDAGs, Meek's rules, DAG → CPDAG, pair labels (SPEC §3).
+"""PDAGs: CPDAGs, Meek's rules, DAG → CPDAG, pair labels (docs/design.md §3).
 
 A :class:`PDAG` keeps three adjacency sets per node (parents, children, undirected
 neighbours), so memory grows with V + E, never V². Conventions follow causal-learn

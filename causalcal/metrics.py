@@ -1,4 +1,4 @@
-"""Calibration and discrimination measures (SPEC §8; thesis §2.4.3 and §6.1.1).
+"""Calibration and discrimination measures (docs/design.md §8; thesis §2.4.3 and §6.1.1).
 
 Binary measures take labels ``y_true`` in {0, 1} and predicted probabilities of the
 positive class ``y_prob`` in [0, 1]; multi-class measures take integer labels

@@ -4,7 +4,9 @@
   five probability bins per type), the test mask and the design's inclusion rates.
 * :func:`edge_type_metrics` — precision/recall/F1 (directed by thesis Table 32), MCE with
   100-instance bins per edge type, overall MCE, ECE and Brier.
-* :func:`run_study` / :func:`preset` — the cached, resumable study behind Tables 33–34.
+* :func:`run_study` / :func:`preset` — the cached, resumable study behind Tables 33–34
+  (:mod:`.study` runs the loop over :mod:`.study_config`, :mod:`.study_cache`,
+  :mod:`.study_run`, :mod:`.study_output` and :mod:`.study_files`).
 """
 
 from .edge_metrics import (

@@ -1,4 +1,4 @@
-"""Edge-type evaluation of four-class edge probabilities (thesis §6.2.4, SPEC §9).
+"""Edge-type evaluation of four-class edge probabilities (thesis §6.2.4, docs/design.md §9.4).
 
 Everything is vectorised over the pairs: a V = 5000 test set (12.5 M pairs) is a float32
 (m, 4) array and an int8 label vector; no Python object is made per pair.
@@ -202,7 +202,7 @@ def edge_type_report(
 def edge_type_metrics(
     probs: np.ndarray, truth: np.ndarray, bin_size: int = 100
 ) -> dict[str, float]:
-    """All edge-type measures of SPEC §9 as a flat dict.
+    """All edge-type measures of docs/design.md §9.4 as a flat dict.
 
     Keys ``{directed,undirected,none}_{precision,recall,f1,mce,ece,brier}``,
     ``overall_{mce,ece,brier}``, ``accuracy`` and the counts ``n_pairs`` and

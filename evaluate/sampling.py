@@ -1,4 +1,4 @@
-"""Stratified calibration training sets (thesis §6.2.4 step 6, SPEC §9).
+"""Stratified calibration training sets (thesis §6.2.4 step 6, docs/design.md §9.1).
 
 "To collect N calibration training samples, we selected N/4 samples from each of the four
 edge classes … we first sorted the probability scores of edges in each edge class according
@@ -75,13 +75,67 @@ def _class_column(probs: np.ndarray | EdgeProbabilities, k: int) -> np.ndarray:
     return probs[:, k]
 
 
+def _check_inputs(probs, truth, n):
+    """Validated ``(probs, truth, m, n)``: m pairs, N a positive multiple of 4."""
+    truth = np.asarray(truth)
+    m = probs.n_pairs if isinstance(probs, EdgeProbabilities) else None
+    if m is None:
+        probs = np.asarray(probs)
+        if probs.ndim != 2 or probs.shape[1] != 4:
+            raise ValueError(f"probs must have shape (m, 4), got {probs.shape}")
+        m = probs.shape[0]
+    if truth.shape != (m,):
+        raise ValueError(f"truth must have shape ({m},) to match probs, got {truth.shape}")
+    if not np.issubdtype(truth.dtype, np.integer):
+        raise ValueError(f"truth must hold integer edge types, got dtype {truth.dtype}")
+    if int(n) != n or n <= 0 or n % 4:
+        raise ValueError(f"calibration set size N must be a positive multiple of 4, got {n}")
+    return probs, truth, m, int(n)
+
+
+def _check_class_sizes(truth: np.ndarray, m: int, n: int) -> None:
+    """:class:`ClassTooSmallError` (with the per-class counts) if a class has < N/4 pairs."""
+    counts = np.bincount(truth.astype(np.int64, copy=False), minlength=4) if m else np.zeros(4)
+    if len(counts) > 4 or (m and truth.min() < 0):
+        raise ValueError("truth labels must be edge types 0..3")
+    per_class = n // 4
+    short = [t for t in EdgeType if counts[t] < per_class]
+    if short:
+        have = ", ".join(f"{t.name}: {int(counts[t])}" for t in EdgeType)
+        raise ClassTooSmallError(
+            f"calibration set of N={n} needs {per_class} pairs of every edge type, but "
+            f"{', '.join(t.name for t in short)} has fewer (pairs per type: {have})"
+        )
+
+
+def _draw_class(probs, truth: np.ndarray, t: int, per_class: int,
+                rng: np.random.Generator) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    """The ``per_class`` pairs of class ``t``, drawn equally from its five probability bins.
+
+    Returns the drawn positions (one sorted array per bin drawn from), the draws per bin
+    and the bin sizes.
+    """
+    members = np.flatnonzero(truth == t)
+    bins = probability_bins(_class_column(probs, t)[members])
+    order = np.argsort(bins, kind="stable")
+    sizes = np.bincount(bins, minlength=5)
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    take = allocate_draws(sizes, per_class, rng)
+    chosen = []
+    for b in range(5):
+        if take[b]:
+            pick = rng.choice(sizes[b], size=int(take[b]), replace=False)
+            chosen.append(np.sort(members[order[starts[b] + pick]]))
+    return chosen, take, sizes
+
+
 def stratified_calibration_set(
     probs: np.ndarray | EdgeProbabilities,
     truth: np.ndarray,
     n: int,
     seed: int | np.random.Generator | None = 0,
 ) -> CalibrationSample:
-    """Draw the N-pair calibration set of thesis §6.2.4 (SPEC §9); the rest is the test set.
+    """The N-pair calibration set of thesis §6.2.4 (docs/design.md §9.1); the rest: test set.
 
     Parameters
     ----------
@@ -107,47 +161,16 @@ def stratified_calibration_set(
 
     Raises ``ValueError`` (with the per-class counts) if a class has fewer than N/4 pairs.
     """
-    truth = np.asarray(truth)
-    m = probs.n_pairs if isinstance(probs, EdgeProbabilities) else None
-    if m is None:
-        probs = np.asarray(probs)
-        if probs.ndim != 2 or probs.shape[1] != 4:
-            raise ValueError(f"probs must have shape (m, 4), got {probs.shape}")
-        m = probs.shape[0]
-    if truth.shape != (m,):
-        raise ValueError(f"truth must have shape ({m},) to match probs, got {truth.shape}")
-    if not np.issubdtype(truth.dtype, np.integer):
-        raise ValueError(f"truth must hold integer edge types, got dtype {truth.dtype}")
-    if int(n) != n or n <= 0 or n % 4:
-        raise ValueError(f"calibration set size N must be a positive multiple of 4, got {n}")
-    n = int(n)
-    counts = np.bincount(truth.astype(np.int64, copy=False), minlength=4) if m else np.zeros(4)
-    if len(counts) > 4 or (m and truth.min() < 0):
-        raise ValueError("truth labels must be edge types 0..3")
+    probs, truth, m, n = _check_inputs(probs, truth, n)
     per_class = n // 4
-    short = [t for t in EdgeType if counts[t] < per_class]
-    if short:
-        have = ", ".join(f"{t.name}: {int(counts[t])}" for t in EdgeType)
-        raise ClassTooSmallError(
-            f"calibration set of N={n} needs {per_class} pairs of every edge type, but "
-            f"{', '.join(t.name for t in short)} has fewer (pairs per type: {have})"
-        )
+    _check_class_sizes(truth, m, n)
     rng = np.random.default_rng(seed)
     chosen = []
     drawn = np.zeros((4, N_BINS))
     available = np.zeros((4, N_BINS))
     for t in EdgeType:
-        members = np.flatnonzero(truth == t)
-        bins = probability_bins(_class_column(probs, int(t))[members])
-        order = np.argsort(bins, kind="stable")
-        sizes = np.bincount(bins, minlength=5)
-        starts = np.concatenate([[0], np.cumsum(sizes)])
-        take = allocate_draws(sizes, per_class, rng)
-        drawn[t], available[t] = take, sizes
-        for b in range(5):
-            if take[b]:
-                pick = rng.choice(sizes[b], size=int(take[b]), replace=False)
-                chosen.append(np.sort(members[order[starts[b] + pick]]))
+        picked, drawn[t], available[t] = _draw_class(probs, truth, int(t), per_class, rng)
+        chosen.extend(picked)
     calibration = np.concatenate(chosen).astype(np.int64)
     # sort within class for a stable, readable order
     cls = truth[calibration]

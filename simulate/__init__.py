@@ -1,6 +1,6 @@
 """Random discrete Bayesian networks, ancestral sampling and true CPDAGs (thesis §6.2.4 steps 1–2).
 
-Public API (SPEC §4):
+Public API (docs/design.md §4):
 
 - :class:`BayesianNetwork` — DAG + CPTs; ``sample(n, seed)`` → :class:`causalcal.DiscreteData`,
   ``cpdag()``, ``edge_labels()``, ``truth_dense()``, ``save``/``load`` (JSON), ``to_pgmpy()``.

@@ -1,4 +1,4 @@
-"""Random discrete Bayesian networks as in thesis §6.2.4 step 1 (SPEC §4).
+"""Random discrete Bayesian networks as in thesis §6.2.4 step 1 (docs/design.md §4).
 
 "We set the number of nodes in the BN to be 1000 or 5000 … the average edge per node
 to be 1, 2, or 3 … the nodes … might take two or three values randomly. We parametrize
@@ -20,8 +20,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from causalcal._progress import progress as progress_report
 from causalcal.edges import n_pairs, pair_from_index
-from causalcal.simulate.network import BayesianNetwork, SeedLike, _check_count, _progress
+from causalcal.simulate.network import (
+    PROGRESS_MIN_VARS,
+    BayesianNetwork,
+    SeedLike,
+    _check_count,
+)
 
 __all__ = ["DEFAULT_MAX_CPT_ENTRIES", "random_dag", "random_network"]
 
@@ -189,7 +195,8 @@ def random_network(
         )
     cpt_rng = np.random.default_rng(cpt_seed)
     cpts = []
-    for v in _progress(range(n_nodes), n_nodes, "CPTs", progress):
+    for v in progress_report(range(n_nodes), desc="CPTs", unit="var", leave=False,
+                             enabled=progress, min_total=PROGRESS_MIN_VARS):
         rows = int(np.prod(ar[parents[v]], dtype=np.int64))
         draws = cpt_rng.standard_exponential((rows, int(ar[v])))
         draws /= draws.sum(axis=1, keepdims=True)

@@ -1,6 +1,6 @@
 """Discrete Bayesian networks: CPTs, vectorised ancestral sampling, true CPDAG, JSON I/O.
 
-Thesis §6.2.4 steps 1–2 (SPEC §4). A :class:`BayesianNetwork` holds, for every
+Thesis §6.2.4 steps 1–2 (docs/design.md §4). A :class:`BayesianNetwork` holds, for every
 variable ``v``, its sorted parent indices and a conditional probability table
 ``cpts[v]`` of shape ``(n_parent_configs, arity[v])``.
 
@@ -29,6 +29,8 @@ from typing import Any
 import numpy as np
 
 from causalcal._io import atomic_write, input_file
+from causalcal._progress import progress as progress_report
+from causalcal._validation import check_unique_names
 from causalcal.data import DiscreteData, smallest_int_dtype
 from causalcal.edges import dense_labels
 from causalcal.errors import InputError
@@ -48,40 +50,19 @@ ROW_SUM_TOL = 1e-6
 PROGRESS_MIN_VARS = 1000
 
 
-def _progress(iterable, total: int, desc: str, enabled: bool | None):
-    """Report progress over ``iterable`` when enabled (``None``: only for large networks):
-    a bar on a terminal, log lines otherwise (:func:`causalcal._progress.progress`)."""
-    if enabled is None:
-        enabled = total >= PROGRESS_MIN_VARS
-    if not enabled:
-        return iterable
-    from causalcal._progress import progress
-
-    return progress(iterable, total=total, desc=desc, unit="var", leave=False)
-
-
 def topological_order(parents: Sequence[np.ndarray], n_vars: int) -> np.ndarray:
-    """A topological order (smallest ready index first); ``ValueError`` on a cycle."""
-    import heapq
+    """A topological order (smallest ready index first, networkx's lexicographical
+    topological sort); ``ValueError`` on a cycle."""
+    import networkx as nx
 
-    children: list[list[int]] = [[] for _ in range(n_vars)]
-    indeg = np.zeros(n_vars, dtype=np.int64)
-    for v, pa in enumerate(parents):
-        indeg[v] = len(pa)
-        for p in pa:
-            children[int(p)].append(v)
-    ready = [v for v in range(n_vars) if indeg[v] == 0]
-    heapq.heapify(ready)
-    order = []
-    while ready:
-        v = heapq.heappop(ready)
-        order.append(v)
-        for c in children[v]:
-            indeg[c] -= 1
-            if indeg[c] == 0:
-                heapq.heappush(ready, c)
-    if len(order) != n_vars:
-        raise ValueError("the parent sets contain a directed cycle; a Bayesian network needs a DAG")
+    graph = nx.DiGraph()
+    graph.add_nodes_from(range(n_vars))
+    graph.add_edges_from((int(p), v) for v, pa in enumerate(parents) for p in pa)
+    try:
+        order = list(nx.lexicographical_topological_sort(graph))
+    except nx.NetworkXUnfeasible:
+        raise ValueError("the parent sets contain a directed cycle; a Bayesian network "
+                         "needs a DAG") from None
     return np.asarray(order, dtype=np.int64)
 
 
@@ -110,9 +91,7 @@ class BayesianNetwork:
     ) -> None:
         self.names = [str(n) for n in names]
         v = len(self.names)
-        if len(set(self.names)) != v:
-            dup = next(x for x in self.names if self.names.count(x) > 1)
-            raise ValueError(f"duplicate variable name {dup!r}")
+        check_unique_names(self.names, "variable name")
         self.arities = np.asarray(arities, dtype=np.int64).reshape(-1)
         if len(self.arities) != v:
             raise ValueError(f"{len(self.arities)} arities for {v} variables")
@@ -243,7 +222,8 @@ class BayesianNetwork:
         dtype = smallest_int_dtype(int(max(self.arities.max(initial=1), 1)))
         buf = np.zeros((self.n_vars, n), dtype=dtype)  # variable-major: rows are contiguous
         cfg = np.empty(n, dtype=np.int64)
-        for v in _progress(self.order, self.n_vars, "sampling", progress):
+        for v in progress_report(self.order, desc="sampling", unit="var", leave=False,
+                                 enabled=progress, min_total=PROGRESS_MIN_VARS):
             u = rng.random(n)
             c = cum[v]
             pa = self.parents[v]

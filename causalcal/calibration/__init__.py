@@ -1,4 +1,4 @@
-"""Binary and multi-class calibrators as scikit-learn estimators (SPEC §7).
+"""Binary and multi-class calibrators as scikit-learn estimators (docs/design.md §7).
 
 ``get(name, **params)`` builds a calibrator by its registry name; ``available()``
 lists the names.

@@ -1,10 +1,21 @@
-"""Shared input validation and base classes of the calibrators (SPEC §7)."""
+"""Base classes of the calibrators and their shared training-set preparation (docs/design.md §7).
+
+The array checks live in :mod:`causalcal._validation` (re-exported here).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
+
+from causalcal._validation import (
+    check_binary_labels,
+    check_binary_scores,
+    check_probability_matrix,
+    check_sample_weight,
+    validate_params,
+)
 
 __all__ = [
     "BinaryCalibrator",
@@ -16,75 +27,6 @@ __all__ = [
     "pool_ties",
     "sorted_training_set",
 ]
-
-
-def check_binary_scores(scores, *, real_valued: bool = False, name: str = "scores") -> np.ndarray:
-    """1-d float array of scores; in [0, 1] unless ``real_valued``."""
-    s = np.asarray(scores, dtype=np.float64)
-    if s.ndim == 2 and s.shape[1] == 1:
-        s = s[:, 0]
-    if s.ndim != 1:
-        raise ValueError(f"{name} must be 1-d, got shape {s.shape}")
-    if s.size == 0:
-        raise ValueError(f"{name} is empty")
-    bad = np.flatnonzero(~np.isfinite(s))
-    if len(bad):
-        raise ValueError(f"{name}[{bad[0]}] is not finite ({s[bad[0]]})")
-    if not real_valued:
-        out = np.flatnonzero((s < 0) | (s > 1))
-        if len(out):
-            raise ValueError(
-                f"{name}[{out[0]}] = {s[out[0]]} is outside [0, 1]; "
-                "this calibrator needs probability-like scores"
-            )
-    return s
-
-
-def check_binary_labels(y, n: int) -> np.ndarray:
-    """1-d int array of 0/1 labels of length ``n``."""
-    y = np.asarray(y)
-    if y.ndim != 1 or len(y) != n:
-        raise ValueError(f"y must be 1-d with {n} labels, got shape {y.shape}")
-    if y.dtype == bool:
-        return y.astype(np.int64)
-    bad = np.flatnonzero((y != 0) & (y != 1))
-    if len(bad):
-        raise ValueError(f"y[{bad[0]}] = {y[bad[0]]!r}; labels must be 0 or 1")
-    return y.astype(np.int64)
-
-
-def check_sample_weight(sample_weight, n: int) -> np.ndarray:
-    """Non-negative finite weights of length ``n`` (ones if ``None``)."""
-    if sample_weight is None:
-        return np.ones(n)
-    w = np.asarray(sample_weight, dtype=np.float64)
-    if w.shape != (n,):
-        raise ValueError(f"sample_weight must have shape ({n},), got {w.shape}")
-    bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
-    if len(bad):
-        raise ValueError(f"sample_weight[{bad[0]}] = {w[bad[0]]} must be finite and >= 0")
-    if w.sum() <= 0:
-        raise ValueError("sample_weight sums to zero")
-    return w
-
-
-def check_probability_matrix(P, *, n_classes: int | None = None, name: str = "P") -> np.ndarray:
-    """2-d float array of class probabilities: finite, in [0, 1], rows summing to 1."""
-    P = np.asarray(P, dtype=np.float64)
-    if P.ndim != 2:
-        raise ValueError(f"{name} must be 2-d (n_samples, n_classes), got shape {P.shape}")
-    if n_classes is not None and P.shape[1] != n_classes:
-        raise ValueError(f"{name} has {P.shape[1]} columns, expected {n_classes}")
-    if P.shape[0] == 0:
-        raise ValueError(f"{name} is empty")
-    bad = np.argwhere(~np.isfinite(P) | (P < 0) | (P > 1))
-    if len(bad):
-        r, c = bad[0]
-        raise ValueError(f"{name}[{r}, {c}] = {P[r, c]} is not a probability")
-    rows = np.flatnonzero(np.abs(P.sum(axis=1) - 1) > 1e-4)
-    if len(rows):
-        raise ValueError(f"row {rows[0]} of {name} sums to {P[rows[0]].sum():.6g}, not 1")
-    return P
 
 
 def sorted_training_set(scores, y, sample_weight=None, *, real_valued: bool = False):
@@ -114,6 +56,12 @@ class BinaryCalibrator(BaseEstimator):
     ``1 − p`` and ``p``.
     """
 
+    _parameter_constraints: dict = {}
+
+    def _validate_params(self) -> None:
+        """Check the hyper-parameters against ``_parameter_constraints``."""
+        validate_params(self)
+
     def predict_proba(self, scores) -> np.ndarray:
         p = self.predict(scores)
         return np.column_stack([1.0 - p, p])
@@ -124,6 +72,12 @@ class BinaryCalibrator(BaseEstimator):
 
 class MulticlassCalibrator(BaseEstimator):
     """Base of the multi-class calibrators: ``fit(P, y)``, ``predict_proba`` → rows summing to 1."""
+
+    _parameter_constraints: dict = {}
+
+    def _validate_params(self) -> None:
+        """Check the hyper-parameters against ``_parameter_constraints``."""
+        validate_params(self)
 
     def predict(self, P) -> np.ndarray:
         """The most probable class index of each row."""

@@ -19,7 +19,13 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import minimize
 
-from causalcal.calibration._base import check_probability_matrix, check_sample_weight
+from causalcal._validation import (
+    check_class_labels,
+    check_label_sets,
+    check_offsets,
+    check_probability_matrix,
+    check_sample_weight,
+)
 
 __all__ = [
     "check_class_labels",
@@ -30,68 +36,6 @@ __all__ = [
     "log_features",
     "set_label_loss",
 ]
-
-
-def check_class_labels(y, n: int, n_classes: int) -> np.ndarray:
-    """1-d int labels of length ``n`` with values in ``0 .. n_classes - 1``."""
-    y = np.asarray(y)
-    if y.ndim != 1 or len(y) != n:
-        raise ValueError(f"y must be 1-d with {n} labels, got shape {y.shape}")
-    if y.dtype.kind == "f":
-        bad = np.flatnonzero(~np.isfinite(y) | (y != np.round(y)))
-        if len(bad):
-            raise ValueError(f"y[{bad[0]}] = {y[bad[0]].item()!r} is not a class index")
-    elif y.dtype.kind not in "iub":
-        raise ValueError(f"y must hold integer class indices 0..{n_classes - 1}, got {y.dtype}")
-    yi = y.astype(np.int64)
-    bad = np.flatnonzero((yi < 0) | (yi >= n_classes))
-    if len(bad):
-        raise ValueError(
-            f"y[{bad[0]}] = {y[bad[0]].item()!r} is not a class index in 0..{n_classes - 1}"
-        )
-    return yi
-
-
-def check_label_sets(y, n: int, n_classes: int) -> np.ndarray:
-    """Labels as an (n, k) bool matrix of allowed classes.
-
-    ``y`` is 1-d class indices (one class per row) or an (n, k) 0/1 matrix with at least
-    one allowed class per row.
-    """
-    arr = np.asarray(y)
-    if arr.ndim == 1:
-        labels = check_class_labels(arr, n, n_classes)
-        Y = np.zeros((n, n_classes), dtype=bool)
-        Y[np.arange(n), labels] = True
-        return Y
-    if arr.ndim != 2 or arr.shape != (n, n_classes):
-        raise ValueError(
-            f"y must be 1-d class indices or an ({n}, {n_classes}) 0/1 matrix of allowed "
-            f"classes, got shape {arr.shape}"
-        )
-    bad = np.argwhere((arr != 0) & (arr != 1))
-    if len(bad):
-        r, c = bad[0]
-        raise ValueError(f"y[{r}, {c}] = {arr[r, c]!r}; a label-set matrix holds 0 or 1")
-    Y = arr.astype(bool)
-    empty = np.flatnonzero(~Y.any(axis=1))
-    if len(empty):
-        raise ValueError(f"label set y[{empty[0]}] allows no class")
-    return Y
-
-
-def check_offsets(offsets, n: int, n_classes: int) -> np.ndarray:
-    """Finite (n, k) float logit offsets (zeros if ``None``)."""
-    if offsets is None:
-        return np.zeros((n, n_classes))
-    O = np.asarray(offsets, dtype=np.float64)
-    if O.shape != (n, n_classes):
-        raise ValueError(f"offsets must have shape ({n}, {n_classes}), got {O.shape}")
-    bad = np.argwhere(~np.isfinite(O))
-    if len(bad):
-        r, c = bad[0]
-        raise ValueError(f"offsets[{r}, {c}] = {O[r, c]} is not finite")
-    return O
 
 
 def check_multiclass_fit(P, y, sample_weight, offsets=None):

@@ -32,9 +32,10 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
+from causalcal._validation import Integral, Interval, Options, Real
 from causalcal.calibration._base import MulticlassCalibrator, check_sample_weight
 from causalcal.calibration._multiclass import check_label_sets, check_offsets, set_label_loss
-from causalcal.calibration.snn import check_ensemble_params, split_features
+from causalcal.calibration.snn import ENSEMBLE_CONSTRAINTS, split_features
 
 __all__ = ["AnchoredSNNCalibrator"]
 
@@ -84,6 +85,13 @@ class AnchoredSNNCalibrator(MulticlassCalibrator):
     n_classes_, n_features_in_, n_iter_ : int
     """
 
+    _parameter_constraints = {
+        **ENSEMBLE_CONSTRAINTS,
+        **{name: [Interval(Real, 0, None)] for name in _PENALTIES},
+        "eps": [Options("auto"), Interval(Real, 0, 1, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None)],
+    }
+
     def __init__(
         self,
         n_models: int = 10,
@@ -108,15 +116,6 @@ class AnchoredSNNCalibrator(MulticlassCalibrator):
         self.max_iter = max_iter
         self.random_state = random_state
 
-    def _check_params(self) -> None:
-        check_ensemble_params(self, ("n_models", "max_iter"))
-        for name in _PENALTIES:
-            v = getattr(self, name)
-            if not (np.isfinite(v) and v >= 0):
-                raise ValueError(f"{name} must be a finite number >= 0, got {v!r}")
-        if not (self.eps == "auto" or (isinstance(self.eps, (int, float)) and 0 < self.eps < 1)):
-            raise ValueError(f"eps must be 'auto' or lie in (0, 1), got {self.eps!r}")
-
     def _inputs(self, P: np.ndarray, F: np.ndarray):
         """Log inputs and hidden-layer inputs of ``[P | F]``."""
         U = np.hstack([P, (F - self.feature_mean_) / self.feature_scale_]) if F.shape[1] else P
@@ -133,7 +132,7 @@ class AnchoredSNNCalibrator(MulticlassCalibrator):
     def fit(self, X, y, sample_weight=None, offsets=None) -> AnchoredSNNCalibrator:
         """Fit on ``X = [P | F]`` and labels ``y`` (class indices or an (n, k) 0/1 matrix
         of allowed classes); ``offsets`` (n, k) are added to the logits in training only."""
-        self._check_params()
+        self._validate_params()
         P, F = split_features(X, self.n_classes)
         n, k = P.shape
         Y = check_label_sets(y, n, k)

@@ -31,11 +31,10 @@ score instead.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from scipy.special import gammaln
 
+from causalcal._validation import Integral, Interval, Real
 from causalcal.calibration._base import (
     BinaryCalibrator,
     check_binary_scores,
@@ -100,16 +99,11 @@ class _Atoms:
         return np.searchsorted(mids, s, side="left")
 
 
-def _check_common(est) -> None:
-    lam = est.poisson_lambda
-    if isinstance(lam, bool) or not isinstance(lam, numbers.Real) or not (lam > 0):
-        raise ValueError(f"poisson_lambda must be a positive number, got {lam!r}")
-    if not np.isfinite(lam):
-        raise ValueError(f"poisson_lambda must be finite, got {lam!r}")
+_POISSON = [Interval(Real, 0, None, closed="neither")]
 
 
 def _prepare(est, scores, y, sample_weight) -> _Atoms:
-    _check_common(est)
+    est._validate_params()
     return _Atoms(*sorted_training_set(scores, y, sample_weight), float(est.poisson_lambda))
 
 
@@ -138,6 +132,8 @@ class SBB(BinaryCalibrator):
         Log Bayesian score of the selected binning.
     n_bins_ : int
     """
+
+    _parameter_constraints = {"poisson_lambda": _POISSON}
 
     def __init__(self, poisson_lambda: float = 1.0):
         self.poisson_lambda = poisson_lambda
@@ -206,18 +202,15 @@ class ABB(BinaryCalibrator):
         Log of the sum of the scores of all binnings.
     """
 
+    _parameter_constraints = {"poisson_lambda": _POISSON,
+                              "n_grid": [Interval(Integral, 1, None), None]}
+
     def __init__(self, poisson_lambda: float = 1.0, n_grid: int | None = 1000):
         self.poisson_lambda = poisson_lambda
         self.n_grid = n_grid
 
     def fit(self, scores, y, sample_weight=None) -> ABB:
         """Average over all binnings by forward/backward dynamic programming."""
-        if self.n_grid is not None and (
-            not isinstance(self.n_grid, numbers.Integral)
-            or isinstance(self.n_grid, bool)
-            or self.n_grid < 1
-        ):
-            raise ValueError(f"n_grid must be None or an integer >= 1, got {self.n_grid!r}")
         a = _prepare(self, scores, y, sample_weight)
         k = a.k
         c0, c1 = a.c0, a.c1

@@ -45,6 +45,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import gammaln
 
+from causalcal._validation import Interval, Options, Real
 from causalcal.calibration._base import (
     BinaryCalibrator,
     check_binary_labels,
@@ -130,22 +131,19 @@ class BBQ(BinaryCalibrator):
     ``thresholds_`` / ``values_`` used by ``predict``.
     """
 
+    _parameter_constraints = {
+        "method": [Options("average", "select")],
+        "c": [Interval(Real, 1, None)],
+        "alpha": [Interval(Real, 0, None)],
+        "pseudo_counts": [Interval(Real, 0, None, closed="neither")],
+    }
+
     def __init__(self, method: str = "average", c: float = 10.0, alpha: float = 0.001,
                  pseudo_counts: float = 2.0):
         self.method = method
         self.c = c
         self.alpha = alpha
         self.pseudo_counts = pseudo_counts
-
-    def _validate_params(self) -> None:
-        if self.method not in ("average", "select"):
-            raise ValueError(f"method must be 'average' or 'select', got {self.method!r}")
-        if not (np.isfinite(self.c) and self.c >= 1):
-            raise ValueError(f"c must be a finite number >= 1, got {self.c!r}")
-        if not (np.isfinite(self.alpha) and self.alpha >= 0):
-            raise ValueError(f"alpha must be finite and >= 0, got {self.alpha!r}")
-        if not (np.isfinite(self.pseudo_counts) and self.pseudo_counts > 0):
-            raise ValueError(f"pseudo_counts must be > 0, got {self.pseudo_counts!r}")
 
     def fit(self, scores, y, sample_weight=None) -> BBQ:
         """Score all equal-frequency binnings of ``scores`` and keep the averaging set."""

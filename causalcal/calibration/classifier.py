@@ -1,4 +1,4 @@
-"""``CalibratedClassifier``: calibrate any scikit-learn binary classifier (SPEC §7).
+"""``CalibratedClassifier``: calibrate any scikit-learn binary classifier (docs/design.md §7).
 
 Like scikit-learn's ``CalibratedClassifierCV`` but with any calibrator of the
 ``causalcal.calibration`` registry: with an integer ``cv`` or a splitter, each fold
@@ -19,6 +19,16 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import check_cv
 from sklearn.utils.validation import check_is_fitted
 
+from causalcal._validation import (
+    BOOLEAN,
+    HasMethods,
+    InstanceOf,
+    Integral,
+    Interval,
+    Options,
+    Satisfies,
+    validate_params,
+)
 from causalcal.calibration._base import BinaryCalibrator, check_sample_weight
 
 __all__ = ["CalibratedClassifier"]
@@ -59,6 +69,16 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
     method_ : str
         The score method used.
     """
+
+    _parameter_constraints = {
+        "estimator": [HasMethods("fit", "predict")],
+        "calibrator": [InstanceOf(str, "a registry name"), HasMethods("fit", "predict")],
+        "cv": [Options("prefit"), Interval(Integral, 2, None), HasMethods("split"),
+               Satisfies(lambda v: not isinstance(v, str) and iter(v) is not None,
+                         "an iterable of (train, test) splits")],
+        "method": [Options(*_METHODS)],
+        "ensemble": [BOOLEAN],
+    }
 
     def __init__(
         self,
@@ -116,14 +136,7 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
     # -- API -----------------------------------------------------------------------
     def fit(self, X, y, sample_weight=None) -> CalibratedClassifier:
         """Fit the estimator(s) and calibrator(s)."""
-        if self.estimator is None:
-            raise ValueError("estimator is required")
-        if not (hasattr(self.estimator, "fit") and hasattr(self.estimator, "predict")):
-            raise ValueError(f"estimator {self.estimator!r} is not a scikit-learn classifier")
-        if self.method not in _METHODS:
-            raise ValueError(f"method must be one of {', '.join(_METHODS)}, got {self.method!r}")
-        if not isinstance(self.ensemble, (bool, np.bool_)):
-            raise ValueError(f"ensemble must be True or False, got {self.ensemble!r}")
+        validate_params(self)
         self._make_calibrator()  # validate early
         if not hasattr(X, "shape"):
             X = np.asarray(X)

@@ -19,6 +19,7 @@ import numpy as np
 from scipy.special import softmax
 from sklearn.utils.validation import check_is_fitted
 
+from causalcal._validation import Integral, Interval, Options, Real
 from causalcal.calibration._base import MulticlassCalibrator, check_probability_matrix
 from causalcal.calibration._multiclass import check_multiclass_fit, fit_multinomial, log_features
 
@@ -48,6 +49,14 @@ class DirichletCalibration(MulticlassCalibrator):
     n_classes_ : int
     """
 
+    _parameter_constraints = {
+        "regularization": [Options("l2", "odir")],
+        "reg_lambda": [Interval(Real, 0, None)],
+        "reg_mu": [Interval(Real, 0, None), None],
+        "eps": [Interval(Real, 0, 1, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None)],
+    }
+
     def __init__(
         self,
         regularization: str = "l2",
@@ -68,17 +77,8 @@ class DirichletCalibration(MulticlassCalibrator):
         ``y``: class indices or an (n, k) 0/1 matrix of allowed classes; ``offsets``:
         (n, k) logit offsets added in training only (:mod:`causalcal.calibration.selection`).
         """
-        if self.regularization not in ("l2", "odir"):
-            raise ValueError(
-                f"regularization must be 'l2' or 'odir', got {self.regularization!r}"
-            )
-        if not (self.reg_lambda >= 0):
-            raise ValueError(f"reg_lambda must be >= 0, got {self.reg_lambda}")
+        self._validate_params()
         mu = self.reg_lambda if self.reg_mu is None else self.reg_mu
-        if not (mu >= 0):
-            raise ValueError(f"reg_mu must be >= 0, got {self.reg_mu}")
-        if not (0 < self.eps < 1):
-            raise ValueError(f"eps must lie in (0, 1), got {self.eps}")
         P, Y, w, O = check_multiclass_fit(P, y, sample_weight, offsets)
         k = P.shape[1]
         # fit_multinomial minimises Σ w CE + ½ pen·W²; scale the penalties by Σw so that

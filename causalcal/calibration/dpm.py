@@ -10,7 +10,6 @@ priors, evaluated in log space.
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
@@ -18,6 +17,7 @@ from scipy.special import expit
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.mixture import BayesianGaussianMixture
 
+from causalcal._validation import InstanceOf, Integral, Interval, Real
 from causalcal.calibration._base import (
     BinaryCalibrator,
     check_binary_labels,
@@ -25,11 +25,6 @@ from causalcal.calibration._base import (
 )
 
 __all__ = ["DPMCalibration"]
-
-
-def _int_param(name: str, value, low: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
 
 
 class DPMCalibration(BinaryCalibrator):
@@ -59,6 +54,15 @@ class DPMCalibration(BinaryCalibrator):
     one raises ``ValueError``.
     """
 
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None)],
+        "weight_concentration_prior": [Interval(Real, 0, None, closed="neither"), None],
+        "max_iter": [Interval(Integral, 1, None)],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "random_state": [Interval(Integral, None, None),
+                         InstanceOf(np.random.RandomState, "a RandomState")],
+    }
+
     def __init__(
         self,
         n_components: int = 10,
@@ -75,17 +79,8 @@ class DPMCalibration(BinaryCalibrator):
 
     def fit(self, scores, y, sample_weight=None) -> DPMCalibration:
         """Fit one DP mixture per class and store the class priors."""
-        _int_param("n_components", self.n_components, 1)
-        _int_param("max_iter", self.max_iter, 1)
+        self._validate_params()
         a = self.weight_concentration_prior
-        if a is not None and (
-            isinstance(a, bool) or not isinstance(a, numbers.Real) or not (np.isfinite(a) and a > 0)
-        ):
-            raise ValueError(f"weight_concentration_prior must be None or > 0, got {a!r}")
-        if isinstance(self.tol, bool) or not isinstance(self.tol, numbers.Real) or not self.tol > 0:
-            raise ValueError(f"tol must be a positive number, got {self.tol!r}")
-        if not isinstance(self.random_state, (numbers.Integral, np.random.RandomState)):
-            raise ValueError(f"random_state must be an integer seed, got {self.random_state!r}")
         if sample_weight is not None:
             raise ValueError(
                 "DPMCalibration does not support sample_weight "

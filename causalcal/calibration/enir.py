@@ -49,9 +49,11 @@ from __future__ import annotations
 
 import heapq
 import math
+from typing import NamedTuple
 
 import numpy as np
 
+from causalcal._validation import Integral, Interval, Options
 from causalcal.calibration._base import (
     BinaryCalibrator,
     check_binary_scores,
@@ -97,17 +99,25 @@ class NearIsotonicPath:
         return np.repeat(val, right - left)
 
 
-def near_isotonic_path(y, w=None) -> NearIsotonicPath:
-    """Modified PAVA (Tibshirani et al. 2011, thesis Algorithm 2) with a heap of merge events.
+_TOL = 1e-13  # neighbours closer than this (relative) have met
 
-    ``y`` are the observations in order, ``w`` positive observation weights.
-    """
-    y = np.asarray(y, dtype=np.float64)
+
+class _Blocks(NamedTuple):
+    """The live blocks, left to right: value(λ) = ``c + a·λ`` between merge events."""
+
+    left: np.ndarray
+    right: np.ndarray
+    weight: np.ndarray
+    c: np.ndarray
+    a: np.ndarray
+    nu: np.ndarray  # ν count; a = nu / weight
+    node: np.ndarray  # forest node of each block
+
+
+def _initial_blocks(y: np.ndarray, w: np.ndarray) -> _Blocks:
+    """The blocks at λ = 0: neighbours with equal values are fused from the start; each
+    block's ν count (violations on its left minus those on its right) and slope."""
     n = len(y)
-    w = np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
-    if n == 0:
-        raise ValueError("near_isotonic_path needs at least one observation")
-    # λ = 0: neighbours with equal values are fused from the start
     starts = np.flatnonzero(np.concatenate([[True], y[1:] != y[:-1]]))
     ends = np.concatenate([starts[1:], [n]])
     cw = np.concatenate([[0.0], np.cumsum(w)])
@@ -118,157 +128,168 @@ def near_isotonic_path(y, w=None) -> NearIsotonicPath:
     num = np.zeros(nb, dtype=np.int64)
     num[1:] += viol
     num[:-1] -= viol
-    slope0 = num / bw
+    return _Blocks(starts, ends, bw, val.copy(), num / bw, num, np.arange(nb))
 
-    tol = 1e-13
-    # forest nodes: the nb initial blocks, then at most one per merge
-    size = 2 * nb - 1
-    nl = np.zeros(size, dtype=np.int64)
-    nr = np.zeros(size, dtype=np.int64)
-    nbirth = np.zeros(size)
-    ndeath = np.full(size, math.inf)
-    nc = np.zeros(size)
-    na = np.zeros(size)
-    nl[:nb], nr[:nb], nc[:nb], na[:nb] = starts, ends, val, slope0
-    m = nb
-    # live blocks as arrays: value(λ) = bc + ba·λ between events
-    bl, br, bw_, bc, ba, bnum, bnode = starts, ends, bw, val.copy(), slope0, num, np.arange(nb)
+
+class _Forest:
+    """Every block the path ever has (the forest's nodes): the initial blocks, then at
+    most one node per merge."""
+
+    def __init__(self, blocks: _Blocks) -> None:
+        nb = len(blocks.left)
+        size = 2 * nb - 1
+        self.left = np.zeros(size, dtype=np.int64)
+        self.right = np.zeros(size, dtype=np.int64)
+        self.birth = np.zeros(size)
+        self.death = np.full(size, math.inf)
+        self.c = np.zeros(size)
+        self.a = np.zeros(size)
+        self.left[:nb], self.right[:nb] = blocks.left, blocks.right
+        self.c[:nb], self.a[:nb] = blocks.c, blocks.a
+        self.m = nb  # nodes so far
+
+
+def _pair_times(bc: np.ndarray, ba: np.ndarray, lam: float) -> np.ndarray:
+    """Time at which each pair of neighbouring blocks meets (inf: never)."""
+    v = bc + ba * lam
+    gap = v[1:] - v[:-1]
+    da = ba[:-1] - ba[1:]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (bc[1:] - bc[:-1]) / da
+    t = np.where((da != 0) & (t >= lam), t, np.inf)
+    return np.where(np.abs(gap) <= _TOL * (1.0 + np.abs(v[:-1])), lam, t)
+
+
+def _merge_round(forest: _Forest, b: _Blocks, mark: np.ndarray, lam: float) -> _Blocks:
+    """Merge every chain of neighbours that meet at ``lam`` (``mark[i]``: blocks i and
+    i + 1 meet) at once; chains meeting at one λ share one value there, so this is exact."""
+    nblk = len(b.left)
+    gs = np.flatnonzero(np.concatenate([[True], ~mark]))
+    sizes = np.diff(np.append(gs, nblk))
+    merged = sizes > 1
+    v = b.c + b.a * lam
+    wg = np.add.reduceat(b.weight, gs)
+    vg = np.add.reduceat(b.weight * v, gs) / wg
+    numg = np.add.reduceat(b.nu, gs)
+    ag = numg / wg
+    cg = vg - ag * lam
+    cg[~merged] = b.c[gs][~merged]
+    ag[~merged] = b.a[gs][~merged]
+    rg = b.right[np.append(gs[1:], nblk) - 1]
+    lg = b.left[gs]
+    forest.death[b.node[np.repeat(merged, sizes)]] = lam
+    ids = np.arange(forest.m, forest.m + np.count_nonzero(merged))
+    forest.left[ids], forest.right[ids], forest.birth[ids] = lg[merged], rg[merged], lam
+    forest.c[ids], forest.a[ids] = cg[merged], ag[merged]
+    forest.m += len(ids)
+    newnode = b.node[gs].copy()
+    newnode[merged] = ids
+    return _Blocks(lg, rg, wg, cg, ag, numg, newnode)
+
+
+def _merge_rounds(forest: _Forest, b: _Blocks) -> tuple[_Blocks, float]:
+    """Phase 1, vectorised: while many pairs meet at the same smallest λ (common early on,
+    e.g. all pairs of single 0/1 runs meet at λ = 1/2), merge all of them in one round."""
     lam_now = 0.0
-
-    def pair_times(bc, ba, lam):
-        """Time at which each pair of neighbouring blocks meets (inf: never)."""
-        v = bc + ba * lam
-        gap = v[1:] - v[:-1]
-        da = ba[:-1] - ba[1:]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = (bc[1:] - bc[:-1]) / da
-        t = np.where((da != 0) & (t >= lam), t, np.inf)
-        return np.where(np.abs(gap) <= tol * (1.0 + np.abs(v[:-1])), lam, t)
-
-    # Phase 1, vectorised: while many pairs meet at the same smallest λ (common early on,
-    # e.g. all pairs of single 0/1 runs meet at λ = 1/2), merge every chain of them at once.
-    # Chains meeting at one λ share one value there, so a multi-way merge is exact.
-    while len(bl) > 1:
-        t = pair_times(bc, ba, lam_now)
+    while len(b.left) > 1:
+        t = _pair_times(b.c, b.a, lam_now)
         big = t.min()
         if not np.isfinite(big):
             break
         mark = t == big
-        if np.count_nonzero(mark) < max(_BATCH_MIN, len(bl) // 100):
+        if np.count_nonzero(mark) < max(_BATCH_MIN, len(b.left) // 100):
             break
         lam_now = float(big)
-        nblk = len(bl)
-        gs = np.flatnonzero(np.concatenate([[True], ~mark]))
-        sizes = np.diff(np.append(gs, nblk))
-        merged = sizes > 1
-        v = bc + ba * lam_now
-        wg = np.add.reduceat(bw_, gs)
-        vg = np.add.reduceat(bw_ * v, gs) / wg
-        numg = np.add.reduceat(bnum, gs)
-        ag = numg / wg
-        cg = vg - ag * lam_now
-        cg[~merged] = bc[gs][~merged]
-        ag[~merged] = ba[gs][~merged]
-        rg = br[np.append(gs[1:], nblk) - 1]
-        lg = bl[gs]
-        ndeath[bnode[np.repeat(merged, sizes)]] = lam_now
-        ids = np.arange(m, m + np.count_nonzero(merged))
-        nl[ids], nr[ids], nbirth[ids] = lg[merged], rg[merged], lam_now
-        nc[ids], na[ids] = cg[merged], ag[merged]
-        m += len(ids)
-        newnode = bnode[gs].copy()
-        newnode[merged] = ids
-        bl, br, bw_, bc, ba, bnum, bnode = lg, rg, wg, cg, ag, numg, newnode
+        b = _merge_round(forest, b, mark, lam_now)
+    return b, lam_now
 
-    # Phase 2, a heap of merge events over linked lists of the remaining blocks, indexed by
-    # position (a block keeps the index of its leftmost member).
-    nb2 = len(bl)
-    c = bc.tolist()
-    a = ba.tolist()
-    wt = bw_.tolist()
-    nu = bnum.tolist()
-    rgt = br.tolist()
-    node = bnode.tolist()
+
+def _meeting_time(left_c: float, left_a: float, right_c: float, right_a: float,
+                  gap: float, v: float, t: float) -> float:
+    """When a block meets its right neighbour, from λ = ``t`` on (−1: never); ``gap`` is
+    their difference at ``t`` and ``v`` the merged block's value there."""
+    if abs(gap) <= _TOL * (1.0 + abs(v)):
+        return t
+    if left_a != right_a:
+        meet = (right_c - left_c) / (left_a - right_a)
+        return -1.0 if meet < t else meet
+    return -1.0
+
+
+def _merge_heap(forest: _Forest, b: _Blocks, lam_now: float) -> list[list]:
+    """Phase 2: a heap of merge events over linked lists of the remaining blocks, indexed
+    by position (a block keeps the index of its leftmost member). Returns the forest's
+    node fields (left, right, birth, death, c, a) as lists of length ``forest.m``."""
+    nb2 = len(b.left)
+    c, a, wt, nu = b.c.tolist(), b.a.tolist(), b.weight.tolist(), b.nu.tolist()
+    rgt, node = b.right.tolist(), b.node.tolist()
     nxt = list(range(1, nb2 + 1))
     nxt[-1] = -1
     prv = list(range(-1, nb2 - 1))
-    n_left = nl.tolist()
-    n_right = nr.tolist()
-    n_birth = nbirth.tolist()
-    n_death = ndeath.tolist()
-    n_c = nc.tolist()
-    n_a = na.tolist()
-    t0 = pair_times(bc, ba, lam_now) if nb2 > 1 else np.empty(0)
+    n_left, n_right = forest.left.tolist(), forest.right.tolist()
+    n_birth, n_death = forest.birth.tolist(), forest.death.tolist()
+    n_c, n_a = forest.c.tolist(), forest.a.tolist()
+    m = forest.m
+    t0 = _pair_times(b.c, b.a, lam_now) if nb2 > 1 else np.empty(0)
     sched = np.where(np.isfinite(t0), t0, -1.0).tolist() + [-1.0]
     heap = [(t, i) for i, t in enumerate(sched) if t >= 0.0]
     heapq.heapify(heap)
     pop, push = heapq.heappop, heapq.heappush
-
     while heap:
         t, i = pop(heap)
         if sched[i] != t:
-            continue                  # stale entry
+            continue  # stale entry
+        # merge block i with its right neighbour j into block i
         j = nxt[i]
-        wi = wt[i]
-        wj = wt[j]
+        wi, wj = wt[i], wt[j]
         wn = wi + wj
         v = ((c[i] + a[i] * t) * wi + (c[j] + a[j] * t) * wj) / wn
         nn = nu[i] + nu[j]
         an = nn / wn
         ci = v - an * t
-        c[i] = ci
-        a[i] = an
-        wt[i] = wn
-        nu[i] = nn
+        c[i], a[i], wt[i], nu[i] = ci, an, wn, nn
         r = rgt[j]
         rgt[i] = r
-        n_death[node[i]] = t
-        n_death[node[j]] = t
-        n_left[m] = n_left[node[i]]
-        n_right[m] = r
-        n_birth[m] = t
-        n_c[m] = ci
-        n_a[m] = an
+        n_death[node[i]] = n_death[node[j]] = t
+        n_left[m], n_right[m], n_birth[m], n_c[m], n_a[m] = n_left[node[i]], r, t, ci, an
         node[i] = m
         m += 1
         sched[j] = -1.0
         k = nxt[j]
         nxt[i] = k
-        # pending merge of the new block with its right neighbour
+        # pending merges of the new block with its right and its left neighbour
         tk = -1.0
         if k >= 0:
             prv[k] = i
-            ck = c[k]
-            ak = a[k]
-            gap = ck + ak * t - v
-            if abs(gap) <= tol * (1.0 + abs(v)):
-                tk = t
-            elif an != ak:
-                tk = (ck - ci) / (an - ak)
-                if tk < t:
-                    tk = -1.0
+            tk = _meeting_time(ci, an, c[k], a[k], c[k] + a[k] * t - v, v, t)
             if tk >= 0.0:
                 push(heap, (tk, i))
         sched[i] = tk
-        # pending merge of the left neighbour with the new block
         h = prv[i]
         if h >= 0:
-            ch = c[h]
-            ah = a[h]
-            gap = v - (ch + ah * t)
-            th = -1.0
-            if abs(gap) <= tol * (1.0 + abs(v)):
-                th = t
-            elif ah != an:
-                th = (ci - ch) / (ah - an)
-                if th < t:
-                    th = -1.0
+            th = _meeting_time(c[h], a[h], ci, an, v - (c[h] + a[h] * t), v, t)
             sched[h] = th
             if th >= 0.0:
                 push(heap, (th, h))
+    return [x[:m] for x in (n_left, n_right, n_birth, n_death, n_c, n_a)]
 
-    return NearIsotonicPath(n_left[:m], n_right[:m], n_birth[:m], n_death[:m], n_c[:m],
-                            n_a[:m], n)
+
+def near_isotonic_path(y, w=None) -> NearIsotonicPath:
+    """Modified PAVA (Tibshirani et al. 2011, thesis Algorithm 2) with a heap of merge events.
+
+    ``y`` are the observations in order, ``w`` positive observation weights. Merges run
+    in vectorised rounds while many blocks meet at one λ (:func:`_merge_rounds`), then
+    one at a time from a heap (:func:`_merge_heap`).
+    """
+    y = np.asarray(y, dtype=np.float64)
+    n = len(y)
+    w = np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
+    if n == 0:
+        raise ValueError("near_isotonic_path needs at least one observation")
+    blocks = _initial_blocks(y, w)
+    forest = _Forest(blocks)
+    blocks, lam_now = _merge_rounds(forest, blocks)
+    return NearIsotonicPath(*_merge_heap(forest, blocks, lam_now), n)
 
 
 class ENIR(BinaryCalibrator):
@@ -287,17 +308,14 @@ class ENIR(BinaryCalibrator):
     and ``values_`` (calibrated values at ``x_``, interpolated linearly by ``predict``).
     """
 
+    _parameter_constraints = {
+        "method": [Options("average", "select")],
+        "max_models": [Interval(Integral, 2, None), None],
+    }
+
     def __init__(self, method: str = "average", max_models: int | None = 100):
         self.method = method
         self.max_models = max_models
-
-    def _validate_params(self) -> None:
-        if self.method not in ("average", "select"):
-            raise ValueError(f"method must be 'average' or 'select', got {self.method!r}")
-        if self.max_models is not None and (
-            not isinstance(self.max_models, (int, np.integer)) or self.max_models < 2
-        ):
-            raise ValueError(f"max_models must be an integer >= 2 or None, got {self.max_models!r}")
 
     def fit(self, scores, y, sample_weight=None) -> ENIR:
         """Compute the near-isotonic path of the labels ordered by score and score its models."""

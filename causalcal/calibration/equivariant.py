@@ -16,13 +16,13 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
+from causalcal._edge_swap import EDGE_SWAP
+from causalcal._validation import HasMethods, Satisfies
 from causalcal.calibration._base import MulticlassCalibrator, check_sample_weight
 from causalcal.calibration._multiclass import check_label_sets, check_offsets
 
 __all__ = ["EDGE_SWAP", "SwapEquivariant"]
 
-#: The edge-type columns of a pair written the other way round: forward <-> backward.
-EDGE_SWAP = (0, 2, 1, 3)
 
 
 class SwapEquivariant(MulticlassCalibrator):
@@ -48,6 +48,11 @@ class SwapEquivariant(MulticlassCalibrator):
     n_classes_ : int
     """
 
+    _parameter_constraints = {
+        "calibrator": [HasMethods("fit", "predict_proba")],
+        "permutation": [Satisfies(lambda p: np.asarray(p).ndim == 1, "a sequence of int")],
+    }
+
     def __init__(self, calibrator, permutation: Sequence[int] = EDGE_SWAP) -> None:
         self.calibrator = calibrator
         self.permutation = permutation
@@ -69,6 +74,7 @@ class SwapEquivariant(MulticlassCalibrator):
 
     def fit(self, P, y, sample_weight=None, offsets=None) -> SwapEquivariant:
         """Fit the wrapped calibrator on the rows and their permuted copies."""
+        self._validate_params()
         perm = self._perm()
         X = np.asarray(P, dtype=np.float64)
         k = len(perm)

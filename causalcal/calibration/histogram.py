@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
+from causalcal._validation import Integral, Interval
 from causalcal.calibration._base import (
     BinaryCalibrator,
     check_binary_scores,
@@ -62,17 +61,14 @@ class HistogramBinning(BinaryCalibrator):
         Number of bins actually used.
     """
 
+    _parameter_constraints = {"n_bins": [Interval(Integral, 1, None)]}
+
     def __init__(self, n_bins: int = 10):
         self.n_bins = n_bins
 
     def fit(self, scores, y, sample_weight=None) -> HistogramBinning:
         """Bin the training scores and store each bin's fraction of positives."""
-        if (
-            not isinstance(self.n_bins, numbers.Integral)
-            or isinstance(self.n_bins, bool)
-            or self.n_bins < 1
-        ):
-            raise ValueError(f"n_bins must be an integer >= 1, got {self.n_bins!r}")
+        self._validate_params()
         s, z, w = sorted_training_set(scores, y, sample_weight)
         b = equal_frequency_bins(s, w, int(self.n_bins))
         nb = int(b[-1]) + 1

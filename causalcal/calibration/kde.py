@@ -28,12 +28,12 @@ all training scores) the prediction is that at the nearest training score.
 
 from __future__ import annotations
 
-import numbers
 from math import comb
 
 import numpy as np
 from scipy.signal import fftconvolve
 
+from causalcal._validation import BOOLEAN, Interval, Options, Real
 from causalcal.calibration._base import (
     BinaryCalibrator,
     check_binary_labels,
@@ -193,6 +193,12 @@ class KDECalibration(BinaryCalibrator):
         The stored training sample (positive weights only).
     """
 
+    _parameter_constraints = {
+        "kernel": [Options(*KERNELS)],
+        "bandwidth": [Options("silverman"), Interval(Real, 0, None, closed="neither")],
+        "per_class_bandwidth": [BOOLEAN],
+    }
+
     def __init__(
         self,
         kernel: str = "boxcar",
@@ -205,20 +211,8 @@ class KDECalibration(BinaryCalibrator):
 
     def fit(self, scores, y, sample_weight=None) -> KDECalibration:
         """Store the sample and choose the bandwidths."""
-        if self.kernel not in KERNELS:
-            raise ValueError(f"kernel must be one of {', '.join(KERNELS)}, got {self.kernel!r}")
+        self._validate_params()
         bw = self.bandwidth
-        if isinstance(bw, str):
-            if bw != "silverman":
-                raise ValueError(f"bandwidth must be 'silverman' or a positive number, got {bw!r}")
-        elif isinstance(bw, bool) or not isinstance(bw, numbers.Real) or not (
-            np.isfinite(bw) and bw > 0
-        ):
-            raise ValueError(f"bandwidth must be 'silverman' or a positive number, got {bw!r}")
-        if not isinstance(self.per_class_bandwidth, (bool, np.bool_)):
-            raise ValueError(
-                f"per_class_bandwidth must be True or False, got {self.per_class_bandwidth!r}"
-            )
         s = check_binary_scores(scores)
         z = check_binary_labels(y, len(s))
         w = check_sample_weight(sample_weight, len(s))

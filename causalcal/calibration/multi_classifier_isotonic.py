@@ -61,6 +61,16 @@ from sklearn.neighbors import NearestNeighbors
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from causalcal._validation import (
+    BOOLEAN,
+    RANDOM_STATE,
+    Integral,
+    Interval,
+    Options,
+    Real,
+    Satisfies,
+    check_score_matrix,
+)
 from causalcal.calibration._base import BinaryCalibrator, check_binary_labels, check_sample_weight
 
 __all__ = ["MultiClassifierIsotonic", "tree_isotonic", "soft_vote_graph"]
@@ -185,6 +195,12 @@ def _laplacian(X: np.ndarray, n_neighbors: int) -> sp.csr_matrix:
 
 
 # --------------------------------------------------------------------------- estimator
+def _non_negative_numbers(value) -> bool:
+    """A number or a non-empty 1-d sequence of them, all finite and >= 0."""
+    lams = np.atleast_1d(np.asarray(value, dtype=np.float64))
+    return lams.ndim == 1 and lams.size > 0 and bool(np.isfinite(lams).all() and (lams >= 0).all())
+
+
 class MultiClassifierIsotonic(BinaryCalibrator):
     """Manifold-regularised multi-classifier isotonic calibration, MR-MIC (Zhong & Kwok 2013).
 
@@ -240,6 +256,20 @@ class MultiClassifierIsotonic(BinaryCalibrator):
         ADMM iterations (0 when solved directly).
     """
 
+    _parameter_constraints = {
+        "eta": [Options("auc", "uniform"),
+                Satisfies(lambda e: np.asarray(e, dtype=np.float64).ndim == 1,
+                          "a sequence of classifier weights")],
+        "alpha": [Interval(Real, 0.5, 1, closed="right")],
+        "lam": [Satisfies(_non_negative_numbers, "a non-negative number or sequence")],
+        "n_neighbors": [Interval(Integral, 1, None)],
+        "rho": [Interval(Real, 0, None, closed="neither")],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None)],
+        "adaptive_rho": [BOOLEAN],
+        "random_state": RANDOM_STATE,
+    }
+
     def __init__(
         self,
         eta="auc",
@@ -263,39 +293,6 @@ class MultiClassifierIsotonic(BinaryCalibrator):
         self.random_state = random_state
 
     # ------------------------------------------------------------------ validation
-    @staticmethod
-    def _check_scores(X, n_cols: int | None = None, name: str = "X") -> np.ndarray:
-        A = np.asarray(X, dtype=np.float64)
-        if A.ndim == 1:
-            A = A[:, None]
-        if A.ndim != 2:
-            raise ValueError(f"{name} must be 1-d or 2-d (n_samples, n_classifiers), got {A.shape}")
-        if A.shape[0] == 0:
-            raise ValueError(f"{name} is empty")
-        if n_cols is not None and A.shape[1] != n_cols:
-            raise ValueError(f"{name} has {A.shape[1]} classifier columns, expected {n_cols}")
-        bad = np.argwhere(~np.isfinite(A))
-        if len(bad):
-            r, c = bad[0]
-            raise ValueError(f"{name}[{r}, {c}] is not finite ({A[r, c]})")
-        return A
-
-    def _check_params(self) -> list[float]:
-        if not (0.5 < self.alpha <= 1):
-            raise ValueError(f"alpha must lie in (0.5, 1], got {self.alpha}")
-        lams = np.atleast_1d(np.asarray(self.lam, dtype=np.float64))
-        if lams.ndim != 1 or lams.size == 0 or not np.isfinite(lams).all() or (lams < 0).any():
-            raise ValueError(f"lam must be a non-negative number or sequence, got {self.lam!r}")
-        if not (isinstance(self.n_neighbors, (int, np.integer)) and self.n_neighbors >= 1):
-            raise ValueError(f"n_neighbors must be a positive integer, got {self.n_neighbors!r}")
-        if not (self.rho > 0):
-            raise ValueError(f"rho must be > 0, got {self.rho}")
-        if not (self.tol > 0):
-            raise ValueError(f"tol must be > 0, got {self.tol}")
-        if not (isinstance(self.max_iter, (int, np.integer)) and self.max_iter >= 1):
-            raise ValueError(f"max_iter must be a positive integer, got {self.max_iter!r}")
-        return lams.tolist()
-
     def _eta(self, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
         C = X.shape[1]
         if isinstance(self.eta, str):
@@ -319,8 +316,9 @@ class MultiClassifierIsotonic(BinaryCalibrator):
     # ------------------------------------------------------------------ fit
     def fit(self, X, y, sample_weight=None) -> MultiClassifierIsotonic:
         """Fit on scores ``X`` (n, C) (or (n,)) and 0/1 labels ``y``."""
-        lams = self._check_params()
-        X = self._check_scores(X)
+        self._validate_params()
+        lams = np.atleast_1d(np.asarray(self.lam, dtype=np.float64)).tolist()
+        X = check_score_matrix(X)
         n = X.shape[0]
         y = check_binary_labels(y, n)
         w = check_sample_weight(sample_weight, n)
@@ -428,7 +426,7 @@ class MultiClassifierIsotonic(BinaryCalibrator):
     def predict(self, X) -> np.ndarray:
         """Calibrated P(y = 1) of score vectors ``X`` (n, C) (or (n,) when C = 1)."""
         check_is_fitted(self)
-        X = self._check_scores(X, n_cols=self.n_features_in_)
+        X = check_score_matrix(X, n_cols=self.n_features_in_)
         U, f = self.X_fit_, self.fitted_
         m = U.shape[0]
         out = np.empty(X.shape[0])

@@ -11,6 +11,7 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
+from causalcal._validation import HasMethods
 from causalcal.calibration._base import (
     MulticlassCalibrator,
     check_probability_matrix,
@@ -64,6 +65,8 @@ class OneVsRestCalibrator(MulticlassCalibrator):
     n_classes_ : int
     """
 
+    _parameter_constraints = {"binary_calibrator": [HasMethods("fit", "predict")]}
+
     def __init__(self, binary_calibrator) -> None:
         self.binary_calibrator = binary_calibrator
 
@@ -75,9 +78,7 @@ class OneVsRestCalibrator(MulticlassCalibrator):
         c's fit. ``offsets`` (log inclusion rates, :mod:`causalcal.calibration.selection`)
         become inverse-inclusion sample weights, as the binary methods have no logits.
         """
-        if not (hasattr(self.binary_calibrator, "fit") and hasattr(self.binary_calibrator,
-                                                                     "predict")):
-            raise ValueError("binary_calibrator must have fit and predict methods")
+        self._validate_params()
         A = _check_inputs(P)
         n, k = A.shape[:2]
         Y = check_label_sets(y, n, k)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from scipy.special import expit
 
+from causalcal._validation import Integral, Interval, Real
 from causalcal.calibration._base import (
     BinaryCalibrator,
     check_binary_labels,
@@ -101,20 +100,16 @@ class PlattScaling(BinaryCalibrator):
 
     accepts_real_scores = True
 
+    _parameter_constraints = {"max_iter": [Interval(Integral, 1, None)],
+                              "tol": [Interval(Real, 0, None, closed="neither")]}
+
     def __init__(self, max_iter: int = 100, tol: float = 1e-10):
         self.max_iter = max_iter
         self.tol = tol
 
     def fit(self, scores, y, sample_weight=None) -> PlattScaling:
         """Fit A and B by Newton's method on the smoothed-target cross-entropy."""
-        if (
-            not isinstance(self.max_iter, numbers.Integral)
-            or isinstance(self.max_iter, bool)
-            or self.max_iter < 1
-        ):
-            raise ValueError(f"max_iter must be an integer >= 1, got {self.max_iter!r}")
-        if not isinstance(self.tol, numbers.Real) or not self.tol > 0:
-            raise ValueError(f"tol must be a positive number, got {self.tol!r}")
+        self._validate_params()
         s = check_binary_scores(scores, real_valued=True)
         z = check_binary_labels(y, len(s))
         w = check_sample_weight(sample_weight, len(s))

@@ -18,6 +18,15 @@ import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from causalcal._validation import (
+    RANDOM_STATE,
+    Integral,
+    Interval,
+    Options,
+    Real,
+    Satisfies,
+    positive_integers,
+)
 from causalcal.calibration._base import (
     MulticlassCalibrator,
     check_probability_matrix,
@@ -25,7 +34,7 @@ from causalcal.calibration._base import (
 )
 from causalcal.calibration._multiclass import check_label_sets, check_offsets
 
-__all__ = ["SNNCalibrator", "check_ensemble_params", "split_features"]
+__all__ = ["ENSEMBLE_CONSTRAINTS", "SNNCalibrator", "split_features"]
 
 _ACTIVATIONS = ("relu", "tanh", "sigmoid")
 _PREDICT_CHUNK = 1 << 18  # rows per predict batch: ~70 MB of float32 hidden units
@@ -68,15 +77,13 @@ def split_features(X, k: int | None, name: str = "X") -> tuple[np.ndarray, np.nd
     return P, F
 
 
-def check_ensemble_params(model, integers: tuple[str, ...]) -> None:
-    """Positive-integer parameters ``integers`` and ``hidden_sizes`` of an SNN ensemble."""
-    for name in integers:
-        v = getattr(model, name)
-        if not (isinstance(v, (int, np.integer)) and v >= 1):
-            raise ValueError(f"{name} must be a positive integer, got {v!r}")
-    hs = np.asarray(model.hidden_sizes)
-    if hs.ndim != 1 or hs.size == 0 or hs.dtype.kind not in "iu" or (hs < 1).any():
-        raise ValueError(f"hidden_sizes must be positive integers, got {model.hidden_sizes!r}")
+#: Parameter constraints both SNN ensembles share (:mod:`causalcal._validation`).
+ENSEMBLE_CONSTRAINTS = {
+    "n_models": [Interval(Integral, 1, None)],
+    "hidden_sizes": [Satisfies(positive_integers, "a sequence of positive integers")],
+    "n_classes": [Interval(Integral, 2, None), None],
+    "random_state": RANDOM_STATE,
+}
 
 
 def _act(torch, name: str):
@@ -139,6 +146,17 @@ class SNNCalibrator(MulticlassCalibrator):
     n_classes_, n_features_in_ : int
     """
 
+    _parameter_constraints = {
+        **ENSEMBLE_CONSTRAINTS,
+        "n_epochs": [Interval(Integral, 1, None)],
+        "activation": [Options(*_ACTIVATIONS)],
+        "learning_rate": [Interval(Real, 0, None, closed="neither")],
+        "batch_size": [Interval(Integral, 1, None)],
+        "input_transform": [Options("prob", "log")],
+        "eps": [Interval(Real, 0, 1, closed="neither")],
+        "device": [Options("cpu", "cuda", "auto")],
+    }
+
     def __init__(
         self,
         n_models: int = 10,
@@ -165,20 +183,6 @@ class SNNCalibrator(MulticlassCalibrator):
         self.device = device
         self.random_state = random_state
 
-    # ------------------------------------------------------------------ validation
-    def _check_params(self) -> None:
-        check_ensemble_params(self, ("n_models", "n_epochs", "batch_size"))
-        if self.activation not in _ACTIVATIONS:
-            raise ValueError(f"activation must be one of {_ACTIVATIONS}, got {self.activation!r}")
-        if self.input_transform not in ("prob", "log"):
-            raise ValueError(
-                f"input_transform must be 'prob' or 'log', got {self.input_transform!r}"
-            )
-        if not (self.learning_rate > 0):
-            raise ValueError(f"learning_rate must be > 0, got {self.learning_rate}")
-        if not (0 < self.eps < 1):
-            raise ValueError(f"eps must lie in (0, 1), got {self.eps}")
-
     def _inputs(self, P: np.ndarray, F: np.ndarray) -> np.ndarray:
         Z = np.log(np.maximum(P, self.eps)) if self.input_transform == "log" else P
         if F.shape[1]:
@@ -195,7 +199,7 @@ class SNNCalibrator(MulticlassCalibrator):
         """
         import torch
 
-        self._check_params()
+        self._validate_params()
         P, F = split_features(X, self.n_classes)
         n, k = P.shape
         Y = check_label_sets(y, n, k)

@@ -11,6 +11,7 @@ import numpy as np
 from scipy.special import softmax
 from sklearn.utils.validation import check_is_fitted
 
+from causalcal._validation import Integral, Interval, Options, Real
 from causalcal.calibration._base import MulticlassCalibrator, check_probability_matrix
 from causalcal.calibration._multiclass import check_multiclass_fit, fit_multinomial, log_features
 
@@ -48,6 +49,13 @@ class SoftmaxCalibrator(MulticlassCalibrator):
     n_classes_ : int
     """
 
+    _parameter_constraints = {
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "features": [Options("prob", "log")],
+        "eps": [Interval(Real, 0, 1, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None)],
+    }
+
     def __init__(
         self,
         C: float = 1.0,
@@ -70,12 +78,7 @@ class SoftmaxCalibrator(MulticlassCalibrator):
         (n, k) logit offsets added in training only (log inclusion rates of a selected
         sample, :mod:`causalcal.calibration.selection`).
         """
-        if self.features not in ("prob", "log"):
-            raise ValueError(f"features must be 'prob' or 'log', got {self.features!r}")
-        if not (self.C > 0):
-            raise ValueError(f"C must be > 0, got {self.C}")
-        if not (0 < self.eps < 1):
-            raise ValueError(f"eps must lie in (0, 1), got {self.eps}")
+        self._validate_params()
         P, Y, w, O = check_multiclass_fit(P, y, sample_weight, offsets)
         k = P.shape[1]
         penalty = 0.0 if np.isinf(self.C) else 1.0 / self.C

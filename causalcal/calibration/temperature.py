@@ -15,6 +15,7 @@ from scipy.optimize import minimize_scalar
 from scipy.special import softmax
 from sklearn.utils.validation import check_is_fitted
 
+from causalcal._validation import Interval, Real, Satisfies
 from causalcal.calibration._base import MulticlassCalibrator, check_probability_matrix
 from causalcal.calibration._multiclass import check_multiclass_fit, log_features, set_label_loss
 
@@ -38,6 +39,12 @@ class TemperatureScaling(MulticlassCalibrator):
     n_classes_ : int
     """
 
+    _parameter_constraints = {
+        "eps": [Interval(Real, 0, 1, closed="neither")],
+        "bounds": [Satisfies(lambda b: len(b) == 2 and 0 < b[0] < b[1],
+                             "a pair (low, high) with 0 < low < high")],
+    }
+
     def __init__(self, eps: float = 1e-6, bounds: tuple[float, float] = (1e-3, 1e3)) -> None:
         self.eps = eps
         self.bounds = bounds
@@ -48,11 +55,8 @@ class TemperatureScaling(MulticlassCalibrator):
         ``y``: class indices or an (n, k) 0/1 matrix of allowed classes; ``offsets``:
         (n, k) logit offsets added in training only (:mod:`causalcal.calibration.selection`).
         """
-        if not (0 < self.eps < 1):
-            raise ValueError(f"eps must lie in (0, 1), got {self.eps}")
+        self._validate_params()
         lo, hi = self.bounds
-        if not (0 < lo < hi):
-            raise ValueError(f"bounds must satisfy 0 < low < high, got {self.bounds}")
         P, Y, w, O = check_multiclass_fit(P, y, sample_weight, offsets)
         k = P.shape[1]
         Z = log_features(P, self.eps)

@@ -1,4 +1,4 @@
-"""The ``causalcal`` command line (SPEC §10).
+"""The ``causalcal`` command line (docs/design.md §10).
 
 Each subcommand lives in its own module ``causalcal.cli.<name>`` with
 ``add_arguments(parser)`` and ``run(args) -> int``; modules are imported only

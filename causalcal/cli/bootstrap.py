@@ -1,4 +1,4 @@
-"""Bootstrapped edge-type probabilities of every variable pair (thesis §6.2.3, SPEC §6).
+"""Bootstrapped edge-type probabilities of every variable pair (thesis §6.2.3, docs/design.md §6).
 
 Runs the structure search on N_BOOT bootstrap replicates of the data (replicate b's row
 multiplicities are a multinomial(n, 1/n) draw seeded by (seed, b), so results do not depend

@@ -196,6 +196,7 @@ def test_snn_cuda_if_available(data):
     np.testing.assert_allclose(g.predict_proba(Pt), c.predict_proba(Pt), atol=1e-3)
 
 
+@pytest.mark.slow
 def test_import_does_not_load_torch():
     code = "import sys, causalcal.calibration; print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

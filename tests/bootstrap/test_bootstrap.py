@@ -178,6 +178,7 @@ def test_counter_and_from_graphs_match_dense_count():
 
 
 # ------------------------------------------------------------------- parallelism
+@pytest.mark.slow
 def test_identical_for_one_and_two_jobs(data):
     one = bootstrap_edge_probabilities(data, n_boot=10, search=threshold_search, n_jobs=1,
                                        seed=2, progress=False)
@@ -316,6 +317,7 @@ bootstrap_edge_probabilities(chain_data(), n_boot={n_boot}, search=threshold_sea
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "n_jobs, sig, target",
     [(1, signal.SIGKILL, "group"), (2, signal.SIGINT, "group"), (2, signal.SIGKILL, "worker")],

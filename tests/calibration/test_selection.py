@@ -143,6 +143,7 @@ def test_set_label_loss_and_gradient_against_brute_force():
     np.testing.assert_allclose(G.ravel(), num, atol=1e-5)
 
 
+@pytest.mark.slow
 def test_temperature_with_set_labels_matches_a_grid_search():
     rng = np.random.default_rng(4)
     P = rng.dirichlet(np.ones(3) * 0.5, size=12)
@@ -158,6 +159,7 @@ def test_temperature_with_set_labels_matches_a_grid_search():
     assert t == pytest.approx(best, rel=2e-3)
 
 
+@pytest.mark.slow
 def test_multinomial_fit_with_set_labels_and_offsets_is_the_optimum():
     rng = np.random.default_rng(6)
     X = rng.normal(size=(25, 3))

@@ -1,8 +1,6 @@
 """The real-data workflow: `causalcal discover` and `causalcal.discover` (issue 9)."""
 
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
@@ -13,11 +11,6 @@ from causalcal.edges import PROBABILITY_COLUMNS, EdgeType, pair_index
 from causalcal.evaluate import edge_type_metrics
 from causalcal.evaluate.discover import read_known_pairs
 from causalcal.simulate import random_network
-
-
-def _cli(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "causalcal", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True)
 
 
 @pytest.fixture(scope="module")
@@ -49,14 +42,15 @@ def study(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def cli_run(study):
+def cli_run(study, causalcal_cli):
     root = study[0]
-    out = _cli("discover", "data.csv", "--known", "known.csv", "--out", "edges.csv",
-               "--n-boot", 40, "--quiet", cwd=root)
+    out = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--out", "edges.csv",
+                        "--n-boot", 40, "--quiet", cwd=root)
     assert out.returncode == 0, out.stderr
     return out.stdout, pd.read_csv(root / "edges.csv")
 
 
+@pytest.mark.slow
 def test_discover_end_to_end(study, cli_run):
     root, names, truth, known_keys = study
     stdout, edges = cli_run
@@ -87,6 +81,7 @@ def test_discover_end_to_end(study, cli_run):
     assert after["overall_brier"] <= before["overall_brier"] + 0.005
 
 
+@pytest.mark.slow
 def test_library_call_matches_cli(study, cli_run):
     root = study[0]
     result = causalcal.discover(root / "data.csv", root / "known.csv", n_boot=40,
@@ -111,6 +106,7 @@ def test_known_pairs_oriented_to_data_order():
         (0, 1, EdgeType.BACKWARD), (0, 2, EdgeType.UNDIRECTED), (1, 2, EdgeType.NONE)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "rows, message",
     [
@@ -120,17 +116,19 @@ def test_known_pairs_oriented_to_data_order():
         ([("A", "A", "->")], "row 1 pairs 'A' with itself"),
     ],
 )
-def test_bad_known_pairs(tmp_path, rows, message):
+def test_bad_known_pairs(tmp_path, rows, message, causalcal_cli):
     data = pd.DataFrame({"A": [0, 1, 0, 1], "B": [1, 1, 0, 0], "C": [0, 0, 1, 1]})
     data.to_csv(tmp_path / "data.csv", index=False)
     pd.DataFrame(rows, columns=["a", "b", "relation"]).to_csv(tmp_path / "known.csv",
                                                               index=False)
-    out = _cli("discover", "data.csv", "--known", "known.csv", "--out", "e.csv", cwd=tmp_path)
+    out = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--out", "e.csv",
+                        cwd=tmp_path)
     assert out.returncode == 2
     assert re.search(message, out.stderr), out.stderr
     assert not (tmp_path / "e.csv").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "column, max_arity, message",
     [
@@ -139,29 +137,31 @@ def test_bad_known_pairs(tmp_path, rows, message):
          "column 'C': 20 distinct values > max_arity=19; looks continuous"),
     ],
 )
-def test_bad_data(tmp_path, column, max_arity, message):
+def test_bad_data(tmp_path, column, max_arity, message, causalcal_cli):
     data = pd.DataFrame({"A": ["a", "b"] * 10, "B": ["u", "v", "v", "u"] * 5, "C": column})
     data.to_csv(tmp_path / "data.csv", index=False)
     pd.DataFrame([("A", "B", "->")], columns=["a", "b", "relation"]).to_csv(
         tmp_path / "known.csv", index=False)
-    out = _cli("discover", "data.csv", "--known", "known.csv", "--out", "e.csv",
-               "--max-arity", max_arity, cwd=tmp_path)
+    out = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--out", "e.csv",
+                        "--max-arity", max_arity, cwd=tmp_path)
     assert out.returncode == 2
     assert message in out.stderr, out.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rows, counts", [
     ([("A", "B", "->"), ("A", "C", "<-"), ("A", "D", "--"), ("B", "C", "none")],
      "you have 3 arcs and 1 none"),
     ([("A", "B", "none"), ("A", "C", "none"), ("A", "D", "none"), ("B", "C", "none"),
       ("B", "D", "none"), ("C", "D", "none"), ("A", "E", "->")], "you have 1 arcs and 6 none"),
 ])
-def test_too_few_known_arcs_or_none(tmp_path, rows, counts):
+def test_too_few_known_arcs_or_none(tmp_path, rows, counts, causalcal_cli):
     data = pd.DataFrame({c: np.arange(20) % 2 for c in "ABCDE"})
     data.to_csv(tmp_path / "data.csv", index=False)
     pd.DataFrame(rows, columns=["a", "b", "relation"]).to_csv(tmp_path / "known.csv",
                                                               index=False)
-    out = _cli("discover", "data.csv", "--known", "known.csv", "--out", "e.csv", cwd=tmp_path)
+    out = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--out", "e.csv",
+                        cwd=tmp_path)
     assert out.returncode == 2
     assert "at least 5 known arcs (->, <- or --) and 5 known non-adjacent pairs" in out.stderr
     assert counts in out.stderr

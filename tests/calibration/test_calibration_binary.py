@@ -1,4 +1,4 @@
-"""Binary calibrators: histogram, Platt, isotonic, KDE, DPM, SBB, ABB (SPEC §7).
+"""Binary calibrators: histogram, Platt, isotonic, KDE, DPM, SBB, ABB (docs/design.md §7).
 
 References: scikit-learn's IsotonicRegression, scipy optimisers, exhaustive enumeration of
 binnings, direct O(N²) kernel sums, hand-derived numbers.

@@ -40,6 +40,7 @@ def quick_study(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_quick_study_outputs(quick_study, capsys):
     results = quick_study / "results" / "snn"
     table = (results / "table.md").read_text()
@@ -71,6 +72,7 @@ def test_quick_study_outputs(quick_study, capsys):
     assert (results / "plots" / "reliability_V100_E100_N40.png").stat().st_size > 1000
 
 
+@pytest.mark.slow
 def test_quick_study_resumes_and_is_deterministic(quick_study, capsys):
     results = quick_study / "results" / "snn"
     first = pd.read_csv(results / "runs.csv")
@@ -88,6 +90,7 @@ def test_quick_study_resumes_and_is_deterministic(quick_study, capsys):
     pd.testing.assert_frame_equal(first[cols], again[cols])
 
 
+@pytest.mark.slow
 def test_other_calibrator_reuses_bootstraps_and_settings_are_checked(quick_study, capsys):
     from causalcal.calibration import available
 
@@ -111,6 +114,7 @@ def test_other_calibrator_reuses_bootstraps_and_settings_are_checked(quick_study
     assert "n_boot" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_calibrate_and_evaluate_commands(quick_study, tmp_path, capsys):
     from causalcal.edges import EdgeProbabilities
     from causalcal.evaluate.truth import truth_frame

@@ -1,4 +1,4 @@
-"""Tests for causalcal.simulate (thesis §6.2.4 steps 1–2; SPEC §4)."""
+"""Tests for causalcal.simulate (thesis §6.2.4 steps 1–2; docs/design.md §4)."""
 
 from __future__ import annotations
 

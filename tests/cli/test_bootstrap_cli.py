@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bootstrap"))
 from test_bootstrap import chain_data, threshold_search  # noqa: E402
 
 from causalcal.bootstrap import bootstrap_edge_probabilities  # noqa: E402

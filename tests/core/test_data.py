@@ -1,4 +1,4 @@
-"""Tests of causalcal.data.DiscreteData: encoding, the SPEC §3 errors, CSV input."""
+"""Tests of causalcal.data.DiscreteData: encoding, the docs/design.md §3 errors, CSV input."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def test_smallest_int_dtype_for_many_categories():
     np.testing.assert_array_equal(d.codes[:, 1], np.arange(300))
 
 
-# --------------------------------------------------------------- SPEC §3 errors
+# --------------------------------------------------------------- docs/design.md §3 errors
 
 
 def test_missing_value_names_column_and_row():

@@ -9,8 +9,9 @@ import pytest
 import causalcal
 
 
+@pytest.mark.slow
 def test_wheel_maps_stage_packages(tmp_path):
-    root = __import__("pathlib").Path(__file__).resolve().parents[1]
+    root = __import__("pathlib").Path(__file__).resolve().parents[2]
     build = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
          "-q", "-w", str(tmp_path / "dist"), str(root)],
@@ -38,14 +39,12 @@ def test_wheel_maps_stage_packages(tmp_path):
     assert run.stdout.strip().startswith(str(site))
 
 
-def test_console_script_help_and_version():
-    out = subprocess.run([sys.executable, "-m", "causalcal", "--version"],
-                         capture_output=True, text=True)
+@pytest.mark.slow
+def test_console_script_help_and_version(causalcal_cli):
+    out = causalcal_cli("--version")
     assert out.returncode == 0
     assert out.stdout.strip() == f"causalcal {causalcal.__version__}"
-    out = subprocess.run([sys.executable, "-m", "causalcal", "--help"],
-                         capture_output=True, text=True)
+    out = causalcal_cli("--help")
     assert out.returncode == 0 and "usage: causalcal" in out.stdout
-    bad = subprocess.run([sys.executable, "-m", "causalcal", "no-such-command"],
-                         capture_output=True, text=True)
+    bad = causalcal_cli("no-such-command")
     assert bad.returncode == 2
