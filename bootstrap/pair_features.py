@@ -33,9 +33,21 @@ from collections.abc import Iterable
 import numpy as np
 import scipy.sparse as sp
 
+from causalcal.data import DiscreteData
 from causalcal.edges import n_pairs, pair_from_index, pair_index
 
-__all__ = ["FEATURE_NAMES", "FEATURE_SWAP", "PairFeatureAccumulator", "pair_features"]
+from .bdeu import BDeuScore
+from .checkpoint import Checkpoint
+
+__all__ = [
+    "FEATURE_NAMES",
+    "FEATURE_SWAP",
+    "PairFeatureAccumulator",
+    "checkpoint_pair_features",
+    "pair_features",
+    "pairwise_gain_all",
+    "transform_features",
+]
 
 #: Columns of the feature matrix, in order.
 FEATURE_NAMES: tuple[str, ...] = (
@@ -125,3 +137,51 @@ def pair_features(replicates: Iterable[tuple[np.ndarray, np.ndarray]], n_vars: i
     for keys, labels in replicates:
         acc.add(keys, labels)
     return acc.features(pairwise_gain)
+
+
+def pairwise_gain_all(data: DiscreteData, sample_prior: float = 1.0,
+                      structure_prior: float = 1.0) -> np.ndarray:
+    """BDeu gain of A → B over the empty graph for every pair, float32 in pair order."""
+    score = BDeuScore(data, sample_prior=sample_prior, structure_prior=structure_prior)
+    i, j, gain = score.pairwise_gains(min_gain=-np.inf)
+    out = np.zeros(n_pairs(data.n_vars), dtype=np.float32)
+    out[pair_index(i, j, data.n_vars)] = gain
+    return out
+
+
+def checkpoint_pair_features(data: DiscreteData, checkpoint, *, n_boot: int, seed: int,
+                             search="fges", **search_options) -> np.ndarray:
+    """Pair features of a finished bootstrap, read from its checkpoint folder (the same
+    arguments as the :func:`~causalcal.bootstrap.bootstrap_edge_probabilities` call that
+    wrote it); no search is run. The pairwise gain uses the search's BDeu priors."""
+    with Checkpoint.open(checkpoint, data, n_boot=n_boot, seed=seed, search=search,
+                         search_options=search_options) as ckpt:
+        finished = ckpt.finished()
+        if len(finished) < n_boot:
+            raise ValueError(f"{checkpoint}: {len(finished)} of {n_boot} replicates "
+                             "finished; run the bootstrap first")
+        acc = PairFeatureAccumulator(data.n_vars)
+        for b in range(n_boot):
+            replicate = ckpt.read(b)
+            if replicate is None:
+                raise ValueError(f"{checkpoint}: replicate {b} is unreadable; rerun the bootstrap")
+            acc.add(*replicate)
+    gain = pairwise_gain_all(data, search_options.get("sample_prior", 1.0),
+                             search_options.get("structure_prior", 1.0))
+    return acc.features(gain)
+
+
+def transform_features(F: np.ndarray, names: tuple[str, ...] = FEATURE_NAMES) -> np.ndarray:
+    """Calibrator inputs from raw features: ``log1p`` of the counts, the v-structure
+    fraction as it is, ``sign · log1p(|gain|)`` of the pairwise gain (heavy-tailed)."""
+    F = np.asarray(F, dtype=np.float64)
+    out = np.empty_like(F)
+    for k, name in enumerate(names):
+        col = F[:, k]
+        if name == "v_structure":
+            out[:, k] = col
+        elif name == "pairwise_gain":
+            out[:, k] = np.sign(col) * np.log1p(np.abs(col))
+        else:
+            out[:, k] = np.log1p(col)
+    return out

@@ -12,6 +12,8 @@ the ``calibrate`` command share.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from sklearn.base import clone
 from sklearn.utils.validation import has_fit_parameter
@@ -50,20 +52,25 @@ def make_calibrator(name, params: dict | None = None, seed: int = 0):
 
 
 def edge_calibrator(name, params: dict | None = None, seed: int = 0, *,
-                    n_boot: int | None = None, equivariant: bool = True):
+                    n_boot: int | None = None, equivariant: bool = True,
+                    feature_swap: Sequence[int] | None = None):
     """:func:`make_calibrator` for edge-type probabilities.
 
     A calibrator with an ``eps`` (log floor) that ``params`` leave unset gets
     ``0.5 / n_boot`` (zero counts half a count below one bootstrap hit); with
     ``equivariant`` it is wrapped in :class:`SwapEquivariant` so that writing a pair the
-    other way round swaps its forward and backward probabilities and nothing else.
+    other way round swaps its forward and backward probabilities and nothing else
+    (``feature_swap``: how extra pair-feature columns permute when the pair is reversed).
     """
     params = dict(params or {})
     model = make_calibrator(name, params, seed)
     target = getattr(model, "binary_calibrator", model)
-    if n_boot and "eps" in target.get_params(deep=False) and "eps" not in params:
+    own = target.get_params(deep=False)
+    if n_boot and "eps" in own and "eps" not in params:
         target.set_params(eps=0.5 / n_boot)
-    return SwapEquivariant(model, EDGE_SWAP) if equivariant else model
+    if "n_classes" in own and "n_classes" not in params:
+        target.set_params(n_classes=4)  # the edge types; later columns are pair features
+    return SwapEquivariant(model, EDGE_SWAP, feature_swap) if equivariant else model
 
 
 def fit_calibrator(model, P: np.ndarray, y, offsets: np.ndarray | None = None):
@@ -100,14 +107,37 @@ def distinct_rows(probs: EdgeProbabilities) -> tuple[np.ndarray, np.ndarray, np.
     return unique, counts, inverse
 
 
-def calibrate_all_pairs(model, probs: EdgeProbabilities, dtype=np.float32) -> np.ndarray:
+def _calibrate_with_features(model, probs: EdgeProbabilities, features: np.ndarray, dtype,
+                             chunk: int) -> np.ndarray:
+    features = np.asarray(features)
+    if features.ndim != 2 or features.shape[0] != probs.n_pairs:
+        raise ValueError(f"features must have one row per pair ({probs.n_pairs}), got "
+                         f"shape {features.shape}")
+    dense = probs.dense(np.float64)
+    out = np.empty((probs.n_pairs, 4), dtype=dtype)
+    for start in range(0, probs.n_pairs, chunk):
+        rows = slice(start, start + chunk)
+        Q = np.asarray(model.predict_proba(np.hstack([dense[rows], features[rows]])))
+        if Q.shape != (len(dense[rows]), 4) or not np.all(np.isfinite(Q)):
+            raise ValueError(f"calibrator {type(model).__name__} returned invalid "
+                             f"probabilities for pairs {start}..")
+        out[rows] = Q
+    return out
+
+
+def calibrate_all_pairs(model, probs: EdgeProbabilities, dtype=np.float32,
+                        features: np.ndarray | None = None, chunk: int = 1 << 18) -> np.ndarray:
     """Calibrated (V(V−1)/2, 4) probabilities of every pair, in pair order.
 
     The model is evaluated once per *distinct* probability row (:func:`distinct_rows`:
     the stored rows repeat a lot since they are counts / n_boot, and every never-adjacent
     pair is (1, 0, 0, 0)), then scattered: identical to ``model.predict_proba`` on the
-    dense array, at a fraction of the cost for V = 5000.
+    dense array, at a fraction of the cost for V = 5000. With ``features`` (one row of
+    extra calibrator inputs per pair, in pair order) every pair is its own row:
+    ``[probabilities | features]`` is predicted in chunks of ``chunk`` pairs.
     """
+    if features is not None:
+        return _calibrate_with_features(model, probs, features, dtype, chunk)
     unique, _, inverse = distinct_rows(probs)
     calibrated = np.asarray(model.predict_proba(unique), dtype=np.float64)
     if calibrated.shape != unique.shape or not np.all(np.isfinite(calibrated)):

@@ -25,6 +25,17 @@ __all__ = ["EDGE_SWAP", "SwapEquivariant"]
 
 
 
+def _involution(values: Sequence[int], name: str) -> np.ndarray:
+    """``values`` as an int array, checked to be a permutation that is its own inverse."""
+    perm = np.asarray(values, dtype=np.int64)
+    k = len(perm)
+    if perm.ndim != 1 or sorted(perm.tolist()) != list(range(k)):
+        raise ValueError(f"{name} must be a permutation of 0..{k - 1}, got {values!r}")
+    if not np.array_equal(perm[perm], np.arange(k)):
+        raise ValueError(f"{name} {values!r} is not its own inverse")
+    return perm
+
+
 class SwapEquivariant(MulticlassCalibrator):
     """Wrap ``calibrator`` so that permuting classes and input columns by an involution
     ``permutation`` permutes its output the same way.
@@ -36,8 +47,10 @@ class SwapEquivariant(MulticlassCalibrator):
         ``predict_proba``; cloned in ``fit``.
     permutation : sequence of int, default (0, 2, 1, 3)
         A permutation that is its own inverse, of the first k = len(permutation) columns
-        of ``P`` (the class probabilities); extra feature columns after them are passed
-        unchanged.
+        of ``P`` (the class probabilities).
+    feature_permutation : sequence of int or None, default None
+        A permutation that is its own inverse, of the feature columns after the first k
+        (e.g. degree of A <-> degree of B); ``None`` passes them unchanged.
 
     ``offsets`` passed to ``fit`` are permuted with the columns, so they must come from a
     design that is itself symmetric (e.g. ``SelectionDesign.pooled([1, 2])``).
@@ -51,25 +64,29 @@ class SwapEquivariant(MulticlassCalibrator):
     _parameter_constraints = {
         "calibrator": [HasMethods("fit", "predict_proba")],
         "permutation": [Satisfies(lambda p: np.asarray(p).ndim == 1, "a sequence of int")],
+        "feature_permutation": [None, Satisfies(lambda p: np.asarray(p).ndim == 1,
+                                                "a sequence of int")],
     }
 
-    def __init__(self, calibrator, permutation: Sequence[int] = EDGE_SWAP) -> None:
+    def __init__(self, calibrator, permutation: Sequence[int] = EDGE_SWAP,
+                 feature_permutation: Sequence[int] | None = None) -> None:
         self.calibrator = calibrator
         self.permutation = permutation
+        self.feature_permutation = feature_permutation
 
     def _perm(self) -> np.ndarray:
-        perm = np.asarray(self.permutation, dtype=np.int64)
-        k = len(perm)
-        if perm.ndim != 1 or sorted(perm.tolist()) != list(range(k)):
-            raise ValueError(f"permutation must be a permutation of 0..{k - 1}, "
-                             f"got {self.permutation!r}")
-        if not np.array_equal(perm[perm], np.arange(k)):
-            raise ValueError(f"permutation {self.permutation!r} is not its own inverse")
-        return perm
+        return _involution(self.permutation, "permutation")
 
     def _swapped(self, X: np.ndarray, perm: np.ndarray) -> np.ndarray:
         out = np.array(X, dtype=np.float64)
-        out[:, : len(perm)] = out[:, perm]
+        k = len(perm)
+        out[:, :k] = out[:, perm]
+        if self.feature_permutation is not None:
+            fperm = _involution(self.feature_permutation, "feature_permutation")
+            if len(fperm) != X.shape[1] - k:
+                raise ValueError(f"feature_permutation has {len(fperm)} entries for "
+                                 f"{X.shape[1] - k} feature columns")
+            out[:, k:] = out[:, k + fperm]
         return out
 
     def fit(self, P, y, sample_weight=None, offsets=None) -> SwapEquivariant:

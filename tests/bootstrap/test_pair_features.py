@@ -91,3 +91,45 @@ def test_all_pairs_in_pair_index_order(v):
     a, b = pair_from_index(np.arange(v * (v - 1) // 2), v)
     np.testing.assert_array_equal(i, a)
     np.testing.assert_array_equal(j, b)
+
+
+def test_checkpoint_features_equal_rerun_searches(tmp_path):
+    from causalcal.bootstrap import bootstrap_edge_probabilities, bootstrap_weights, fges
+    from causalcal.bootstrap.bdeu import BDeuScore
+    from causalcal.bootstrap.pair_features import checkpoint_pair_features
+    from causalcal.simulate import random_network
+
+    net = random_network(12, 15, seed=4)
+    data = net.sample(300, seed=5)
+    bootstrap_edge_probabilities(data, n_boot=6, seed=7, checkpoint=tmp_path / "ck",
+                                 progress=False)
+    got = checkpoint_pair_features(data, tmp_path / "ck", n_boot=6, seed=7)
+    graphs = [fges(data, bootstrap_weights(data.n_samples, 7, b)) for b in range(6)]
+    expected = pair_features([_keys(g) for g in graphs], 12)
+    np.testing.assert_allclose(got[:, :-1], expected[:, :-1], rtol=1e-6)
+    score = BDeuScore(data)
+    for a, b in [(0, 1), (2, 9), (5, 11)]:
+        gain = score.local_score(b, [a]) - score.local_score(b, [])
+        assert got[pair_index(a, b, 12), -1] == pytest.approx(gain, rel=1e-4, abs=1e-3)
+
+
+def test_checkpoint_features_need_a_finished_bootstrap(tmp_path):
+    from causalcal.bootstrap import bootstrap_edge_probabilities
+    from causalcal.bootstrap.pair_features import checkpoint_pair_features
+    from causalcal.simulate import random_network
+
+    data = random_network(8, 8, seed=1).sample(200, seed=2)
+    bootstrap_edge_probabilities(data, n_boot=3, seed=0, checkpoint=tmp_path / "ck",
+                                 progress=False)
+    with pytest.raises(ValueError, match="3 of 5 replicates"):
+        checkpoint_pair_features(data, tmp_path / "ck", n_boot=5, seed=0)
+
+
+def test_transform_features():
+    from causalcal.bootstrap.pair_features import transform_features
+
+    F = np.array([[0, 1, 0, 2, 3, 0.5, -20.0], [1, 0, 1, 0, 0, 0.0, 5.0]])
+    T = transform_features(F)
+    np.testing.assert_allclose(T[:, :5], np.log1p(F[:, :5]))
+    np.testing.assert_allclose(T[:, 5], F[:, 5])
+    np.testing.assert_allclose(T[:, 6], [-np.log1p(20.0), np.log1p(5.0)])

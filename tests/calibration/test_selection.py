@@ -269,3 +269,39 @@ def test_default_snn_improves_overconfident_scores():
 
     calibrated = get("snn", random_state=0).fit(P, y).predict_proba(Pt)
     assert ce(calibrated) <= 0.97 * ce(Pt)
+
+
+def test_swap_equivariant_with_pair_features():
+    rng = np.random.default_rng(8)
+    X = np.hstack([rng.dirichlet(np.ones(4), size=80), rng.normal(size=(80, 3))])
+    y = rng.integers(0, 4, 80)
+    fswap = [1, 0, 2]  # feature of A <-> feature of B; the third is symmetric
+    model = edge_calibrator("snn", {"n_models": 2}, seed=0, n_boot=50,
+                            feature_swap=fswap).fit(X, y)
+    Q = np.hstack([rng.dirichlet(np.ones(4), size=40), rng.normal(size=(40, 3))])
+    R = Q[:, [0, 2, 1, 3, 5, 4, 6]]
+    np.testing.assert_allclose(model.predict_proba(R), model.predict_proba(Q)[:, [0, 2, 1, 3]],
+                               atol=1e-12)
+    # without the feature swap the features are not reversed: equivariance fails
+    plain = edge_calibrator("snn", {"n_models": 2}, seed=0, n_boot=50).fit(X, y)
+    assert not np.allclose(plain.predict_proba(R), plain.predict_proba(Q)[:, [0, 2, 1, 3]])
+    with pytest.raises(ValueError, match="feature_permutation has 2 entries for 3"):
+        edge_calibrator("snn", {"n_models": 2}, seed=0, feature_swap=[1, 0]).fit(X, y)
+
+
+def test_calibrate_all_pairs_with_features_matches_dense_predict():
+    from causalcal.calibration.apply import calibrate_all_pairs
+    from causalcal.edges import EdgeProbabilities
+
+    rng = np.random.default_rng(9)
+    v = 9
+    pairs = np.array([[0, 1], [2, 5], [3, 8]])
+    counts = np.array([[5, 2, 1], [0, 0, 10], [3, 3, 0]])
+    probs = EdgeProbabilities.from_counts([f"x{i}" for i in range(v)], pairs, counts, 10)
+    F = rng.normal(size=(probs.n_pairs, 2))
+    X = np.hstack([rng.dirichlet(np.ones(4), size=60), rng.normal(size=(60, 2))])
+    model = edge_calibrator("snn", {"n_models": 2}, seed=0, feature_swap=[1, 0]).fit(
+        X, rng.integers(0, 4, 60))
+    got = calibrate_all_pairs(model, probs, np.float64, features=F, chunk=7)
+    want = model.predict_proba(np.hstack([probs.dense(np.float64), F]))
+    np.testing.assert_allclose(got, want, atol=1e-12)
