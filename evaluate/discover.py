@@ -225,6 +225,7 @@ def discover(
     checkpoint: str | os.PathLike | None = None,
     probabilities: EdgeProbabilities | str | os.PathLike | None = None,
     progress: bool = True,
+    knowledge=None,
     **search_options,
 ) -> DiscoveryResult:
     """Calibrated edge-type probabilities for every pair not in ``known`` (thesis §6.2).
@@ -240,8 +241,9 @@ def discover(
     expected_edges : adjacent pairs assumed in the population (default: the bootstrap's
         own Σ(1 − p_none)); the summary shows the top candidates at half and double it.
     rank_by : ``"p_adjacent"`` (1 − p_none, default) or ``"p_directed"``.
-    n_boot, search, n_jobs, seed, checkpoint, search_options : passed to
-        :func:`causalcal.bootstrap.bootstrap_edge_probabilities`.
+    n_boot, search, n_jobs, seed, checkpoint, knowledge, search_options : passed to
+        :func:`causalcal.bootstrap.bootstrap_edge_probabilities` (``knowledge``: a
+        :class:`causalcal.Knowledge` of required/forbidden arcs and tiers).
     calibrator : registry name of a multi-class calibrator (``snn``, ``dirichlet``,
         ``softmax``, ``temperature``, ``ovr-isotonic`` …), made swap-equivariant.
     probabilities : precomputed bootstrap probabilities, or the path of a file of them
@@ -260,7 +262,7 @@ def discover(
 
         probabilities = bootstrap_edge_probabilities(
             data, n_boot=n_boot, search=search, n_jobs=n_jobs, seed=seed,
-            checkpoint=checkpoint, progress=progress, **search_options,
+            checkpoint=checkpoint, progress=progress, knowledge=knowledge, **search_options,
         )
     i_known = pairs["i"].to_numpy(np.int64)
     j_known = pairs["j"].to_numpy(np.int64)

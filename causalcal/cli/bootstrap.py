@@ -18,6 +18,10 @@ replicates run on a dask.distributed cluster (pip install causalcal[distributed]
 
 data.csv needs a header row; every column must be discrete (at most --max-arity distinct
 values) with no missing values.
+
+With background knowledge (fges and boss):
+
+    causalcal bootstrap data.csv --out probs.csv --knowledge arcs.csv --tiers tiers.csv
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
+
+from causalcal.cli._realdata import add_knowledge_arguments, knowledge_from_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,6 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="extra search option (repeatable); VALUE is read as a Python "
                              "literal if it parses as one, else as a string")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_knowledge_arguments(parser)
 
 
 def _parse_options(items: list[str]) -> dict[str, object]:
@@ -133,12 +140,13 @@ def run(args: argparse.Namespace) -> int:
     check_search_options(search, options)
 
     data = DiscreteData.from_csv(args.data, max_arity=args.max_arity)
+    knowledge = knowledge_from_arguments(args, data.names)
     start = time.perf_counter()
     try:
         probs = bootstrap_edge_probabilities(
             data, n_boot=args.n_boot, search=search, n_jobs=args.jobs, seed=args.seed,
             checkpoint=args.checkpoint, scheduler=args.scheduler, progress=not args.quiet,
-            **options,
+            knowledge=knowledge, **options,
         )
     except ImportError as err:
         raise CLIError(str(err)) from None

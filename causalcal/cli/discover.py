@@ -37,6 +37,7 @@ from causalcal.cli import (
     check_output_file,
     parse_params,
 )
+from causalcal.cli._realdata import add_knowledge_arguments, knowledge_from_arguments
 from causalcal.cli.bootstrap import check_bootstrap_arguments
 
 
@@ -51,7 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "bootstrap's mean number of edges)")
     parser.add_argument("--rank-by", choices=("p_adjacent", "p_directed"),
                         default="p_adjacent", help="ranking column (p_adjacent)")
-    parser.add_argument("--search", default="fges", help="structure search: fges, ges or pc")
+    parser.add_argument("--search", default="fges",
+                        help="structure search: fges (default), boss, ges or pc (the last "
+                             "two: causal-learn, small data, no background knowledge)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (1)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
     parser.add_argument("--checkpoint", help="directory to save and resume bootstrap replicates")
@@ -63,6 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--top", type=int, default=None,
                         help="write only the TOP highest-ranked pairs (default: all)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_knowledge_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,13 +82,14 @@ def run(args: argparse.Namespace) -> int:
     params = parse_params(args.param)
     check_calibrator(args.calibrator, params)
     data = DiscreteData.from_csv(args.data, max_arity=args.max_arity)
+    knowledge = knowledge_from_arguments(args, data.names)
     probs = EdgeProbabilities.load(args.probabilities) if args.probabilities else None
     result = discover(
         data, args.known, n_boot=args.n_boot, calibrator=args.calibrator,
         calibrator_params=params, expected_edges=args.expected_edges,
         rank_by=args.rank_by, search=args.search,
         n_jobs=args.jobs, seed=args.seed, checkpoint=args.checkpoint, probabilities=probs,
-        progress=not args.quiet,
+        progress=not args.quiet, knowledge=knowledge,
     )
     edges = result.edges if args.top is None else result.edges.head(args.top)
     out = Path(args.out)

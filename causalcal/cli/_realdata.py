@@ -1,0 +1,45 @@
+"""Options shared by ``causalcal bootstrap`` and ``causalcal discover`` for real data:
+background knowledge (``--knowledge``, ``--tiers``)."""
+
+from __future__ import annotations
+
+import argparse
+
+KNOWLEDGE_HELP = """\
+Enforced inside the search, in every replicate (searches fges and boss):
+  --knowledge FILE  CSV with columns a,b,rule; rule 'required' puts the arc a -> b in
+                    every graph, 'forbidden' keeps a -> b out of every graph, e.g.
+                      a,b,rule
+                      age,bmi,required
+                      bp,age,forbidden
+  --tiers FILE      CSV with columns variable,tier (integers, lower = earlier); no arc
+                    points from a later tier into an earlier one, e.g. age,0 / bmi,1 /
+                    target,2. Variables without a tier are unconstrained.
+Unknown variables and contradictions (an arc both required and forbidden, a required
+arc into an earlier tier, required arcs forming a cycle) are errors."""
+
+
+def add_knowledge_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("background knowledge", KNOWLEDGE_HELP)
+    group.add_argument("--knowledge", metavar="FILE",
+                       help="CSV a,b,rule of required/forbidden arcs (see above)")
+    group.add_argument("--tiers", metavar="FILE",
+                       help="CSV variable,tier: no arc from a later tier into an earlier one")
+
+
+def knowledge_from_arguments(args: argparse.Namespace, names: list[str]):
+    """The :class:`causalcal.Knowledge` of ``--knowledge``/``--tiers`` (``None`` without
+    them), checked against the data's variable ``names``."""
+    if args.knowledge is None and args.tiers is None:
+        return None
+    from causalcal.errors import InputError
+    from causalcal.knowledge import read_knowledge
+
+    knowledge = read_knowledge(args.knowledge, args.tiers)
+    try:
+        knowledge.bind(names)
+    except InputError as err:
+        where = ", ".join(p for p in (args.knowledge, args.tiers) if p)
+        raise InputError(f"{where}: {err} (the data has {', '.join(names[:12])}"
+                         f"{' …' if len(names) > 12 else ''})") from None
+    return knowledge
