@@ -1,4 +1,6 @@
-"""Partially directed acyclic graphs: CPDAGs, Meek's rules, DAG → CPDAG, pair labels (SPEC §3).
+"""Partially directed acyclic graphs: CPDAGs, Meek's rules, DAG → CPDAG, pair labels.
+
+See docs/design.md §3.
 
 A :class:`PDAG` keeps three adjacency sets per node (parents, children, undirected
 neighbours), so memory grows with V + E, never V². Conventions follow causal-learn
@@ -287,6 +289,26 @@ class PDAG:
         m[u[:, 0], u[:, 1]] = 1
         m[u[:, 1], u[:, 0]] = 1
         return m
+
+    def to_causallearn(self):
+        """causal-learn's ``GeneralGraph`` of this graph, node names kept
+        (:func:`causalcal.graph_io.to_causallearn`)."""
+        from causalcal.graph_io import to_causallearn
+
+        return to_causallearn(self)
+
+    @classmethod
+    def from_causallearn(cls, graph, names: Sequence[str] | None = None) -> PDAG:
+        """From causal-learn's ``GeneralGraph`` (names: its node names unless given)."""
+        from causalcal.graph_io import from_causallearn
+
+        return from_causallearn(graph, names)
+
+    def to_pgmpy(self):
+        """pgmpy's ``PDAG`` of this graph (extra ``bif``; :func:`causalcal.graph_io.to_pgmpy`)."""
+        from causalcal.graph_io import to_pgmpy
+
+        return to_pgmpy(self)
 
     def to_networkx(self) -> nx.DiGraph:
         """A ``DiGraph`` on the node names; an undirected edge becomes arcs both ways."""
