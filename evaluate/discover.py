@@ -55,6 +55,27 @@ class DiscoveryResult:
     known: pd.DataFrame
     diagnostics: dict = field(default_factory=dict)
 
+    def network_probabilities(self, threshold: float = 0.0) -> EdgeProbabilities:
+        """The calibrated probabilities of the candidate pairs with P(adjacent) ≥
+        ``threshold``, and the known pairs as certain (``->`` is the arc, ``--`` an
+        undirected edge, ``none`` no edge): what :meth:`averaged_network` and
+        :func:`causalcal.evaluate.plots.plot_network` draw."""
+        names = self.probabilities.names
+        index = {n: k for k, n in enumerate(names)}
+        top = self.edges[self.edges["p_adjacent"] >= threshold]
+        pairs = np.column_stack([top["a"].map(index), top["b"].map(index)]).astype(np.int64)
+        probs = top[list(PROBABILITY_COLUMNS)].to_numpy(np.float64)
+        known = self.known[self.known["label"] != EdgeType.NONE]
+        one_hot = np.eye(4)[known["label"].to_numpy(np.int64)]
+        return EdgeProbabilities(
+            names, np.concatenate([pairs, known[["i", "j"]].to_numpy(np.int64)]),
+            np.concatenate([probs, one_hot]), self.probabilities.n_boot)
+
+    def averaged_network(self, threshold: float = 0.5):
+        """The averaged network of the calibrated probabilities (known pairs as given):
+        :meth:`EdgeProbabilities.averaged_network` of :meth:`network_probabilities`."""
+        return self.network_probabilities(threshold).averaged_network(threshold)
+
     def summary(self, top: int = 10) -> str:
         """A short report: the fit, counts above 0.5 / 0.9, the top candidates with their
         direction split, and how they move with the assumed number of adjacent pairs."""

@@ -43,3 +43,38 @@ def knowledge_from_arguments(args: argparse.Namespace, names: list[str]):
         raise InputError(f"{where}: {err} (the data has {', '.join(names[:12])}"
                          f"{' …' if len(names) > 12 else ''})") from None
     return knowledge
+
+
+def add_graph_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument(
+        "--graph", metavar="NET.gml|NET.dot|NET.json",
+        help=f"also write the averaged network of the {what} probabilities (bnlearn's "
+             "averaged.network): a pair is an edge if P(adjacent) = 1 - p_none >= "
+             "--graph-threshold, drawn a -> b if more than half of that probability is "
+             "a -> b (likewise b -> a), else undirected. .gml opens in Gephi and "
+             "networkx.read_gml, .dot in Graphviz (dot -Tpdf NET.dot -o NET.pdf), .json "
+             "reads back exactly with causalcal.graph_io.read_graph; edges carry "
+             "weight (= P(adjacent)) and direction (share of it in the drawn direction)")
+    parser.add_argument("--graph-threshold", type=float, default=0.5, metavar="T",
+                        help="P(adjacent) an edge needs in the --graph network (0.5)")
+
+
+def check_graph_arguments(args: argparse.Namespace) -> None:
+    """--graph and --graph-threshold, before any work."""
+    from causalcal.cli import CLIError, check_output_file
+    from causalcal.graph_io import GRAPH_SUFFIXES
+
+    if not 0 < args.graph_threshold <= 1:
+        raise CLIError(f"--graph-threshold must be in (0, 1], got {args.graph_threshold}")
+    if args.graph is not None:
+        check_output_file(args.graph, "--graph", GRAPH_SUFFIXES)
+
+
+def write_network(probabilities, path: str, threshold: float) -> str:
+    """Write the averaged network of ``probabilities`` to ``path``; a one-line report."""
+    from causalcal.graph_io import write_graph
+
+    graph = probabilities.averaged_network(threshold)
+    write_graph(graph, path, probabilities.edge_strengths(graph))
+    return (f"wrote the averaged network (P(adjacent) >= {threshold:g}: {graph.n_directed} "
+            f"directed, {graph.n_undirected} undirected edges) to {path}")

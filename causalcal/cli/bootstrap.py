@@ -30,7 +30,13 @@ import argparse
 import time
 from pathlib import Path
 
-from causalcal.cli._realdata import add_knowledge_arguments, knowledge_from_arguments
+from causalcal.cli._realdata import (
+    add_graph_arguments,
+    add_knowledge_arguments,
+    check_graph_arguments,
+    knowledge_from_arguments,
+    write_network,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -60,6 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "literal if it parses as one, else as a string")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_knowledge_arguments(parser)
+    add_graph_arguments(parser, "bootstrap")
 
 
 def _parse_options(items: list[str]) -> dict[str, object]:
@@ -127,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     check_output_file(args.out, "--out", (".npz", ".csv"))
     check_bootstrap_arguments(args)
+    check_graph_arguments(args)
     options = _parse_options(args.option)
     if args.max_degree is not None:
         options["max_degree"] = args.max_degree
@@ -156,4 +164,6 @@ def run(args: argparse.Namespace) -> int:
         f"{args.n_boot} replicates over {data.n_vars} variables in {elapsed:.1f} s; "
         f"{len(probs)} pairs with an edge in some replicate; wrote {out}"
     )
+    if args.graph is not None:
+        print(write_network(probs, args.graph, args.graph_threshold))
     return 0

@@ -37,7 +37,13 @@ from causalcal.cli import (
     check_output_file,
     parse_params,
 )
-from causalcal.cli._realdata import add_knowledge_arguments, knowledge_from_arguments
+from causalcal.cli._realdata import (
+    add_graph_arguments,
+    add_knowledge_arguments,
+    check_graph_arguments,
+    knowledge_from_arguments,
+    write_network,
+)
 from causalcal.cli.bootstrap import check_bootstrap_arguments
 
 
@@ -67,6 +73,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write only the TOP highest-ranked pairs (default: all)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_knowledge_arguments(parser)
+    add_graph_arguments(parser, "calibrated")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
 
     check_output_file(args.out, "--out")
     check_bootstrap_arguments(args)
+    check_graph_arguments(args)
     if args.top is not None and args.top < 1:
         raise CLIError(f"--top must be at least 1, got {args.top}")
     params = parse_params(args.param)
@@ -97,4 +105,7 @@ def run(args: argparse.Namespace) -> int:
         edges.to_csv(handle, index=False, float_format="%.6g")
     print(result.summary())
     print(f"wrote {len(edges)} pairs to {out}")
+    if args.graph is not None:
+        threshold = args.graph_threshold
+        print(write_network(result.network_probabilities(threshold), args.graph, threshold))
     return 0
