@@ -25,6 +25,7 @@ large V each variable's candidate parents are bounded as in :func:`fges`
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
 import numpy as np
@@ -37,6 +38,7 @@ from .bdeu import BDeuScore
 from .bdeu_batch import family_gains
 from .fges import FGES, candidate_limit
 
+log = logging.getLogger(__name__)
 __all__ = ["boss", "GrowShrinkTree"]
 
 _EPS = 1e-10  # a gain must exceed this to count
@@ -195,7 +197,7 @@ class BOSS:
             self._keep()
             total = self._bes_order()
             if self.verbose:
-                print(f"BOSS round: {before:.3f} -> {total:.3f}", flush=True)
+                log.info("BOSS round: %.3f -> %.3f", before, total)
             if total - before <= _TOL * abs(before):
                 break
         return self.best[1]

@@ -18,9 +18,10 @@ Chickering's (2002) GES; operators and CPDAG maintenance are in :mod:`.ges_ops`.
   pairs two steps apart through a non-collider (faster; can score well below GES).
 * ``knowledge`` (:class:`causalcal.Knowledge`): required arcs go in first and are never
   deleted; operators adding an excluded arc are never considered (Tetrad's way).
-
-Ties are broken by ``(X, Y)`` index order: a run is a pure function of its inputs.
+* Ties are broken by ``(X, Y)`` index order: a run is a pure function of its inputs;
+  ``verbose`` logs every step (logger ``causalcal.bootstrap.ges_ops``, level INFO).
 """
+
 from __future__ import annotations
 
 import heapq
@@ -419,8 +420,7 @@ class FGES(GESState):
     def _insert(self, x: int, y: int, t: tuple[int, ...], bump: float) -> None:
         g = self.graph
         self.n_steps += 1
-        if self.verbose:
-            print(f"INSERT {g.names[x]} -> {g.names[y]} T={[g.names[k] for k in t]} {bump:.4f}")
+        self.log_step("INSERT", x, y, t, bump)
         touched = self.apply_insert(x, y, t)
         if self.faithful:  # x's "cover" candidates depend on its adjacencies
             touched.add(x)
@@ -489,8 +489,7 @@ class FGES(GESState):
     def _delete(self, x: int, y: int, h: tuple[int, ...], bump: float) -> None:
         g = self.graph
         self.n_steps += 1
-        if self.verbose:
-            print(f"DELETE {g.names[x]} - {g.names[y]} H={[g.names[k] for k in h]} {bump:.4f}")
+        self.log_step("DELETE", x, y, h, bump)
         touched = self.apply_delete(x, y, h)
         for u in touched:
             self.in_stamp[u] += 1

@@ -21,6 +21,7 @@ Insert, for re-checking arrows that failed the path test.
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Sequence
 
@@ -28,6 +29,7 @@ import numpy as np
 
 from causalcal.graph import PDAG, apply_meek_rules, dag_to_cpdag, pdag_to_dag
 
+log = logging.getLogger(__name__)
 __all__ = ["GESState", "candidate_limit", "cliques_within", "is_clique"]
 
 CANDIDATE_PAIRS = 1_000_000  # "auto": V × max_candidates stays within this
@@ -117,6 +119,12 @@ class GESState:
         self.knowledge = None  # a BoundKnowledge: its arcs stay oriented in completions
         self.check_cpdag = False
         self.oriented: list[tuple[int, int]] = []
+
+    def log_step(self, kind: str, x: int, y: int, s: Sequence[int], bump: float) -> None:
+        """With ``verbose``: log an Insert(x, y, T) or Delete(x, y, H) at level INFO."""
+        if getattr(self, "verbose", False):
+            n = self.graph.names
+            log.info("%s %s -> %s %s %.4f", kind, n[x], n[y], [n[k] for k in s], bump)
 
     def semidirected_path(self, start: int, goal: int, cond: set[int]) -> list[int] | None:
         """A semi-directed path ``start ⇝ goal`` (steps ``t → c`` or ``t — c``) avoiding
