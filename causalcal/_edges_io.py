@@ -76,6 +76,8 @@ def read_npz(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
                                  f"{', '.join(z.files) or 'none'})")
             if "names_json" in z.files:
                 names = json.loads(str(z["names_json"]))
+                if not isinstance(names, list):
+                    raise InputError(f"{path}: 'names_json' is not a JSON list of names")
             else:
                 names = [str(n) for n in z["names"]]
             return names, z["pairs"], z["probs"], int(z["n_boot"])

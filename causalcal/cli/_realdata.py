@@ -1,5 +1,6 @@
 """Options shared by ``causalcal bootstrap`` and ``causalcal discover`` for real data:
-background knowledge (``--knowledge``, ``--tiers``)."""
+reading the data (``--na-values``, ``--discretize``), background knowledge
+(``--knowledge``, ``--tiers``) and the averaged network (``--graph``)."""
 
 from __future__ import annotations
 
@@ -78,3 +79,41 @@ def write_network(probabilities, path: str, threshold: float) -> str:
     write_graph(graph, path, probabilities.edge_strengths(graph))
     return (f"wrote the averaged network (P(adjacent) >= {threshold:g}: {graph.n_directed} "
             f"directed, {graph.n_undirected} undirected edges) to {path}")
+
+
+def add_data_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--na-values", metavar="MARKERS", default="",
+        help="comma-separated cell values that mean 'missing' besides an empty cell, e.g. "
+             "'NA,?' (default: only an empty cell, so a category named NA stays a "
+             "category); a missing value is an error naming its column and row")
+    parser.add_argument(
+        "--discretize", metavar="METHOD:K",
+        help="bin every numeric column with more than --max-arity distinct values into K "
+             "ordered categories first: quantile (equal counts), uniform (equal widths) or "
+             "kmeans (1-d k-means), e.g. quantile:3; the bins chosen are reported on "
+             "standard error")
+
+
+def load_data(args: argparse.Namespace):
+    """The data of ``args.data`` as :class:`causalcal.data.DiscreteData`, with
+    ``--na-values`` and ``--discretize`` applied."""
+    from causalcal.data import DiscreteData
+
+    markers = [m.strip() for m in args.na_values.split(",") if m.strip()]
+    return DiscreteData.from_csv(args.data, max_arity=args.max_arity, na_values=markers,
+                                 discretize_bins=parse_discretize(args.discretize))
+
+
+def parse_discretize(text: str | None) -> tuple[str, int] | None:
+    """``"quantile:3"`` -> ``("quantile", 3)``; a bad value is a CLIError."""
+    if text is None:
+        return None
+    from causalcal.cli import CLIError
+    from causalcal.data import DISCRETIZE_METHODS
+
+    method, _, bins = text.partition(":")
+    if method not in DISCRETIZE_METHODS or not bins.isdigit() or int(bins) < 2:
+        raise CLIError(f"--discretize {text!r}: expected METHOD:K with METHOD one of "
+                       f"{', '.join(DISCRETIZE_METHODS)} and K >= 2, e.g. quantile:3")
+    return method, int(bins)

@@ -31,10 +31,13 @@ import time
 from pathlib import Path
 
 from causalcal.cli._realdata import (
+    add_data_arguments,
     add_graph_arguments,
     add_knowledge_arguments,
     check_graph_arguments,
     knowledge_from_arguments,
+    load_data,
+    parse_discretize,
     write_network,
 )
 
@@ -65,6 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="extra search option (repeatable); VALUE is read as a Python "
                              "literal if it parses as one, else as a string")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_data_arguments(parser)
     add_knowledge_arguments(parser)
     add_graph_arguments(parser, "bootstrap")
 
@@ -135,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
     check_output_file(args.out, "--out", (".npz", ".csv"))
     check_bootstrap_arguments(args)
     check_graph_arguments(args)
+    parse_discretize(args.discretize)
     options = _parse_options(args.option)
     if args.max_degree is not None:
         options["max_degree"] = args.max_degree
@@ -143,11 +148,10 @@ def run(args: argparse.Namespace) -> int:
     from causalcal.bootstrap import bootstrap_edge_probabilities
     from causalcal.bootstrap.bootstrap import check_search_options
     from causalcal.cli import CLIError
-    from causalcal.data import DiscreteData
 
     check_search_options(search, options)
 
-    data = DiscreteData.from_csv(args.data, max_arity=args.max_arity)
+    data = load_data(args)
     knowledge = knowledge_from_arguments(args, data.names)
     start = time.perf_counter()
     try:

@@ -38,10 +38,13 @@ from causalcal.cli import (
     parse_params,
 )
 from causalcal.cli._realdata import (
+    add_data_arguments,
     add_graph_arguments,
     add_knowledge_arguments,
     check_graph_arguments,
     knowledge_from_arguments,
+    load_data,
+    parse_discretize,
     write_network,
 )
 from causalcal.cli.bootstrap import check_bootstrap_arguments
@@ -72,24 +75,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--top", type=int, default=None,
                         help="write only the TOP highest-ranked pairs (default: all)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_data_arguments(parser)
     add_knowledge_arguments(parser)
     add_graph_arguments(parser, "calibrated")
 
 
 def run(args: argparse.Namespace) -> int:
     from causalcal._io import atomic_write
-    from causalcal.data import DiscreteData
     from causalcal.edges import EdgeProbabilities
     from causalcal.evaluate.discover import discover
 
     check_output_file(args.out, "--out")
     check_bootstrap_arguments(args)
     check_graph_arguments(args)
+    parse_discretize(args.discretize)
     if args.top is not None and args.top < 1:
         raise CLIError(f"--top must be at least 1, got {args.top}")
     params = parse_params(args.param)
     check_calibrator(args.calibrator, params)
-    data = DiscreteData.from_csv(args.data, max_arity=args.max_arity)
+    data = load_data(args)
     knowledge = knowledge_from_arguments(args, data.names)
     probs = EdgeProbabilities.load(args.probabilities) if args.probabilities else None
     result = discover(
