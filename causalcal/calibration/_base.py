@@ -20,16 +20,18 @@ __all__ = [
 
 def check_binary_scores(scores, *, real_valued: bool = False, name: str = "scores") -> np.ndarray:
     """1-d float array of scores; in [0, 1] unless ``real_valued``."""
-    s = np.asarray(scores, dtype=np.float64)
+    s = _as_float_array(scores, name)
     if s.ndim == 2 and s.shape[1] == 1:
         s = s[:, 0]
     if s.ndim != 1:
-        raise ValueError(f"{name} must be 1-d, got shape {s.shape}")
+        raise ValueError(f"{name} must be 1-d (one score per sample), got shape {s.shape}")
     if s.size == 0:
-        raise ValueError(f"{name} is empty")
+        raise ValueError(f"{name} is empty: found array with 0 sample(s) (shape={s.shape}) "
+                         "while a minimum of 1 is required")
     bad = np.flatnonzero(~np.isfinite(s))
     if len(bad):
-        raise ValueError(f"{name}[{bad[0]}] is not finite ({s[bad[0]]})")
+        raise ValueError(f"{name}[{bad[0]}] is not finite ({s[bad[0]]}); input contains "
+                         "NaN or infinity")
     if not real_valued:
         out = np.flatnonzero((s < 0) | (s > 1))
         if len(out):
@@ -38,6 +40,19 @@ def check_binary_scores(scores, *, real_valued: bool = False, name: str = "score
                 "this calibrator needs probability-like scores"
             )
     return s
+
+
+def _as_float_array(values, name: str) -> np.ndarray:
+    """``values`` as a float64 array; sparse and complex input are errors saying so."""
+    if hasattr(values, "toarray") or hasattr(values, "tocsr"):
+        raise TypeError(f"{name}: sparse input is not supported; pass a dense array")
+    a = np.asarray(values)
+    if np.iscomplexobj(a):
+        raise ValueError(f"{name}: complex data not supported")
+    try:
+        return a.astype(np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be numbers, got dtype {a.dtype}") from None
 
 
 def check_binary_labels(y, n: int) -> np.ndarray:
@@ -57,14 +72,15 @@ def check_sample_weight(sample_weight, n: int) -> np.ndarray:
     """Non-negative finite weights of length ``n`` (ones if ``None``)."""
     if sample_weight is None:
         return np.ones(n)
-    w = np.asarray(sample_weight, dtype=np.float64)
+    w = np.asarray(sample_weight).astype(np.float64)
     if w.shape != (n,):
         raise ValueError(f"sample_weight must have shape ({n},), got {w.shape}")
     bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
     if len(bad):
         raise ValueError(f"sample_weight[{bad[0]}] = {w[bad[0]]} must be finite and >= 0")
     if w.sum() <= 0:
-        raise ValueError("sample_weight sums to zero")
+        raise ValueError("sample_weight sums to zero: sample weights must contain at least "
+                         "one non-zero number")
     return w
 
 
@@ -117,6 +133,29 @@ class BinaryCalibrator(BaseEstimator):
     def predict_proba(self, scores) -> np.ndarray:
         p = self.predict(scores)
         return np.column_stack([1.0 - p, p])
+
+    def __sklearn_tags__(self):
+        """X is the 1-d vector of scores (one column also works); y is required."""
+        tags = super().__sklearn_tags__()
+        tags.input_tags.one_d_array = True
+        tags.target_tags.required = True
+        return tags
+
+    @property
+    def classes_(self) -> np.ndarray:
+        """The labels, ``[0, 1]`` (once fitted); ``predict_proba``'s columns."""
+        check_is_fitted(self)
+        return np.array([0, 1])
+
+    @property
+    def n_features_in_(self) -> int:
+        """Score columns seen in ``fit`` (once fitted): one unless a subclass sets it."""
+        check_is_fitted(self)
+        return getattr(self, "_n_score_columns", 1)
+
+    @n_features_in_.setter
+    def n_features_in_(self, value: int) -> None:
+        self._n_score_columns = int(value)
 
     def _check_fitted(self) -> None:
         check_is_fitted(self)
