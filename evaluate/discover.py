@@ -54,6 +54,27 @@ class DiscoveryResult:
     calibrator: object
     known: pd.DataFrame
     diagnostics: dict = field(default_factory=dict)
+    #: the known pairs' bootstrap rows ``P``, label sets ``Y``, selection ``offsets``, ``eps``
+    known_fit: dict = field(default_factory=dict)
+
+    def known_reliability(self, n_bins: int = 10) -> tuple[dict, dict]:
+        """Reliability-diagram bins of P(no edge) on the known pairs, bootstrap and
+        calibrated (in-sample), both as the known pairs' own selected distribution
+        (corrected for how they were chosen): ``({"none": bins}, {"none": bins})`` for
+        :func:`causalcal.evaluate.plots.plot_reliability`. Only "no edge" is an exact
+        label there (a known arc is "→ or —")."""
+        fit = self.known_fit
+        P, Y, offsets, eps = fit["P"], fit["Y"], fit["offsets"], fit["eps"]
+        raw = (P + eps) / (1 + 4 * eps)
+        y = Y[:, 0].astype(np.float64)
+        out = []
+        for Q in (raw, self.calibrator.predict_proba(P)):
+            p = selected_posterior(Q, offsets)[:, 0]
+            b = np.minimum((p * n_bins).astype(np.int64), n_bins - 1)
+            out.append({"none": {"count": np.bincount(b, minlength=n_bins).astype(float),
+                                 "sum_p": np.bincount(b, p, minlength=n_bins),
+                                 "sum_y": np.bincount(b, y, minlength=n_bins)}})
+        return out[0], out[1]
 
     def network_probabilities(self, threshold: float = 0.0) -> EdgeProbabilities:
         """The calibrated probabilities of the candidate pairs with P(adjacent) ≥
@@ -310,7 +331,8 @@ def discover(
         result.model, P_known, Y, result.design.offsets(P_known), eps, seed) or None
     diagnostics["sensitivity"] = _sensitivity(fit, result.expected_edges, probabilities,
                                               edges.head(10))
-    return DiscoveryResult(edges, probabilities, result.model, pairs, diagnostics)
+    known_fit = {"P": P_known, "Y": Y, "offsets": result.design.offsets(P_known), "eps": eps}
+    return DiscoveryResult(edges, probabilities, result.model, pairs, diagnostics, known_fit)
 
 
 def _sensitivity(fit, expected: float, probabilities: EdgeProbabilities,

@@ -78,6 +78,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_data_arguments(parser)
     add_knowledge_arguments(parser)
     add_graph_arguments(parser, "calibrated")
+    parser.add_argument("--plot", metavar="DIR",
+                        help="write DIR/network.png (the averaged network of the calibrated "
+                             "probabilities, edge width by P(adjacent), at --graph-threshold) "
+                             "and DIR/reliability.png (P(no edge) of the known pairs, "
+                             "bootstrap vs calibrated, in-sample and corrected for their "
+                             "selection); needs matplotlib: pip install 'causalcal[plot]'")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -88,6 +94,13 @@ def run(args: argparse.Namespace) -> int:
     check_output_file(args.out, "--out")
     check_bootstrap_arguments(args)
     check_graph_arguments(args)
+    if args.plot is not None:
+        from causalcal.cli import check_output_dir
+        from causalcal.evaluate.plots import matplotlib_available
+
+        if not matplotlib_available():
+            raise CLIError("--plot needs matplotlib: pip install 'causalcal[plot]'")
+        check_output_dir(args.plot, "--plot")
     parse_discretize(args.discretize)
     if args.top is not None and args.top < 1:
         raise CLIError(f"--top must be at least 1, got {args.top}")
@@ -112,4 +125,23 @@ def run(args: argparse.Namespace) -> int:
     if args.graph is not None:
         threshold = args.graph_threshold
         print(write_network(result.network_probabilities(threshold), args.graph, threshold))
+    if args.plot is not None:
+        print(_write_plots(result, Path(args.plot), args.graph_threshold))
     return 0
+
+
+def _write_plots(result, folder: Path, threshold: float) -> str:
+    """The averaged network and the known pairs' reliability diagram as PNG files."""
+    from causalcal._io import atomic_write
+    from causalcal.evaluate.plots import plot_network, plot_reliability
+
+    figures = {
+        "network.png": plot_network(result.network_probabilities(threshold), threshold),
+        "reliability.png": plot_reliability(
+            *result.known_reliability(), labels=("bootstrap", "calibrated"),
+            title="known pairs, in-sample, corrected for their selection"),
+    }
+    for name, fig in figures.items():
+        with atomic_write(folder / name, "wb") as handle:
+            fig.savefig(handle, format="png", dpi=100)
+    return f"figures -> {folder / 'network.png'}, {folder / 'reliability.png'}"
