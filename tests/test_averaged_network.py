@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 
@@ -134,10 +135,14 @@ def test_cli_graph_outputs(realdata):
     assert read_graph(root / "net.json") == probs.averaged_network(0.3)
     run = subprocess.run(
         [sys.executable, "-m", "causalcal", "discover", "data.csv", "--known", "known.csv",
-         "--out", "edges.csv", "--probabilities", "p.npz", "--quiet", "--graph", "net.dot"],
+         "--out", "edges.csv", "--probabilities", "p.npz", "--quiet", "--graph", "net.dot",
+         "--plot", "figs"],
         cwd=root, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert "averaged network" in run.stdout
+    if importlib.util.find_spec("matplotlib"):
+        for name in ("network.png", "reliability.png"):
+            assert (root / "figs" / name).read_bytes()[:4] == b"\x89PNG"
     result = causalcal.discover(data, root / "known.csv", probabilities=probs, progress=False)
     assert read_graph(root / "net.dot") == result.averaged_network(0.5)
     run = subprocess.run(

@@ -1,9 +1,8 @@
 """Figures users look at (issue 17 item 5): Figures returned, the averaged-network plot,
-`discover --plot`."""
+`discover --plot` is tested in test_averaged_network.py."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 
 import numpy as np
@@ -47,28 +46,3 @@ def test_missing_matplotlib_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
     with pytest.raises(ImportError, match=r"causalcal\[plot\]"):
         plot_reliability(BINS, BINS)
-
-
-@pytest.mark.slow
-def test_discover_plot(tmp_path):
-    from causalcal.edges import pair_from_index
-    from causalcal.simulate import random_network
-
-    net = random_network(12, 16, seed=5)
-    data = net.sample(400, seed=6)
-    data.to_csv(tmp_path / "data.csv")
-    truth = net.truth_dense()
-    rng = np.random.default_rng(1)
-    keys = np.concatenate([rng.choice(np.flatnonzero(truth == 0), 6, replace=False),
-                           np.flatnonzero(truth != 0)[:6]])
-    i, j = pair_from_index(keys, data.n_vars)
-    lines = ["a,b,relation"] + [
-        f"{data.names[a]},{data.names[b]},{['none', '->', '<-', '--'][truth[k]]}"
-        for a, b, k in zip(i, j, keys)]
-    (tmp_path / "known.csv").write_text("\n".join(lines) + "\n")
-    run = subprocess.run([sys.executable, "-m", "causalcal", "discover", "data.csv", "--known",
-                          "known.csv", "--out", "e.csv", "--n-boot", "8", "--quiet",
-                          "--plot", "figs"], cwd=tmp_path, capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-    for name in ("network.png", "reliability.png"):
-        assert (tmp_path / "figs" / name).read_bytes()[:4] == b"\x89PNG"
