@@ -366,10 +366,10 @@ def averaged_network(names: Sequence[str], pairs: np.ndarray, probs: np.ndarray,
         raise InputError(f"threshold must be in (0, 1], got {threshold!r}")
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     probs = np.asarray(probs, dtype=np.float64).reshape(-1, 4)
-    adjacent = 1.0 - probs[:, 0]
-    keep = adjacent >= float(threshold)
+    keep = 1.0 - probs[:, 0] >= float(threshold)
+    adjacent = probs[:, 1:].sum(axis=1)  # the same mass, without 1 − p_none's rounding
     forward = keep & (2 * probs[:, 1] > adjacent)
-    backward = keep & (2 * probs[:, 2] > adjacent)
+    backward = keep & ~forward & (2 * probs[:, 2] > adjacent)
     undirected = keep & ~forward & ~backward
     return PDAG.from_edges(
         len(names),

@@ -27,10 +27,10 @@ def _reference(probs: EdgeProbabilities, threshold: float) -> dict:
     out = {}
     dense = probs.dense(np.float64)
     i, j = pair_from_index(np.arange(len(dense)), probs.n_vars)
-    for k, (p0, p1, p2, _p3) in enumerate(dense.tolist()):
-        adjacent = 1 - p0
-        if adjacent < threshold:
+    for k, (p0, p1, p2, p3) in enumerate(dense.tolist()):
+        if 1 - p0 < threshold:
             continue
+        adjacent = p1 + p2 + p3  # = 1 - p0 exactly in real numbers
         if p1 / adjacent > 0.5:
             out[(int(i[k]), int(j[k]))] = "->"
         elif p2 / adjacent > 0.5:
@@ -63,6 +63,12 @@ def test_matches_the_rule_pair_by_pair(seed, n_graphs, threshold):
         graphs.append(dag_to_cpdag(g) if rng.random() < 0.5 else g)
     probs = edge_probabilities_from_graphs(graphs)
     assert _as_dict(probs.averaged_network(threshold)) == _reference(probs, threshold)
+
+
+def test_equal_split_is_undirected_despite_rounding():
+    """p_forward = p_backward = 0.1: 1 - p_none rounds to 0.19999999999999996."""
+    probs = EdgeProbabilities(["A", "B"], [[0, 1]], [[0.8, 0.1, 0.1, 0.0]])
+    assert probs.averaged_network(0.1) == PDAG.from_edges(2, [], [(0, 1)], ["A", "B"])
 
 
 def test_hand_cases_and_ties():
