@@ -337,6 +337,58 @@ def _run_parallel(
                 close()  # abort outstanding tasks on error / interrupt
 
 
+def _check_run_arguments(n_boot: Any, seed: Any, n_jobs: Any, backend: str | None,
+                         scheduler: Any) -> tuple[int, int, int, str]:
+    """Validated ``(n_boot, seed, n_jobs, backend)``; bad values are errors before any work."""
+    n_boot = _check_int("n_boot", n_boot, 1, MAX_N_BOOT)
+    seed = _check_int("seed", seed, 0)
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
+        raise ValueError(f"n_jobs must be a non-zero integer (-1 = all cores), got {n_jobs!r}")
+    if backend is None:
+        backend = "dask" if scheduler is not None else "loky"
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
+    if scheduler is not None and backend != "dask":
+        raise ValueError(f"scheduler= only applies to backend='dask', not {backend!r}")
+    if backend == "dask":
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise ImportError(
+                f"backend='dask' needs dask.distributed, the optional extra: {DISTRIBUTED_HINT}"
+            ) from None
+    return n_boot, seed, int(n_jobs), backend
+
+
+def _with_knowledge(data: DiscreteData, knowledge: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """The search options with ``knowledge`` (checked against the data's names now);
+    empty knowledge is left out, so such a run is the run without it."""
+    if knowledge is None:
+        return options
+    from causalcal.knowledge import Knowledge
+
+    if not isinstance(knowledge, Knowledge):
+        raise TypeError(f"knowledge must be a causalcal.Knowledge, got {type(knowledge)!r}")
+    if knowledge.is_empty:
+        return options
+    if "knowledge" in options:
+        raise InputError("knowledge given twice (as knowledge= and as a search option)")
+    knowledge.bind(data.names)  # unknown variables fail here, before any worker starts
+    return {**options, "knowledge": knowledge}
+
+
+def _resume(ckpt: Checkpoint, n_boot: int, counter: EdgeTypeCounter) -> set[int]:
+    """Add the replicates ``ckpt`` already holds to ``counter``; return their indices."""
+    done: set[int] = set()
+    for b in ckpt.finished():
+        if b < n_boot:
+            stored = ckpt.read(b)
+            if stored is not None:
+                counter.add(*stored)
+                done.add(b)
+    return done
+
+
 def bootstrap_edge_probabilities(
     data: DiscreteData,
     n_boot: int = 200,
@@ -347,15 +399,16 @@ def bootstrap_edge_probabilities(
     backend: str | None = None,
     scheduler: Any = None,
     progress: bool = True,
+    knowledge: Any = None,
     **search_options: Any,
 ) -> EdgeProbabilities:
-    """Edge-type probabilities of every pair from ``n_boot`` bootstrap runs (docs/design.md §6).
+    """Edge-type probabilities of every pair from ``n_boot`` bootstrap searches (docs/design.md §6).
 
     Parameters
     ----------
     data : the discrete data (a DataFrame or array is encoded with ``DiscreteData``).
     n_boot : number of bootstrap replicates (1 … :data:`MAX_N_BOOT`).
-    search : a registered search name (``"fges"``, ``"ges"``, ``"pc"``; see
+    search : a registered search name (``"fges"``, ``"boss"``, ``"ges"``, ``"pc"``; see
         :func:`causalcal.bootstrap.searches.get_search`) or a callable
         ``search(data, weights, **options) -> PDAG`` (picklable for parallel runs; a
         module-level function). ``weights`` are integer sample multiplicities.
@@ -372,6 +425,8 @@ def bootstrap_edge_probabilities(
         ``dask.distributed.Client`` or a cluster object; with ``backend="dask"`` and no
         scheduler the active default client is used.
     progress : show a tqdm progress bar (replicates done/total, rate, ETA) on stderr.
+    knowledge : a :class:`causalcal.Knowledge` every replicate's search enforces (fges and
+        boss; a search without a ``knowledge`` option refuses it).
     **search_options : passed to the search, e.g. ``max_degree=…``.
 
     Returns
@@ -381,44 +436,24 @@ def bootstrap_edge_probabilities(
     order replicates finish in.
     """
     data = _as_data(data)
-    n_boot = _check_int("n_boot", n_boot, 1, MAX_N_BOOT)
-    seed = _check_int("seed", seed, 0)
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
-        raise ValueError(f"n_jobs must be a non-zero integer (-1 = all cores), got {n_jobs!r}")
-    n_jobs = int(n_jobs)
-    if backend is None:
-        backend = "dask" if scheduler is not None else "loky"
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
-    if scheduler is not None and backend != "dask":
-        raise ValueError(f"scheduler= only applies to backend='dask', not {backend!r}")
-    if backend == "dask":
-        try:
-            import distributed  # noqa: F401
-        except ImportError:
-            raise ImportError(
-                f"backend='dask' needs dask.distributed, the optional extra: {DISTRIBUTED_HINT}"
-            ) from None
+    n_boot, seed, n_jobs, backend = _check_run_arguments(n_boot, seed, n_jobs, backend,
+                                                         scheduler)
+    search_options = _with_knowledge(data, knowledge, search_options)
     check_search_options(search, search_options)  # bad names fail before any worker starts
     if data.n_vars < 2:
         raise ValueError(f"need at least 2 variables, got {data.n_vars}")
 
     counter = EdgeTypeCounter(data.n_vars)
-    ckpt: Checkpoint | None = None
     done: set[int] = set()
     with ExitStack() as stack:
+        ckpt: Checkpoint | None = None
         if checkpoint is not None:
             ckpt = Checkpoint.open(
                 Path(checkpoint), data, n_boot=n_boot, seed=seed, search=search,
                 search_options=search_options,
             )
             stack.callback(ckpt.close)
-            for b in ckpt.finished():
-                if b < n_boot:
-                    stored = ckpt.read(b)
-                    if stored is not None:
-                        counter.add(*stored)
-                        done.add(b)
+            done = _resume(ckpt, n_boot, counter)
         todo = [b for b in range(n_boot) if b not in done]
         bar = stack.enter_context(_progress_bar(n_boot, len(done), progress))
         results = _run_parallel(data, search, search_options, seed, todo, n_jobs, backend,

@@ -25,17 +25,20 @@ large V each variable's candidate parents are bounded as in :func:`fges`
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
 import numpy as np
 
 from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData
 from causalcal.graph import PDAG, dag_to_cpdag, pdag_to_dag
+from causalcal.knowledge import Knowledge, bind_knowledge
 
 from .bdeu import BDeuScore
 from .bdeu_batch import family_gains
 from .fges import FGES, candidate_limit
 
+log = logging.getLogger(__name__)
 __all__ = ["boss", "GrowShrinkTree"]
 
 _EPS = 1e-10  # a gain must exceed this to count
@@ -59,11 +62,13 @@ class _Node:
 class GrowShrinkTree:
     """The grow-shrink searches of variable ``y`` over subsets of ``candidates``."""
 
-    def __init__(self, score: BDeuScore, y: int, candidates: np.ndarray) -> None:
+    def __init__(self, score: BDeuScore, y: int, candidates: np.ndarray,
+                 required: frozenset[int] = frozenset()) -> None:
         self.score = score
         self.y = y
         self.candidates = candidates
-        self.root = _Node(score.local_score(y, ()))
+        self.required = tuple(sorted(required))  # parents every trace starts from
+        self.root = _Node(score.local_score(y, self.required))
 
     def _grow(self, node: _Node, parents: list[int], excluded: set[int]) -> None:
         pool = [int(c) for c in self.candidates if c not in excluded and c not in parents]
@@ -80,8 +85,9 @@ class GrowShrinkTree:
             sc, y = self.score, self.y
             kept = set(parents)
             best = node.score
-            while kept:
-                drops = [(sc.local_score(y, kept - {p}), -p) for p in sorted(kept)]
+            while kept - set(self.required):
+                drops = [(sc.local_score(y, kept - {p}), -p)
+                         for p in sorted(kept - set(self.required))]
                 value, neg = max(drops)
                 if value <= best + _EPS:
                     break
@@ -94,7 +100,7 @@ class GrowShrinkTree:
         """GS over the variables ``v`` with ``prefix[v]``: ``(local score, parents, the
         branch variables met on the way)`` — a variable outside the last set cannot change
         the result by entering or leaving the prefix."""
-        node, parents, excluded = self.root, [], set()
+        node, parents, excluded = self.root, list(self.required), set()
         met: set[int] = set()
         while True:
             if node.branches is None:
@@ -129,11 +135,15 @@ def boss(
     max_rounds: int = 50,
     verbose: bool = False,
     max_arity: int = DEFAULT_MAX_ARITY,
+    knowledge: Knowledge | None = None,
 ) -> PDAG:
     """BOSS with the BDeu score on ``data`` (rows weighted by ``weights``); returns the CPDAG.
 
     ``max_candidates`` bounds each variable's candidate parents as in :func:`fges`;
     ``max_rounds`` bounds the rounds of moves + BES (each must improve the score).
+    ``knowledge`` (:class:`causalcal.Knowledge`): excluded parents are no candidates,
+    required parents start every grow-shrink search, an order never puts a required
+    arc's head before its tail, and the start (FGES) and BES steps enforce it as well.
     """
     if int(max_rounds) != max_rounds or max_rounds < 1:
         raise ValueError(f"max_rounds must be a positive integer, got {max_rounds}")
@@ -141,27 +151,33 @@ def boss(
         data, weights, sample_prior=sample_prior, structure_prior=structure_prior,
         max_arity=max_arity,
     )
-    return BOSS(score, max_candidates=max_candidates, verbose=verbose).search(int(max_rounds))
+    return BOSS(score, max_candidates=max_candidates, verbose=verbose,
+                knowledge=knowledge).search(int(max_rounds))
 
 
 class BOSS:
     """The order search state; use :func:`boss` unless you need the scorer afterwards."""
 
     def __init__(
-        self, score: BDeuScore, max_candidates: int | str | None = "auto", verbose: bool = False
+        self, score: BDeuScore, max_candidates: int | str | None = "auto", verbose: bool = False,
+        knowledge: Knowledge | None = None,
     ) -> None:
         self.score = score
         self.verbose = bool(verbose)
         v = score.n_vars
         limit = candidate_limit(v, max_candidates)
-        self.ges = FGES(score, max_candidates=max_candidates)
+        self.knowledge = kn = bind_knowledge(knowledge, score.data.names)
+        self.ges = FGES(score, max_candidates=max_candidates, knowledge=kn)
         start = self.ges.search()
         everyone = np.arange(v)
         ranked = self.ges.ranked if limit is not None else None
-        self.trees = [
-            GrowShrinkTree(score, y, everyone[everyone != y] if ranked is None else ranked[y])
-            for y in range(v)
-        ]
+        self.trees = []
+        for y in range(v):
+            cands = everyone[everyone != y] if ranked is None else ranked[y]
+            if kn is not None:
+                cands = np.array([c for c in cands if not kn.forbids(int(c), y)], dtype=np.intp)
+            required = frozenset() if kn is None else kn.required_parents.get(y, frozenset())
+            self.trees.append(GrowShrinkTree(score, y, cands, frozenset(required)))
         self.best = (score.score_pdag(start), start)
         self.order = pdag_to_dag(start).topological_order()
         self.local = [0.0] * v
@@ -181,7 +197,7 @@ class BOSS:
             self._keep()
             total = self._bes_order()
             if self.verbose:
-                print(f"BOSS round: {before:.3f} -> {total:.3f}", flush=True)
+                log.info("BOSS round: %.3f -> %.3f", before, total)
             if total - before <= _TOL * abs(before):
                 break
         return self.best[1]
@@ -205,7 +221,7 @@ class BOSS:
 
     def _keep(self, cpdag: PDAG | None = None) -> None:
         """Remember ``cpdag`` (default: the order's DAG's) if it scores best so far."""
-        cpdag = dag_to_cpdag(self._dag()) if cpdag is None else cpdag
+        cpdag = dag_to_cpdag(self._dag(), self.knowledge) if cpdag is None else cpdag
         value = self.score.score_pdag(cpdag)
         if value - self.best[0] > _TOL * abs(self.best[0]):
             self.best = (value, cpdag)
@@ -213,7 +229,7 @@ class BOSS:
     def _bes_order(self) -> float:
         """GES's backward phase from the order's DAG; continue from a topological order of
         the result."""
-        cpdag = self.ges.backward_from(dag_to_cpdag(self._dag()))
+        cpdag = self.ges.backward_from(dag_to_cpdag(self._dag(), self.knowledge))
         self._keep(cpdag)
         self.order = pdag_to_dag(cpdag).topological_order()
         total = self._update(self.order)
@@ -260,6 +276,8 @@ class BOSS:
         """Move ``x`` to the position of the order with the best total score (BOSS's
         "better mutation"); return whether it moved."""
         rest, c, totals = self.position_totals(x)
+        if self.knowledge is not None:
+            totals[~self._allowed_positions(x, rest)] = -np.inf
         best = int(np.argmax(totals))
         if totals[best] - totals[c] <= _TOL * abs(totals[c]):
             return False
@@ -267,3 +285,14 @@ class BOSS:
         toggled = rest[min(c, best) : max(c, best)]  # x entered or left their prefixes
         self._update([x] + [z for z in toggled if x in self.met[z]])
         return True
+
+    def _allowed_positions(self, x: int, rest: list[int]) -> np.ndarray:
+        """Positions of ``x`` in ``rest`` after its required parents and before its
+        required children."""
+        kn = self.knowledge
+        at = {z: k for k, z in enumerate(rest)}
+        after = [at[p] + 1 for p in kn.required_parents.get(x, ())]
+        before = [at[c] for c, ps in kn.required_parents.items() if x in ps]
+        ok = np.zeros(len(rest) + 1, dtype=bool)
+        ok[max(after, default=0): min(before, default=len(rest)) + 1] = True
+        return ok

@@ -1,68 +1,46 @@
 """Fast Greedy Equivalence Search with the BDeu score (thesis §6.2.2; docs/design.md §5).
 
-Ramsey, Glymour, Sanchez-Romero & Glymour (2017), "A million variables and more: the
-fast greedy equivalence search algorithm ...", on top of Chickering's (2002) GES; the
-operators and the CPDAG maintenance are in :mod:`.ges_ops`.
+Ramsey, Glymour, Sanchez-Romero & Glymour (2017), "A million variables and more", on
+Chickering's (2002) GES; operators and CPDAG maintenance are in :mod:`.ges_ops`.
 
 * As in FGES, the best operator for every ordered pair is cached in a priority queue
-  ("arrows"); an arrow carries a version stamp of its target's context and is dropped
-  when that moves on.  An arrow whose best options fail the semi-directed path test is
-  parked with the paths that refuted them, and re-queued only when one of those paths is
-  cut by a newly directed edge.
+  ("arrows") with a version stamp of its target's context (dropped when that moves on).
+  An arrow whose best options fail the semi-directed path test is parked with the paths
+  that refuted them, and re-queued only when a newly directed edge cuts one of them.
 * ``faithfulness_assumed=False`` (the default) searches GES's neighbourhood: after every
-  step, each node whose context changed rescores *all* its candidate parents, counted
-  together in one stacked product (:func:`.bdeu_batch.family_gains`), so the search is
-  Chickering's GES (it reproduces causal-learn's GES result).  To bound the work per
-  step at large V, each node's candidate parents are its ``max_candidates`` best
-  partners by pairwise gain (the pairwise prefilter orders candidates; it excludes
-  none while ``max_candidates ≥ V − 1``).  The default ``"auto"`` is ⌈10⁶ / V⌉, i.e.
-  every variable up to V = 1001, 200 at V = 5000; ``None`` always takes every variable.
+  step, each node whose context changed rescores *all* its candidate parents in one
+  stacked product (:func:`.bdeu_batch.family_gains`), so the search is Chickering's GES
+  (it reproduces causal-learn's GES result).  At large V each node's candidate parents
+  are its ``max_candidates`` best partners by pairwise gain (``"auto"`` = ⌈10⁶ / V⌉:
+  every variable up to V = 1001, 200 at V = 5000; ``None``: every variable).
 * ``faithfulness_assumed=True`` is Tetrad's one-edge faithfulness heuristic: only pairs
   with a positive pairwise gain, then a second forward + backward pass that also admits
-  pairs two steps apart through a non-collider.  Faster, but it misses edges whose
-  marginal dependence is weak, so its score can fall well below GES's.
-
-Ties are broken by ``(X, Y)`` index order, so a run is a pure function of data, weights
-and options.
+  pairs two steps apart through a non-collider (faster; can score well below GES).
+* ``knowledge`` (:class:`causalcal.Knowledge`): required arcs go in first and are never
+  deleted; operators adding an excluded arc are never considered (Tetrad's way).
+* Ties are broken by ``(X, Y)`` index order: a run is a pure function of its inputs;
+  ``verbose`` logs every step (logger ``causalcal.bootstrap.ges_ops``, level INFO).
 """
 
 from __future__ import annotations
 
 import heapq
-import math
 from collections.abc import Sequence
 
 import numpy as np
 
 from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData
 from causalcal.graph import PDAG
+from causalcal.knowledge import BoundKnowledge, Knowledge, bind_knowledge
 
 from .bdeu import BDeuScore
 from .bdeu_batch import family_gains
-from .ges_ops import GESState, cliques_within, is_clique
+from .ges_ops import GESState, candidate_limit, cliques_within, is_clique
 
 __all__ = ["fges", "FGES", "candidate_limit"]
 
 _EPS = 1e-10  # bumps must exceed this to count as improvements
 _BULK_CANDIDATES = 64  # from this many candidates of a target, score them as stacked products
-CANDIDATE_PAIRS = 1_000_000  # "auto": V × max_candidates stays within this
-
-
-def candidate_limit(n_vars: int, max_candidates: int | str | None = "auto") -> int | None:
-    """The number of candidate parents per node (``None``: all of them) for an option value."""
-    if max_candidates == "auto":
-        max_candidates = max(1, math.ceil(CANDIDATE_PAIRS / max(n_vars, 1)))
-    elif max_candidates is not None and (
-        isinstance(max_candidates, bool)
-        or not isinstance(max_candidates, (int, np.integer))
-        or max_candidates < 1
-    ):
-        raise ValueError(
-            f"max_candidates must be a positive integer, 'auto' or None, got {max_candidates!r}"
-        )
-    if max_candidates is None or max_candidates >= n_vars - 1:
-        return None
-    return int(max_candidates)
 
 
 def fges(
@@ -77,6 +55,7 @@ def fges(
     verbose: bool = False,
     device: str | None = None,
     max_arity: int = DEFAULT_MAX_ARITY,
+    knowledge: Knowledge | None = None,
 ) -> PDAG:
     """Run FGES with the BDeu score on ``data`` (rows weighted by ``weights``).
 
@@ -86,6 +65,7 @@ def fges(
     (the defaults give GES's result up to V = 1001 variables).
     ``device`` (e.g. ``"cuda"``) runs the pairwise count products with torch; a variable
     with more than ``max_arity`` categories is a ``ValueError`` naming the column.
+    ``knowledge`` (:class:`causalcal.Knowledge`) is enforced inside the search.
     """
     score = BDeuScore(
         data,
@@ -97,7 +77,7 @@ def fges(
     )
     return FGES(
         score, max_degree=max_degree, faithfulness_assumed=faithfulness_assumed,
-        max_candidates=max_candidates, verbose=verbose,
+        max_candidates=max_candidates, verbose=verbose, knowledge=knowledge,
     ).search()
 
 
@@ -111,10 +91,12 @@ class FGES(GESState):
         faithfulness_assumed: bool = False,
         max_candidates: int | str | None = "auto",
         verbose: bool = False,
+        knowledge: Knowledge | BoundKnowledge | None = None,
     ) -> None:
         if max_degree is not None and (int(max_degree) != max_degree or max_degree < 0):
             raise ValueError(f"max_degree must be a non-negative integer or None, got {max_degree}")
         super().__init__(score.n_vars, score.data.names)
+        self.knowledge = bind_knowledge(knowledge, score.data.names)
         self.score = score
         self.max_degree = None if max_degree is None else int(max_degree)
         self.faithful = bool(faithfulness_assumed)
@@ -135,6 +117,9 @@ class FGES(GESState):
     # -------------------------------------------------------------- search
     def search(self) -> PDAG:
         self._seed_pairwise()
+        heads = self.force_required()  # the knowledge's required arcs go in first
+        if heads:
+            self._rescore_forward(heads)
         self._forward()
         self._reset_queue()
         self._backward()
@@ -174,9 +159,22 @@ class FGES(GESState):
             keep = allowed[at] == key
             a, t, b = a[keep], t[keep], b[keep]
         a, t, b = a.tolist(), t.tolist(), b.tolist()
+        if self.knowledge is not None:  # no arc the knowledge excludes
+            keep = [self.knowledge.allows_insert(x, y, ()) for x, y in zip(a, t)]
+            a, t, b = ([v for v, k in zip(col, keep) if k] for col in (a, t, b))
         self.options = {(x, y): [(bump, ())] for x, y, bump in zip(a, t, b)}
         self.heap = [(-bump, x, y, 0) for x, y, bump in zip(a, t, b)]
         heapq.heapify(self.heap)
+
+    def _rescore_forward(self, touched: set[int]) -> None:
+        """New context stamps and Insert options for the nodes whose context changed."""
+        for u in touched:
+            self.in_stamp[u] += 1
+        if self.faithful:
+            for u in sorted(touched):
+                self._eval_insert_into(u, self._candidates(u))
+        else:
+            self._rescore_full(touched)
 
     def _reset_queue(self) -> None:
         self.heap.clear()
@@ -290,6 +288,8 @@ class FGES(GESState):
             self._set_options(a, b, [(v, s) for v, s in scored if v > _EPS])
 
     def _set_options(self, a: int, b: int, scored: list[tuple[float, tuple[int, ...]]]) -> None:
+        if self.knowledge is not None:
+            scored = [o for o in scored if self.knowledge.allows_insert(a, b, o[1])]
         if not scored:
             self.options.pop((a, b), None)
             return
@@ -392,6 +392,11 @@ class FGES(GESState):
             if bump != -negb:  # not this entry's option: queue it at its own score
                 heapq.heappush(heap, (-bump, a, b, sb))
                 continue
+            if self.knowledge is not None and not self.keeps_knowledge(self.apply_insert, a, b, t):
+                del opts[chosen]  # no member of the new class agrees with the knowledge
+                if opts:
+                    heapq.heappush(heap, (-opts[0][0], a, b, sb))
+                continue
             self._insert(a, b, t, bump)
 
     def _park(self, a: int, b: int, sb: int, witnesses: list[list[int]]) -> None:
@@ -415,18 +420,11 @@ class FGES(GESState):
     def _insert(self, x: int, y: int, t: tuple[int, ...], bump: float) -> None:
         g = self.graph
         self.n_steps += 1
-        if self.verbose:
-            print(f"INSERT {g.names[x]} -> {g.names[y]} T={[g.names[k] for k in t]} {bump:.4f}")
+        self.log_step("INSERT", x, y, t, bump)
         touched = self.apply_insert(x, y, t)
         if self.faithful:  # x's "cover" candidates depend on its adjacencies
             touched.add(x)
-        for u in touched:
-            self.in_stamp[u] += 1
-        if self.faithful:
-            for u in sorted(touched):
-                self._eval_insert_into(u, self._candidates(u))
-        else:
-            self._rescore_full(touched)
+        self._rescore_forward(touched)
         # an untouched target w sees the new adjacency src — other only through
         # NaYX(src, w) = N(w) ∩ adj(src), i.e. when other is a neighbour of w
         for src, other in ((x, y), (y, x)):
@@ -459,6 +457,8 @@ class FGES(GESState):
                 cond = (kept | pa) - {x}
                 bump = sc.local_score(y, cond) - sc.local_score(y, cond | {x})
                 h = tuple(sorted(set(naxy) - kept))
+                if self.knowledge is not None and not self.knowledge.allows_delete(x, y, h):
+                    continue
                 if bump > _EPS and (best is None or (bump, -len(h)) > (best[0], -len(best[1]))):
                     best = (bump, h)
             if best is None:
@@ -483,13 +483,13 @@ class FGES(GESState):
             if not (g.has_directed(x, y) or g.has_undirected(x, y)):
                 continue
             bump, h = opts[0]
-            self._delete(x, y, h, bump)
+            if self.knowledge is None or self.keeps_knowledge(self.apply_delete, x, y, h):
+                self._delete(x, y, h, bump)
 
     def _delete(self, x: int, y: int, h: tuple[int, ...], bump: float) -> None:
         g = self.graph
         self.n_steps += 1
-        if self.verbose:
-            print(f"DELETE {g.names[x]} - {g.names[y]} H={[g.names[k] for k in h]} {bump:.4f}")
+        self.log_step("DELETE", x, y, h, bump)
         touched = self.apply_delete(x, y, h)
         for u in touched:
             self.in_stamp[u] += 1

@@ -21,11 +21,35 @@ Insert, for re-checking arrows that failed the path test.
 
 from __future__ import annotations
 
+import logging
+import math
 from collections.abc import Sequence
+
+import numpy as np
 
 from causalcal.graph import PDAG, apply_meek_rules, dag_to_cpdag, pdag_to_dag
 
-__all__ = ["GESState", "cliques_within", "is_clique"]
+log = logging.getLogger(__name__)
+__all__ = ["GESState", "candidate_limit", "cliques_within", "is_clique"]
+
+CANDIDATE_PAIRS = 1_000_000  # "auto": V × max_candidates stays within this
+
+
+def candidate_limit(n_vars: int, max_candidates: int | str | None = "auto") -> int | None:
+    """The number of candidate parents per node (``None``: all of them) for an option value."""
+    if max_candidates == "auto":
+        max_candidates = max(1, math.ceil(CANDIDATE_PAIRS / max(n_vars, 1)))
+    elif max_candidates is not None and (
+        isinstance(max_candidates, bool)
+        or not isinstance(max_candidates, (int, np.integer))
+        or max_candidates < 1
+    ):
+        raise ValueError(
+            f"max_candidates must be a positive integer, 'auto' or None, got {max_candidates!r}"
+        )
+    if max_candidates is None or max_candidates >= n_vars - 1:
+        return None
+    return int(max_candidates)
 
 
 def cliques_within(g: PDAG, base: frozenset[int], cands: list[int]) -> list[tuple[int, ...]]:
@@ -92,8 +116,15 @@ class GESState:
 
     def __init__(self, n_vars: int, names: Sequence[str]) -> None:
         self.graph = PDAG(n_vars, names)
+        self.knowledge = None  # a BoundKnowledge: its arcs stay oriented in completions
         self.check_cpdag = False
         self.oriented: list[tuple[int, int]] = []
+
+    def log_step(self, kind: str, x: int, y: int, s: Sequence[int], bump: float) -> None:
+        """With ``verbose``: log an Insert(x, y, T) or Delete(x, y, H) at level INFO."""
+        if getattr(self, "verbose", False):
+            n = self.graph.names
+            log.info("%s %s -> %s %s %.4f", kind, n[x], n[y], [n[k] for k in s], bump)
 
     def semidirected_path(self, start: int, goal: int, cond: set[int]) -> list[int] | None:
         """A semi-directed path ``start ⇝ goal`` (steps ``t → c`` or ``t — c``) avoiding
@@ -129,10 +160,12 @@ class GESState:
         return {u: (frozenset(g.parents(u)), frozenset(g.neighbors(u))) for u in nodes}
 
     def _revert_into(self, b: int) -> list[int]:
-        """Make the edges into ``b`` that are in no unshielded collider undirected."""
+        """Make the edges into ``b`` that are in no unshielded collider (and that the
+        knowledge does not compel) undirected."""
         g = self.graph
         pa = sorted(g.parents(b))
-        keep = set()
+        kn = self.knowledge
+        keep = set() if kn is None else {a for a in pa if kn.compels(a, b)}
         for i in range(len(pa)):
             adj_i = g.adjacent(pa[i])
             for j in range(i + 1, len(pa)):
@@ -153,6 +186,8 @@ class GESState:
         premises' heads); those edges are reset to the pattern and Meek's rules re-applied.
         """
         g = self.graph
+        if self.knowledge is not None:
+            return self._complete_globally()
         if self.check_cpdag:
             everything = self._snapshot(range(g.n_vars))
         queue = sorted(seeds, reverse=True)
@@ -168,7 +203,7 @@ class GESState:
                         seen.add(c)
                         queue.append(c)
         rec = _Recorder(g)
-        apply_meek_rules(rec, sorted(seen))
+        apply_meek_rules(rec, sorted(seen), knowledge=self.knowledge)
         again = set(rec.oriented)
         was = set(reverted)
         moved = [e for e in reverted if e not in again]
@@ -176,12 +211,49 @@ class GESState:
         self.oriented.extend(e for e in rec.oriented if e not in was)
         changed = {u for e in moved for u in e}
         if self.check_cpdag:
-            if dag_to_cpdag(pdag_to_dag(g)) != g:
+            if dag_to_cpdag(pdag_to_dag(g), self.knowledge) != g:
                 raise AssertionError("local CPDAG completion disagrees with the global one")
             now = self._snapshot(range(g.n_vars))
             if {u for u in now if now[u] != everything[u]} != changed:
                 raise AssertionError("the changed nodes were not tracked")
         return changed
+
+    def _complete_globally(self) -> set[int]:
+        """With knowledge: the maximally oriented graph of a consistent extension's class
+        given the knowledge (Meek 1995), rebuilt in O(V + E); same contract as
+        :meth:`_complete`."""
+        g = self.graph
+        before = self._snapshot(range(g.n_vars))
+        g.assign(dag_to_cpdag(pdag_to_dag(g), self.knowledge))
+        now = self._snapshot(range(g.n_vars))
+        changed = {u for u in now if now[u] != before[u]}
+        self.oriented.extend(sorted((p, u) for u in changed for p in now[u][0] - before[u][0]
+                                    if p in before[u][1]))
+        return changed
+
+    def force_required(self) -> set[int]:
+        """Insert the knowledge's required arcs (before a search); return their heads."""
+        kn = self.knowledge
+        heads = set() if kn is None else set(kn.required_parents)
+        for j in sorted(heads):
+            for i in sorted(kn.required_parents[j]):
+                self.graph.add_directed(i, j)
+        return heads
+
+    def keeps_knowledge(self, operator, *args) -> bool:
+        """Whether ``operator(*args)`` (:meth:`apply_insert` or :meth:`apply_delete`) leaves
+        a graph with a DAG extension, tried on a copy: an operator valid for the class may
+        have no member that agrees with the knowledge (Tetrad's check)."""
+        saved = self.graph
+        self.graph = saved.copy()
+        try:
+            operator(*args)
+            return True
+        except ValueError:  # pdag_to_dag: no consistent extension
+            return False
+        finally:
+            self.graph = saved
+            self.oriented = []
 
     def apply_insert(self, x: int, y: int, t: Sequence[int]) -> set[int]:
         """Apply Insert(x, y, T) to the CPDAG and re-complete it (no validity check).

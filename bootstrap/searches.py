@@ -64,28 +64,11 @@ def _dense_codes(codes: np.ndarray) -> np.ndarray:
 
 
 def causallearn_to_pdag(graph, names: Sequence[str], conflicts_undirected: bool = False) -> PDAG:
-    """Convert a causal-learn ``GeneralGraph`` (``graph[j, i] = 1, graph[i, j] = −1``
-    means ``i → j``; −1 both ways means ``i — j``) to a :class:`PDAG`.
+    """A causal-learn ``GeneralGraph`` as a :class:`PDAG` over ``names`` (see
+    :func:`causalcal.graph_io.from_causallearn`)."""
+    from causalcal.graph_io import from_causallearn
 
-    Any other endpoint pair (PC's bidirected orientation conflicts) is an error, or an
-    undirected edge with ``conflicts_undirected``."""
-    m = np.asarray(graph.graph)
-    v = m.shape[0]
-    g = PDAG(v, names)
-    for i in range(v):
-        for j in range(i + 1, v):
-            a, b = m[i, j], m[j, i]
-            if a == 0 and b == 0:
-                continue
-            if a == -1 and b == 1:
-                g.add_directed(i, j)
-            elif a == 1 and b == -1:
-                g.add_directed(j, i)
-            elif (a == -1 and b == -1) or conflicts_undirected:
-                g.add_undirected(i, j)
-            else:
-                raise ValueError(f"unsupported causal-learn endpoint pair ({a}, {b}) at {i}, {j}")
-    return g
+    return from_causallearn(graph, names, conflicts_undirected)
 
 
 def ges_causallearn(

@@ -9,6 +9,7 @@ from causalcal._version import __version__
 from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities, EdgeType
 from causalcal.graph import PDAG, apply_meek_rules, dag_to_cpdag, pdag_to_dag
+from causalcal.knowledge import Knowledge
 
 __all__ = [
     "__version__",
@@ -16,6 +17,7 @@ __all__ = [
     "DiscreteData",
     "EdgeProbabilities",
     "EdgeType",
+    "Knowledge",
     "PDAG",
     "apply_meek_rules",
     "dag_to_cpdag",

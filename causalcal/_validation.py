@@ -193,16 +193,18 @@ def check_unique_names(names: Iterable[str], what: str = "name") -> list[str]:
 # ------------------------------------------------------------------ arrays
 def check_binary_scores(scores, *, real_valued: bool = False, name: str = "scores") -> np.ndarray:
     """1-d float array of scores; in [0, 1] unless ``real_valued``."""
-    s = np.asarray(scores, dtype=np.float64)
+    s = _as_float_array(scores, name)
     if s.ndim == 2 and s.shape[1] == 1:
         s = s[:, 0]
     if s.ndim != 1:
-        raise ValueError(f"{name} must be 1-d, got shape {s.shape}")
+        raise ValueError(f"{name} must be 1-d (one score per sample), got shape {s.shape}")
     if s.size == 0:
-        raise ValueError(f"{name} is empty")
+        raise ValueError(f"{name} is empty: found array with 0 sample(s) (shape={s.shape}) "
+                         "while a minimum of 1 is required")
     bad = np.flatnonzero(~np.isfinite(s))
     if len(bad):
-        raise ValueError(f"{name}[{bad[0]}] is not finite ({s[bad[0]]})")
+        raise ValueError(f"{name}[{bad[0]}] is not finite ({s[bad[0]]}); input contains "
+                         "NaN or infinity")
     if not real_valued:
         out = np.flatnonzero((s < 0) | (s > 1))
         if len(out):
@@ -211,6 +213,19 @@ def check_binary_scores(scores, *, real_valued: bool = False, name: str = "score
                 "this calibrator needs probability-like scores"
             )
     return s
+
+
+def _as_float_array(values, name: str) -> np.ndarray:
+    """``values`` as a float64 array; sparse and complex input are errors saying so."""
+    if hasattr(values, "toarray") or hasattr(values, "tocsr"):
+        raise TypeError(f"{name}: sparse input is not supported; pass a dense array")
+    a = np.asarray(values)
+    if np.iscomplexobj(a):
+        raise ValueError(f"{name}: complex data not supported")
+    try:
+        return a.astype(np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be numbers, got dtype {a.dtype}") from None
 
 
 def check_binary_labels(y, n: int) -> np.ndarray:
@@ -230,14 +245,15 @@ def check_sample_weight(sample_weight, n: int) -> np.ndarray:
     """Non-negative finite weights of length ``n`` (ones if ``None``)."""
     if sample_weight is None:
         return np.ones(n)
-    w = np.asarray(sample_weight, dtype=np.float64)
+    w = np.asarray(sample_weight).astype(np.float64)
     if w.shape != (n,):
         raise ValueError(f"sample_weight must have shape ({n},), got {w.shape}")
     bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
     if len(bad):
         raise ValueError(f"sample_weight[{bad[0]}] = {w[bad[0]]} must be finite and >= 0")
     if w.sum() <= 0:
-        raise ValueError("sample_weight sums to zero")
+        raise ValueError("sample_weight sums to zero: sample weights must contain at least "
+                         "one non-zero number")
     return w
 
 

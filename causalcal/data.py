@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,9 +14,12 @@ import pandas as pd
 from causalcal._io import atomic_write, read_csv_file
 from causalcal.errors import InputError
 
-__all__ = ["DiscreteData", "smallest_int_dtype"]
+__all__ = ["DISCRETIZE_METHODS", "DiscreteData", "discretize", "smallest_int_dtype"]
 
 DEFAULT_MAX_ARITY = 20
+#: ``discretize`` methods: scikit-learn's ``KBinsDiscretizer`` strategies.
+DISCRETIZE_METHODS = ("quantile", "uniform", "kmeans")
+log = logging.getLogger(__name__)
 
 
 def smallest_int_dtype(max_value: int) -> np.dtype:
@@ -23,6 +28,19 @@ def smallest_int_dtype(max_value: int) -> np.dtype:
         if max_value <= np.iinfo(dtype).max:
             return np.dtype(dtype)
     return np.dtype(np.int64)
+
+
+def _categorical_codes(column: pd.Series, name: str, max_arity: int) -> tuple[np.ndarray, list]:
+    """Codes and labels of a pandas Categorical column: its categories in their order."""
+    labels = column.cat.categories.tolist()
+    codes = column.cat.codes.to_numpy(np.int64)
+    if (codes < 0).any():
+        row = int(np.flatnonzero(codes < 0)[0])
+        raise ValueError(f"column {name!r}, row {row}: missing value")
+    if len(labels) > max_arity:
+        raise ValueError(f"column {name!r}: {len(labels)} categories > max_arity={max_arity}; "
+                         "has too many categories")
+    return codes, labels
 
 
 class DiscreteData:
@@ -113,6 +131,9 @@ class DiscreteData:
     def from_frame(cls, frame: pd.DataFrame, max_arity: int = DEFAULT_MAX_ARITY) -> DiscreteData:
         """Validate and encode a DataFrame; each column's sorted distinct values become codes.
 
+        A pandas ``Categorical`` column keeps its categories in their declared order
+        (an ordered one its order), unused ones included: they count in the arity.
+
         Errors (``ValueError``, naming the column and, where it applies, the row):
         fewer than 2 rows; a missing value; a non-finite number; a numeric column
         with more than ``max_arity`` distinct values ("looks continuous"); a text
@@ -128,6 +149,10 @@ class DiscreteData:
         categories: list[list[Any]] = []
         for k, name in enumerate(names):
             column = frame.iloc[:, k]
+            if isinstance(column.dtype, pd.CategoricalDtype):
+                codes[:, k], labels = _categorical_codes(column, name, max_arity)
+                categories.append(labels)
+                continue
             if column.dtype == object:
                 # numbers held as Python objects (e.g. from an object array) are numbers:
                 # sort them numerically and check them for non-finite values
@@ -184,14 +209,25 @@ class DiscreteData:
 
     @classmethod
     def from_csv(
-        cls, path: str | os.PathLike, max_arity: int = DEFAULT_MAX_ARITY
+        cls, path: str | os.PathLike, max_arity: int = DEFAULT_MAX_ARITY,
+        na_values: Sequence[str] = (),
+        discretize_bins: tuple[str, int] | None = None,
     ) -> DiscreteData:
         """Read a comma-separated UTF-8 file with a header row and encode it as
-        :meth:`from_frame`. Every problem is an ``InputError`` (a ``ValueError``) naming the
-        file: empty, not UTF-8 text, another delimiter, duplicate or empty column names, a
-        first line of numbers (no header row), ragged rows, and :meth:`from_frame`'s."""
-        _, frame = read_csv_file(path, keep_default_na=True)
+        :meth:`from_frame`. Only an empty cell is a missing value, unless ``na_values``
+        names more markers (e.g. ``["NA", "?"]``): a category called ``NA`` stays a
+        category. Missing values are errors naming the column and row. Every problem is an
+        ``InputError`` (a ``ValueError``) naming the file: empty, not UTF-8 text, another
+        delimiter (named), duplicate or empty column names, a first line of numbers (no
+        header row), ragged rows, and :meth:`from_frame`'s. ``discretize_bins=(method,
+        n_bins)`` first bins the columns that look continuous (:func:`discretize`)."""
+        if isinstance(na_values, str):
+            na_values = [na_values]
+        _, frame = read_csv_file(path, keep_default_na=False,
+                                 na_values=["", *map(str, na_values)])
         try:
+            if discretize_bins is not None:
+                frame = discretize(frame, *discretize_bins, max_arity=max_arity)
             return cls.from_frame(frame, max_arity=max_arity)
         except ValueError as err:
             raise InputError(f"{path}: {err}") from None
@@ -211,3 +247,77 @@ class DiscreteData:
         """Write the labels as CSV with a header row (atomically)."""
         with atomic_write(path, newline="", encoding="utf-8") as handle:
             self.to_frame().to_csv(handle, index=False)
+
+
+def discretize(
+    frame: pd.DataFrame,
+    method: str = "quantile",
+    n_bins: int = 3,
+    *,
+    columns: Sequence[str] | None = None,
+    max_arity: int = DEFAULT_MAX_ARITY,
+) -> pd.DataFrame:
+    """Bin continuous columns into ``n_bins`` ordered categories (scikit-learn's
+    ``KBinsDiscretizer``: ``method`` ``"quantile"`` = equal-frequency, ``"uniform"`` =
+    equal-width, ``"kmeans"`` = 1-d k-means).
+
+    ``columns`` defaults to the numeric columns with more than ``max_arity`` distinct
+    values (those :meth:`DiscreteData.from_frame` refuses as continuous); the others are
+    kept. A binned column becomes an ordered ``Categorical`` labelled by its bins
+    (``< 0.25``, ``[0.25, 1.5)``, ``>= 1.5``); the edges chosen are logged (logger
+    ``causalcal.data``) and kept in ``result.attrs["bin_edges"]``. Fewer bins come out
+    where values repeat (scikit-learn drops bins of zero width). Missing values are
+    an error naming the column.
+    """
+    from sklearn.preprocessing import KBinsDiscretizer
+
+    if method not in DISCRETIZE_METHODS:
+        raise InputError(f"unknown discretization method {method!r}; use one of "
+                         f"{', '.join(DISCRETIZE_METHODS)}")
+    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 2:
+        raise InputError(f"n_bins must be an integer of at least 2, got {n_bins!r}")
+    if columns is None:
+        columns = [c for c in frame.columns if _looks_continuous(frame[c], max_arity)]
+    unknown = [c for c in columns if c not in frame.columns]
+    if unknown:
+        raise InputError(f"discretize: no column {unknown[0]!r}")
+    out = frame.copy()
+    edges_of: dict[str, list[float]] = {}
+    for name in columns:
+        values = pd.to_numeric(frame[name], errors="coerce").to_numpy(np.float64)
+        bad = ~np.isfinite(values)
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise InputError(f"column {name!r}, row {row}: {frame[name].iloc[row]!r} is not a "
+                             "finite number; cannot discretize it")
+        binner = KBinsDiscretizer(n_bins=int(n_bins), encode="ordinal", strategy=method,
+                                  subsample=None)
+        with warnings.catch_warnings():  # "bins whose width are too small" are dropped
+            warnings.simplefilter("ignore", UserWarning)
+            codes = binner.fit_transform(values.reshape(-1, 1)).ravel().astype(np.int64)
+        edges = binner.bin_edges_[0].tolist()
+        labels = _bin_labels(edges)
+        out[name] = pd.Categorical.from_codes(codes, categories=labels, ordered=True)
+        edges_of[str(name)] = edges
+        log.info("column %r: %s bins %s", str(name), method, ", ".join(labels))
+    out.attrs["bin_edges"] = edges_of
+    return out
+
+
+def _looks_continuous(column: pd.Series, max_arity: int) -> bool:
+    if isinstance(column.dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(column):
+        return False
+    return pd.api.types.is_numeric_dtype(column) and column.nunique() > max_arity
+
+
+def _bin_labels(edges: list[float]) -> list[str]:
+    """``< e1``, ``[e1, e2)``, …, ``>= e_last`` with as many digits as keep them apart."""
+    inner = edges[1:-1]
+    if not inner:
+        return ["all"]
+    for digits in range(3, 18):
+        shown = [f"{e:.{digits}g}" for e in inner]
+        if len(set(shown)) == len(shown):
+            break
+    return ([f"< {shown[0]}"] + [f"[{a}, {b})" for a, b in zip(shown[:-1], shown[1:])]
+            + [f">= {shown[-1]}"])

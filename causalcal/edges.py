@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import zipfile
 from collections.abc import Iterator, Sequence
 from enum import IntEnum
 from pathlib import Path
@@ -16,7 +15,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from causalcal._io import atomic_write, input_file, read_csv_file
+from causalcal._edges_io import PROBABILITY_COLUMNS, read_csv, read_npz, write_sidecar
+from causalcal._io import atomic_write, input_file
 from causalcal.errors import InputError
 
 __all__ = [
@@ -28,7 +28,6 @@ __all__ = [
     "pair_index",
 ]
 
-PROBABILITY_COLUMNS = ("p_none", "p_forward", "p_backward", "p_undirected")
 RELATION_SYMBOLS = ("none", "->", "<-", "--")
 
 
@@ -265,6 +264,28 @@ class EdgeProbabilities:
             yield positions, block
 
     # -------------------------------------------------------------------- I/O
+    def averaged_network(self, threshold: float = 0.5):
+        """The averaged network (bnlearn's ``averaged.network``; Friedman et al. 1999) as
+        a :class:`~causalcal.graph.PDAG`: see :func:`averaged_network`."""
+        return averaged_network(self.names, self.pairs, self.probs, threshold)
+
+    def edge_strengths(self, graph) -> dict[tuple[str, str], dict[str, float]]:
+        """For each edge ``(a, b)`` of ``graph`` (a directed one as drawn): ``weight`` =
+        1 − p_none (bnlearn's strength) and ``direction`` = the share of that adjacency
+        in the drawn direction (undirected: in no direction) — for
+        :func:`causalcal.graph_io.write_graph`'s ``edge_data``."""
+        index_pairs = [(int(i), int(j), True) for i, j in graph.directed_edges()]
+        index_pairs += [(int(i), int(j), False) for i, j in graph.undirected_edges()]
+        if not index_pairs:
+            return {}
+        i, j, directed = (np.array(c) for c in zip(*index_pairs))
+        p = self.lookup(np.minimum(i, j), np.maximum(i, j))
+        adjacent = 1.0 - p[:, 0]
+        drawn = np.where(~directed, p[:, 3], np.where(i < j, p[:, 1], p[:, 2]))
+        share = np.divide(drawn, adjacent, out=np.zeros_like(drawn), where=adjacent > 0)
+        return {(self.names[a], self.names[b]): {"weight": float(w), "direction": float(d)}
+                for a, b, w, d in zip(i.tolist(), j.tolist(), adjacent, share)}
+
     def to_frame(self) -> pd.DataFrame:
         """Stored rows as a DataFrame ``a, b, p_none, p_forward, p_backward, p_undirected``."""
         names = np.asarray(self.names, dtype=object)
@@ -276,17 +297,21 @@ class EdgeProbabilities:
         return frame
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write atomically as ``.npz`` (compact) or ``.csv`` (by the file's suffix).
+        """Write atomically as ``.npz`` (compact, exact) or ``.csv`` (by the file's suffix).
 
-        Both round-trip exactly (names, ``n_boot``, every probability bit). The CSV
-        starts with two ``#`` lines (``n_vars``/``n_boot`` and the names as a JSON
-        list), then ``a,b,p_none,p_forward,p_backward,p_undirected`` rows. A name
+        The CSV is a plain table ``a,b,p_none,p_forward,p_backward,p_undirected`` that
+        ``pandas.read_csv(path)`` reads as it is, probabilities with at most 8 significant
+        digits; its metadata (every variable name, also those without an edge, and
+        ``n_boot``) go to the JSON sidecar ``PATH.json``. Bootstrap frequencies (multiples
+        of 1/n_boot) read back exactly; other values to 8 significant digits. A name
         holding a carriage return does not survive the CSV form; use ``.npz``.
         """
         path = Path(path)
         suffix = path.suffix.lower()
         if suffix not in (".npz", ".csv"):
             raise ValueError(f"{path}: unknown format, use a .npz or .csv file name")
+        if suffix == ".csv":
+            write_sidecar(path, self.names, self.n_boot, self._on_grid())
         with atomic_write(path, "wb") as handle:
             if suffix == ".npz":
                 np.savez_compressed(
@@ -299,23 +324,24 @@ class EdgeProbabilities:
                     n_boot=np.int64(self.n_boot),
                 )
             else:
-                handle.write(f"# n_vars={self.n_vars} n_boot={self.n_boot}\n".encode())
-                # JSON keeps any name intact (commas, quotes, tabs, newlines, '#')
-                names_json = json.dumps(self.names, ensure_ascii=False)
-                handle.write(f"# names={names_json}\n".encode())
-                self.to_frame().to_csv(handle, index=False, float_format="%.17g")
+                self.to_frame().to_csv(handle, index=False, float_format="%.8g")
+
+    def _on_grid(self) -> bool:
+        """Whether every probability is a multiple of 1 / n_boot (bootstrap frequencies)."""
+        n = self.n_boot
+        return bool(n) and bool(np.array_equal(np.round(self.probs * n) / n, self.probs))
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> EdgeProbabilities:
         """Read a file written by :meth:`save` (``.npz`` or ``.csv``).
 
-        A CSV without the ``# names=`` header line is accepted: the variable set
-        is then the names that occur in columns ``a`` and ``b``, in order of
-        first appearance. Every problem with the file is an ``InputError`` (a
-        ``ValueError``) naming it.
+        A CSV without its ``PATH.json`` sidecar (or the ``#`` header lines of older
+        versions) is accepted: the variable set is then the names that occur in columns
+        ``a`` and ``b``, in order of first appearance. Every problem with the file is an
+        ``InputError`` (a ``ValueError``) naming it.
         """
         path = input_file(path)
-        reader = _read_npz if path.suffix.lower() == ".npz" else _read_csv
+        reader = read_npz if path.suffix.lower() == ".npz" else read_csv
         names, pairs, probs, n_boot = reader(path)
         try:
             return cls(names, pairs, probs, n_boot)
@@ -323,83 +349,34 @@ class EdgeProbabilities:
             raise InputError(f"{path}: {err}") from None
 
 
-def _read_npz(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
-    with open(path, "rb") as handle:
-        magic = handle.read(4)
-    if magic not in (b"PK\x03\x04", b"PK\x05\x06"):
-        what = "it is empty" if not magic else "it is not a zip archive"
-        raise InputError(f"{path}: not a .npz file ({what})")
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            missing = [k for k in ("pairs", "probs", "n_boot") if k not in z.files]
-            if missing or not ({"names", "names_json"} & set(z.files)):
-                raise InputError(f"{path}: not an edge-probabilities file (arrays "
-                                 f"{', '.join(z.files) or 'none'})")
-            if "names_json" in z.files:
-                names = json.loads(str(z["names_json"]))
-            else:
-                names = [str(n) for n in z["names"]]
-            return names, z["pairs"], z["probs"], int(z["n_boot"])
-    except InputError:
-        raise
-    except (OSError, EOFError, zipfile.BadZipFile, KeyError, ValueError, TypeError) as err:
-        reason = " ".join(str(err).split()) or type(err).__name__
-        raise InputError(f"{path}: not a readable .npz file ({reason})") from None
+def averaged_network(names: Sequence[str], pairs: np.ndarray, probs: np.ndarray,
+                     threshold: float = 0.5):
+    """The network of the pairs whose edge probability reaches ``threshold``.
 
+    A pair is adjacent iff ``1 − p_none ≥ threshold``; it is oriented ``a → b`` iff
+    ``p_forward / (1 − p_none) > 0.5``, ``b → a`` likewise with ``p_backward``, else left
+    undirected (bnlearn's ``averaged.network`` with its strength and direction rule).
+    ``pairs`` (m, 2) with ``i < j`` and ``probs`` (m, 4) as stored by
+    :class:`EdgeProbabilities`; unlisted pairs have no edge. The directed arcs may form a
+    cycle where the replicates disagree; nothing is dropped.
+    """
+    from causalcal.graph import PDAG
 
-def _read_csv(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
-    # Only the leading '#' lines are comments: they are consumed here and pandas reads
-    # the rest (its skiprows miscounts lines holding quotes), so a '#' inside a name
-    # survives; names such as "NA" or "" stay names.
-    comments, frame = read_csv_file(
-        path, comments=True, allow_nul=True, dtype={"a": str, "b": str}, keep_default_na=False,
-        na_values={c: ["", "nan", "NaN"] for c in PROBABILITY_COLUMNS},
+    if isinstance(threshold, bool) or not 0 < float(threshold) <= 1:
+        raise InputError(f"threshold must be in (0, 1], got {threshold!r}")
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    probs = np.asarray(probs, dtype=np.float64).reshape(-1, 4)
+    keep = 1.0 - probs[:, 0] >= float(threshold)
+    adjacent = probs[:, 1:].sum(axis=1)  # the same mass, without 1 − p_none's rounding
+    forward = keep & (2 * probs[:, 1] > adjacent)
+    backward = keep & ~forward & (2 * probs[:, 2] > adjacent)
+    undirected = keep & ~forward & ~backward
+    return PDAG.from_edges(
+        len(names),
+        np.concatenate([pairs[forward], pairs[backward][:, ::-1]]),
+        pairs[undirected],
+        names,
     )
-    names, n_boot = _csv_header(path, comments)
-    missing = [c for c in ("a", "b", *PROBABILITY_COLUMNS) if c not in frame.columns]
-    if missing:
-        raise InputError(f"{path}: missing columns {', '.join(missing)}")
-    blank = np.flatnonzero(frame[["a", "b"]].isna().any(axis=1).to_numpy())
-    if len(blank):
-        raise InputError(f"{path}: data row {blank[0] + 1} has no variable name in a or b")
-    if names is None:
-        both = np.column_stack([frame["a"].to_numpy(), frame["b"].to_numpy()]).ravel()
-        names = list(dict.fromkeys(both.tolist()))
-    index = {n: k for k, n in enumerate(names)}
-    unknown = sorted(set(frame["a"]).union(frame["b"]) - set(index))
-    if unknown:
-        raise InputError(f"{path}: unknown variables {', '.join(map(repr, unknown[:10]))}")
-    a = frame["a"].map(index).to_numpy(np.int64)
-    b = frame["b"].map(index).to_numpy(np.int64)
-    try:
-        probs = frame[list(PROBABILITY_COLUMNS)].to_numpy(np.float64)
-    except (TypeError, ValueError) as err:
-        raise InputError(f"{path}: probability columns must be numbers: {err}") from None
-    swap = a > b
-    probs[swap] = probs[swap][:, [0, 2, 1, 3]]
-    return names, np.column_stack([np.minimum(a, b), np.maximum(a, b)]), probs, n_boot
-
-
-def _csv_header(path: Path, comments: list[str]) -> tuple[list[str] | None, int]:
-    """Variable names and n_boot from the ``# names=…`` and ``# … n_boot=N`` lines."""
-    names, n_boot = None, 0
-    for line in comments:
-        if line.startswith(" names="):
-            value = line[len(" names="):]
-            try:
-                names = json.loads(value) if value.startswith("[") else value.split("\t")
-            except ValueError as err:
-                raise InputError(f"{path}: the '# names=' line is not a JSON list "
-                                 f"({err})") from None
-            if not all(isinstance(n, str) for n in names):
-                raise InputError(f"{path}: the '# names=' line must list strings")
-        elif "n_boot=" in line:
-            value = line.split("n_boot=", 1)[1].split()
-            if not value or not value[0].isdigit():
-                raise InputError(f"{path}: the '# … n_boot=' line needs a whole number, "
-                                 f"got {line.strip()!r}")
-            n_boot = int(value[0])
-    return names, n_boot
 
 
 def dense_labels(pairs: np.ndarray, labels: np.ndarray, n_vars: int) -> np.ndarray:

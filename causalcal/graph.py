@@ -269,6 +269,14 @@ class PDAG:
         self.remove_edge(i, j)
         self.add_undirected(i, j)
 
+    def assign(self, other: PDAG) -> None:
+        """Make this graph's edges those of ``other`` (same nodes), in place."""
+        if other.n_vars != self.n_vars:
+            raise ValueError(f"cannot assign a graph over {other.n_vars} nodes to {self.n_vars}")
+        self._parents = [set(s) for s in other._parents]
+        self._children = [set(s) for s in other._children]
+        self._neighbors = [set(s) for s in other._neighbors]
+
     # ------------------------------------------------------- conversions
     def to_matrix(self, dtype: type = np.int8) -> np.ndarray:
         """The V × V matrix form (dense: V² entries)."""
@@ -279,6 +287,26 @@ class PDAG:
         m[u[:, 0], u[:, 1]] = 1
         m[u[:, 1], u[:, 0]] = 1
         return m
+
+    def to_causallearn(self):
+        """causal-learn's ``GeneralGraph`` of this graph, node names kept
+        (:func:`causalcal.graph_io.to_causallearn`)."""
+        from causalcal.graph_io import to_causallearn
+
+        return to_causallearn(self)
+
+    @classmethod
+    def from_causallearn(cls, graph, names: Sequence[str] | None = None) -> PDAG:
+        """From causal-learn's ``GeneralGraph`` (names: its node names unless given)."""
+        from causalcal.graph_io import from_causallearn
+
+        return from_causallearn(graph, names)
+
+    def to_pgmpy(self):
+        """pgmpy's ``PDAG`` of this graph (extra ``bif``; :func:`causalcal.graph_io.to_pgmpy`)."""
+        from causalcal.graph_io import to_pgmpy
+
+        return to_pgmpy(self)
 
     def to_networkx(self) -> nx.DiGraph:
         """A ``DiGraph`` on the node names; an undirected edge becomes arcs both ways."""
@@ -325,12 +353,35 @@ def _meek_orientation(g: PDAG, a: int, b: int) -> bool:
     return False
 
 
-def apply_meek_rules(g: PDAG, start: Iterable[int] | None = None) -> PDAG:
+def _orientation(g: PDAG, a: int, b: int, knowledge) -> bool | None:
+    """``True``: orient ``a → b``; ``False``: ``b → a``; ``None``: leave ``a — b``.
+
+    With ``knowledge`` (a :class:`causalcal.knowledge.BoundKnowledge`) an edge the
+    knowledge compels is oriented so, and a rule never orients against it (Meek 1995,
+    background knowledge)."""
+    if knowledge is None:
+        if _meek_orientation(g, a, b):
+            return True
+        return False if _meek_orientation(g, b, a) else None
+    if knowledge.compels(a, b):
+        return True
+    if knowledge.compels(b, a):
+        return False
+    if not knowledge.forbids(a, b) and _meek_orientation(g, a, b):
+        return True
+    if not knowledge.forbids(b, a) and _meek_orientation(g, b, a):
+        return False
+    return None
+
+
+def apply_meek_rules(g: PDAG, start: Iterable[int] | None = None, knowledge=None) -> PDAG:
     """Orient undirected edges of ``g`` in place by Meek's rules R1–R4 until none applies.
 
     ``start`` limits the first sweep to undirected edges touching those nodes
     (an orientation then re-queues the edges around it); by default every
-    undirected edge is checked. Returns ``g``.
+    undirected edge is checked. ``knowledge`` (a bound
+    :class:`~causalcal.knowledge.Knowledge`) orients the edges it compels and keeps the
+    rules from orienting against it. Returns ``g``.
     """
     nodes = range(g.n_vars) if start is None else start
     queue = deque(_undirected_around(g, nodes))
@@ -340,13 +391,14 @@ def apply_meek_rules(g: PDAG, start: Iterable[int] | None = None) -> PDAG:
         queued.discard((a, b))
         if not g.has_undirected(a, b):
             continue
-        if _meek_orientation(g, a, b):
+        way = _orientation(g, a, b, knowledge)
+        if way is None:
+            continue
+        if way:
             g.orient(a, b)
-        elif _meek_orientation(g, b, a):
+        else:
             g.orient(b, a)
             a, b = b, a
-        else:
-            continue
         # New arrow a → b: re-check undirected edges within two steps of it.
         touched = {a, b} | g.adjacent(a) | g.adjacent(b)
         for edge in _undirected_around(g, touched):
@@ -356,10 +408,12 @@ def apply_meek_rules(g: PDAG, start: Iterable[int] | None = None) -> PDAG:
     return g
 
 
-def dag_to_cpdag(dag: PDAG) -> PDAG:
+def dag_to_cpdag(dag: PDAG, knowledge=None) -> PDAG:
     """The CPDAG (essential graph) of a DAG: keep v-structures, then Meek's rules.
 
-    Meek (1995) shows R1–R3 applied to the pattern of a DAG give its CPDAG.
+    Meek (1995) shows R1–R3 applied to the pattern of a DAG give its CPDAG; with
+    ``knowledge`` (bound, and agreeing with the DAG) the result is the maximally oriented
+    graph of the class members that agree with it (R1–R4 after the knowledge's arcs).
     """
     if not dag.is_dag():
         raise ValueError("dag_to_cpdag needs a DAG (all edges directed, no cycle)")
@@ -379,7 +433,7 @@ def dag_to_cpdag(dag: PDAG) -> PDAG:
             cp.add_directed(int(i), int(j))
         else:
             cp.add_undirected(int(i), int(j))
-    return apply_meek_rules(cp)
+    return apply_meek_rules(cp, knowledge=knowledge)
 
 
 def pdag_to_dag(pdag: PDAG) -> PDAG:

@@ -54,6 +54,48 @@ class DiscoveryResult:
     calibrator: object
     known: pd.DataFrame
     diagnostics: dict = field(default_factory=dict)
+    #: the known pairs' bootstrap rows ``P``, label sets ``Y``, selection ``offsets``, ``eps``
+    known_fit: dict = field(default_factory=dict)
+
+    def known_reliability(self, n_bins: int = 10) -> tuple[dict, dict]:
+        """Reliability-diagram bins of P(no edge) on the known pairs, bootstrap and
+        calibrated (in-sample), both as the known pairs' own selected distribution
+        (corrected for how they were chosen): ``({"none": bins}, {"none": bins})`` for
+        :func:`causalcal.evaluate.plots.plot_reliability`. Only "no edge" is an exact
+        label there (a known arc is "→ or —")."""
+        fit = self.known_fit
+        P, Y, offsets, eps = fit["P"], fit["Y"], fit["offsets"], fit["eps"]
+        raw = (P + eps) / (1 + 4 * eps)
+        y = Y[:, 0].astype(np.float64)
+        out = []
+        for Q in (raw, self.calibrator.predict_proba(P)):
+            p = selected_posterior(Q, offsets)[:, 0]
+            b = np.minimum((p * n_bins).astype(np.int64), n_bins - 1)
+            out.append({"none": {"count": np.bincount(b, minlength=n_bins).astype(float),
+                                 "sum_p": np.bincount(b, p, minlength=n_bins),
+                                 "sum_y": np.bincount(b, y, minlength=n_bins)}})
+        return out[0], out[1]
+
+    def network_probabilities(self, threshold: float = 0.0) -> EdgeProbabilities:
+        """The calibrated probabilities of the candidate pairs with P(adjacent) ≥
+        ``threshold``, and the known pairs as certain (``->`` is the arc, ``--`` an
+        undirected edge, ``none`` no edge): what :meth:`averaged_network` and
+        :func:`causalcal.evaluate.plots.plot_network` draw."""
+        names = self.probabilities.names
+        index = {n: k for k, n in enumerate(names)}
+        top = self.edges[self.edges["p_adjacent"] >= threshold]
+        pairs = np.column_stack([top["a"].map(index), top["b"].map(index)]).astype(np.int64)
+        probs = top[list(PROBABILITY_COLUMNS)].to_numpy(np.float64)
+        known = self.known[self.known["label"] != EdgeType.NONE]
+        one_hot = np.eye(4)[known["label"].to_numpy(np.int64)]
+        return EdgeProbabilities(
+            names, np.concatenate([pairs, known[["i", "j"]].to_numpy(np.int64)]),
+            np.concatenate([probs, one_hot]), self.probabilities.n_boot)
+
+    def averaged_network(self, threshold: float = 0.5):
+        """The averaged network of the calibrated probabilities (known pairs as given):
+        :meth:`EdgeProbabilities.averaged_network` of :meth:`network_probabilities`."""
+        return self.network_probabilities(threshold).averaged_network(threshold)
 
     def summary(self, top: int = 10) -> str:
         """A short report: the fit, counts above 0.5 / 0.9, the top candidates with their
@@ -225,6 +267,7 @@ def discover(
     checkpoint: str | os.PathLike | None = None,
     probabilities: EdgeProbabilities | str | os.PathLike | None = None,
     progress: bool = True,
+    knowledge=None,
     **search_options,
 ) -> DiscoveryResult:
     """Calibrated edge-type probabilities for every pair not in ``known`` (thesis §6.2).
@@ -240,8 +283,9 @@ def discover(
     expected_edges : adjacent pairs assumed in the population (default: the bootstrap's
         own Σ(1 − p_none)); the summary shows the top candidates at half and double it.
     rank_by : ``"p_adjacent"`` (1 − p_none, default) or ``"p_directed"``.
-    n_boot, search, n_jobs, seed, checkpoint, search_options : passed to
-        :func:`causalcal.bootstrap.bootstrap_edge_probabilities`.
+    n_boot, search, n_jobs, seed, checkpoint, knowledge, search_options : passed to
+        :func:`causalcal.bootstrap.bootstrap_edge_probabilities` (``knowledge``: a
+        :class:`causalcal.Knowledge` of required/forbidden arcs and tiers).
     calibrator : registry name of a multi-class calibrator (``snn``, ``dirichlet``,
         ``softmax``, ``temperature``, ``ovr-isotonic`` …), made swap-equivariant.
     probabilities : precomputed bootstrap probabilities, or the path of a file of them
@@ -260,7 +304,7 @@ def discover(
 
         probabilities = bootstrap_edge_probabilities(
             data, n_boot=n_boot, search=search, n_jobs=n_jobs, seed=seed,
-            checkpoint=checkpoint, progress=progress, **search_options,
+            checkpoint=checkpoint, progress=progress, knowledge=knowledge, **search_options,
         )
     i_known = pairs["i"].to_numpy(np.int64)
     j_known = pairs["j"].to_numpy(np.int64)
@@ -287,7 +331,8 @@ def discover(
         result.model, P_known, Y, result.design.offsets(P_known), eps, seed) or None
     diagnostics["sensitivity"] = _sensitivity(fit, result.expected_edges, probabilities,
                                               edges.head(10))
-    return DiscoveryResult(edges, probabilities, result.model, pairs, diagnostics)
+    known_fit = {"P": P_known, "Y": Y, "offsets": result.design.offsets(P_known), "eps": eps}
+    return DiscoveryResult(edges, probabilities, result.model, pairs, diagnostics, known_fit)
 
 
 def _sensitivity(fit, expected: float, probabilities: EdgeProbabilities,

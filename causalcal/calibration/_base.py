@@ -66,6 +66,29 @@ class BinaryCalibrator(BaseEstimator):
         p = self.predict(scores)
         return np.column_stack([1.0 - p, p])
 
+    def __sklearn_tags__(self):
+        """X is the 1-d vector of scores (one column also works); y is required."""
+        tags = super().__sklearn_tags__()
+        tags.input_tags.one_d_array = True
+        tags.target_tags.required = True
+        return tags
+
+    @property
+    def classes_(self) -> np.ndarray:
+        """The labels, ``[0, 1]`` (once fitted); ``predict_proba``'s columns."""
+        check_is_fitted(self)
+        return np.array([0, 1])
+
+    @property
+    def n_features_in_(self) -> int:
+        """Score columns seen in ``fit`` (once fitted): one unless a subclass sets it."""
+        check_is_fitted(self)
+        return getattr(self, "_n_score_columns", 1)
+
+    @n_features_in_.setter
+    def n_features_in_(self, value: int) -> None:
+        self._n_score_columns = int(value)
+
     def _check_fitted(self) -> None:
         check_is_fitted(self)
 

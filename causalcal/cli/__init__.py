@@ -159,6 +159,20 @@ def _add_common_arguments(parser: argparse.ArgumentParser) -> None:
                              "(otherwise a log gets plain progress lines)")
 
 
+def _log_to_stderr() -> None:
+    """The library's informational messages (logger ``causalcal``, level INFO and up) go
+    to standard error as ``causalcal: <message>``; standard output keeps the results."""
+    import logging
+
+    logger = logging.getLogger("causalcal")
+    if not any(getattr(h, "_causalcal_cli", False) for h in logger.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("causalcal: %(message)s"))
+        handler._causalcal_cli = True
+        logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; errors are one line ``causalcal <command>: error: <message>``,
     exit code 2 for bad input or arguments, 1 for a failed run."""
@@ -178,6 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from causalcal._progress import force_bars
 
     force_bars(args.progress)
+    _log_to_stderr()
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning
         try:

@@ -18,6 +18,10 @@ replicates run on a dask.distributed cluster (pip install causalcal[distributed]
 
 data.csv needs a header row; every column must be discrete (at most --max-arity distinct
 values) with no missing values.
+
+With background knowledge (fges and boss):
+
+    causalcal bootstrap data.csv --out probs.csv --knowledge arcs.csv --tiers tiers.csv
 """
 
 from __future__ import annotations
@@ -25,6 +29,17 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
+
+from causalcal.cli._realdata import (
+    add_data_arguments,
+    add_graph_arguments,
+    add_knowledge_arguments,
+    check_graph_arguments,
+    knowledge_from_arguments,
+    load_data,
+    parse_discretize,
+    write_network,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,6 +68,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="extra search option (repeatable); VALUE is read as a Python "
                              "literal if it parses as one, else as a string")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_data_arguments(parser)
+    add_knowledge_arguments(parser)
+    add_graph_arguments(parser, "bootstrap")
 
 
 def _parse_options(items: list[str]) -> dict[str, object]:
@@ -120,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     check_output_file(args.out, "--out", (".npz", ".csv"))
     check_bootstrap_arguments(args)
+    check_graph_arguments(args)
+    parse_discretize(args.discretize)
     options = _parse_options(args.option)
     if args.max_degree is not None:
         options["max_degree"] = args.max_degree
@@ -128,17 +148,17 @@ def run(args: argparse.Namespace) -> int:
     from causalcal.bootstrap import bootstrap_edge_probabilities
     from causalcal.bootstrap.bootstrap import check_search_options
     from causalcal.cli import CLIError
-    from causalcal.data import DiscreteData
 
     check_search_options(search, options)
 
-    data = DiscreteData.from_csv(args.data, max_arity=args.max_arity)
+    data = load_data(args)
+    knowledge = knowledge_from_arguments(args, data.names)
     start = time.perf_counter()
     try:
         probs = bootstrap_edge_probabilities(
             data, n_boot=args.n_boot, search=search, n_jobs=args.jobs, seed=args.seed,
             checkpoint=args.checkpoint, scheduler=args.scheduler, progress=not args.quiet,
-            **options,
+            knowledge=knowledge, **options,
         )
     except ImportError as err:
         raise CLIError(str(err)) from None
@@ -148,4 +168,6 @@ def run(args: argparse.Namespace) -> int:
         f"{args.n_boot} replicates over {data.n_vars} variables in {elapsed:.1f} s; "
         f"{len(probs)} pairs with an edge in some replicate; wrote {out}"
     )
+    if args.graph is not None:
+        print(write_network(probs, args.graph, args.graph_threshold))
     return 0

@@ -37,6 +37,16 @@ from causalcal.cli import (
     check_output_file,
     parse_params,
 )
+from causalcal.cli._realdata import (
+    add_data_arguments,
+    add_graph_arguments,
+    add_knowledge_arguments,
+    check_graph_arguments,
+    knowledge_from_arguments,
+    load_data,
+    parse_discretize,
+    write_network,
+)
 from causalcal.cli.bootstrap import check_bootstrap_arguments
 
 
@@ -51,7 +61,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "bootstrap's mean number of edges)")
     parser.add_argument("--rank-by", choices=("p_adjacent", "p_directed"),
                         default="p_adjacent", help="ranking column (p_adjacent)")
-    parser.add_argument("--search", default="fges", help="structure search: fges, ges or pc")
+    parser.add_argument("--search", default="fges",
+                        help="structure search: fges (default), boss, ges or pc (the last "
+                             "two: causal-learn, small data, no background knowledge)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (1)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
     parser.add_argument("--checkpoint", help="directory to save and resume bootstrap replicates")
@@ -63,28 +75,46 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--top", type=int, default=None,
                         help="write only the TOP highest-ranked pairs (default: all)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_data_arguments(parser)
+    add_knowledge_arguments(parser)
+    add_graph_arguments(parser, "calibrated")
+    parser.add_argument("--plot", metavar="DIR",
+                        help="write DIR/network.png (the averaged network of the calibrated "
+                             "probabilities, edge width by P(adjacent), at --graph-threshold) "
+                             "and DIR/reliability.png (P(no edge) of the known pairs, "
+                             "bootstrap vs calibrated, in-sample and corrected for their "
+                             "selection); needs matplotlib: pip install 'causalcal[plot]'")
 
 
 def run(args: argparse.Namespace) -> int:
     from causalcal._io import atomic_write
-    from causalcal.data import DiscreteData
     from causalcal.edges import EdgeProbabilities
     from causalcal.evaluate.discover import discover
 
     check_output_file(args.out, "--out")
     check_bootstrap_arguments(args)
+    check_graph_arguments(args)
+    if args.plot is not None:
+        from causalcal.cli import check_output_dir
+        from causalcal.evaluate.plots import matplotlib_available
+
+        if not matplotlib_available():
+            raise CLIError("--plot needs matplotlib: pip install 'causalcal[plot]'")
+        check_output_dir(args.plot, "--plot")
+    parse_discretize(args.discretize)
     if args.top is not None and args.top < 1:
         raise CLIError(f"--top must be at least 1, got {args.top}")
     params = parse_params(args.param)
     check_calibrator(args.calibrator, params)
-    data = DiscreteData.from_csv(args.data, max_arity=args.max_arity)
+    data = load_data(args)
+    knowledge = knowledge_from_arguments(args, data.names)
     probs = EdgeProbabilities.load(args.probabilities) if args.probabilities else None
     result = discover(
         data, args.known, n_boot=args.n_boot, calibrator=args.calibrator,
         calibrator_params=params, expected_edges=args.expected_edges,
         rank_by=args.rank_by, search=args.search,
         n_jobs=args.jobs, seed=args.seed, checkpoint=args.checkpoint, probabilities=probs,
-        progress=not args.quiet,
+        progress=not args.quiet, knowledge=knowledge,
     )
     edges = result.edges if args.top is None else result.edges.head(args.top)
     out = Path(args.out)
@@ -92,4 +122,26 @@ def run(args: argparse.Namespace) -> int:
         edges.to_csv(handle, index=False, float_format="%.6g")
     print(result.summary())
     print(f"wrote {len(edges)} pairs to {out}")
+    if args.graph is not None:
+        threshold = args.graph_threshold
+        print(write_network(result.network_probabilities(threshold), args.graph, threshold))
+    if args.plot is not None:
+        print(_write_plots(result, Path(args.plot), args.graph_threshold))
     return 0
+
+
+def _write_plots(result, folder: Path, threshold: float) -> str:
+    """The averaged network and the known pairs' reliability diagram as PNG files."""
+    from causalcal._io import atomic_write
+    from causalcal.evaluate.plots import plot_network, plot_reliability
+
+    figures = {
+        "network.png": plot_network(result.network_probabilities(threshold), threshold),
+        "reliability.png": plot_reliability(
+            *result.known_reliability(), labels=("bootstrap", "calibrated"),
+            title="known pairs, in-sample, corrected for their selection"),
+    }
+    for name, fig in figures.items():
+        with atomic_write(folder / name, "wb") as handle:
+            fig.savefig(handle, format="png", dpi=100)
+    return f"figures -> {folder / 'network.png'}, {folder / 'reliability.png'}"

@@ -165,9 +165,9 @@ def test_csv_errors_name_file_column_and_row(tmp_path):
     path.write_text("a,b\n0,1\n1,\n0,0\n")
     with pytest.raises(ValueError, match=r"m.csv: column 'b', row 1: missing value"):
         DiscreteData.from_csv(path)
-    path.write_text("a,b\n0,1\nNA,1\n")
+    path.write_text("a,b\n0,1\nNA,1\n")  # NA is a category unless named a marker
     with pytest.raises(ValueError, match=r"column 'a', row 1: missing value"):
-        DiscreteData.from_csv(path)
+        DiscreteData.from_csv(path, na_values=["NA"])
     path.write_text("a,b\n0,1\n1,inf\n")
     with pytest.raises(ValueError, match=r"column 'b', row 1: non-finite value inf"):
         DiscreteData.from_csv(path)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import itertools
+import json
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from causalcal.edges import (
+    PROBABILITY_COLUMNS,
     EdgeProbabilities,
     EdgeType,
     dense_labels,
@@ -199,7 +202,7 @@ def test_exact_round_trip_with_awkward_names(tmp_path, suffix):
     path = tmp_path / f"sub dir/probs{suffix}"
     ep.save(path)
     back = EdgeProbabilities.load(path)
-    assert back == ep
+    _assert_round_trip(back, ep, suffix)
     assert back.names == WEIRD
     assert back.n_boot == 50
     assert not [p for p in path.parent.iterdir() if p.name.startswith(".")]  # no temp left
@@ -221,15 +224,42 @@ def test_round_trip_hypothesis(tmp_path_factory, names, seed, suffix):
                     names=names)
     path = tmp_path_factory.mktemp("rt") / f"p{suffix}"
     ep.save(path)
-    assert EdgeProbabilities.load(path) == ep
+    _assert_round_trip(EdgeProbabilities.load(path), ep, suffix)
+    frequencies = EdgeProbabilities.from_counts(
+        ep.names, ep.pairs, np.random.default_rng(seed).multinomial(7, [0.25] * 4, len(ep)), 7)
+    frequencies.save(path)
+    assert EdgeProbabilities.load(path) == frequencies  # k / n_boot: exact in both forms
+
+
+def _assert_round_trip(back, ep, suffix):
+    """.npz is exact; .csv prints 8 significant digits (bootstrap frequencies: exact)."""
+    if suffix == ".npz":
+        assert back == ep
+        return
+    assert back.names == ep.names and back.n_boot == ep.n_boot
+    np.testing.assert_array_equal(back.pairs, ep.pairs)
+    np.testing.assert_allclose(back.probs, ep.probs, rtol=6e-8, atol=1e-15)
 
 
 def test_csv_layout_and_reading_foreign_csv(tmp_path):
     ep = EdgeProbabilities(["A", "B", "C"], [[0, 2]], [[0.25, 0.5, 0.125, 0.125]], n_boot=8)
     ep.save(tmp_path / "p.csv")
     lines = (tmp_path / "p.csv").read_text().splitlines()
-    assert lines[2] == "a,b,p_none,p_forward,p_backward,p_undirected"
-    assert lines[3] == "A,C,0.25,0.5,0.125,0.125"
+    assert lines[0] == "a,b,p_none,p_forward,p_backward,p_undirected"
+    assert lines[1] == "A,C,0.25,0.5,0.125,0.125"
+    plain = pd.read_csv(tmp_path / "p.csv")  # a plain read, no options
+    assert list(plain.columns) == ["a", "b", *PROBABILITY_COLUMNS] and len(plain) == 1
+    meta = json.loads((tmp_path / "p.csv.json").read_text())
+    assert meta["names"] == ["A", "B", "C"] and meta["n_boot"] == 8
+    third = EdgeProbabilities(["A", "B"], [[0, 1]], [[1 / 3, 1 / 3, 0.26, 1 - 2 / 3 - 0.26]])
+    third.save(tmp_path / "t.csv")
+    row = (tmp_path / "t.csv").read_text().splitlines()[1].split(",")[2:]
+    assert row == ["0.33333333", "0.33333333", "0.26", "0.073333333"]
+    # a CSV of an earlier version, metadata in leading '#' lines, still reads
+    (tmp_path / "old.csv").write_text(
+        '# n_vars=3 n_boot=8\n# names=["A", "B", "C"]\n'
+        "a,b,p_none,p_forward,p_backward,p_undirected\nA,C,0.25,0.5,0.125,0.125\n")
+    assert EdgeProbabilities.load(tmp_path / "old.csv") == ep
     # a CSV without header comments, one row written the other way round (C, A)
     (tmp_path / "f.csv").write_text(
         "a,b,p_none,p_forward,p_backward,p_undirected\nC,A,0.25,0.125,0.5,0.125\nB,C,0,1,0,0\n"

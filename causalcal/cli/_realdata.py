@@ -1,0 +1,119 @@
+"""Options shared by ``causalcal bootstrap`` and ``causalcal discover`` for real data:
+reading the data (``--na-values``, ``--discretize``), background knowledge
+(``--knowledge``, ``--tiers``) and the averaged network (``--graph``)."""
+
+from __future__ import annotations
+
+import argparse
+
+KNOWLEDGE_HELP = """\
+Enforced inside the search, in every replicate (searches fges and boss):
+  --knowledge FILE  CSV with columns a,b,rule; rule 'required' puts the arc a -> b in
+                    every graph, 'forbidden' keeps a -> b out of every graph, e.g.
+                      a,b,rule
+                      age,bmi,required
+                      bp,age,forbidden
+  --tiers FILE      CSV with columns variable,tier (integers, lower = earlier); no arc
+                    points from a later tier into an earlier one, e.g. age,0 / bmi,1 /
+                    target,2. Variables without a tier are unconstrained.
+Unknown variables and contradictions (an arc both required and forbidden, a required
+arc into an earlier tier, required arcs forming a cycle) are errors."""
+
+
+def add_knowledge_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("background knowledge", KNOWLEDGE_HELP)
+    group.add_argument("--knowledge", metavar="FILE",
+                       help="CSV a,b,rule of required/forbidden arcs (see above)")
+    group.add_argument("--tiers", metavar="FILE",
+                       help="CSV variable,tier: no arc from a later tier into an earlier one")
+
+
+def knowledge_from_arguments(args: argparse.Namespace, names: list[str]):
+    """The :class:`causalcal.Knowledge` of ``--knowledge``/``--tiers`` (``None`` without
+    them), checked against the data's variable ``names``."""
+    if args.knowledge is None and args.tiers is None:
+        return None
+    from causalcal.errors import InputError
+    from causalcal.knowledge import read_knowledge
+
+    knowledge = read_knowledge(args.knowledge, args.tiers)
+    try:
+        knowledge.bind(names)
+    except InputError as err:
+        where = ", ".join(p for p in (args.knowledge, args.tiers) if p)
+        raise InputError(f"{where}: {err} (the data has {', '.join(names[:12])}"
+                         f"{' …' if len(names) > 12 else ''})") from None
+    return knowledge
+
+
+def add_graph_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument(
+        "--graph", metavar="NET.gml|NET.dot|NET.json",
+        help=f"also write the averaged network of the {what} probabilities (bnlearn's "
+             "averaged.network): a pair is an edge if P(adjacent) = 1 - p_none >= "
+             "--graph-threshold, drawn a -> b if more than half of that probability is "
+             "a -> b (likewise b -> a), else undirected. .gml opens in Gephi and "
+             "networkx.read_gml, .dot in Graphviz (dot -Tpdf NET.dot -o NET.pdf), .json "
+             "reads back exactly with causalcal.graph_io.read_graph; edges carry "
+             "weight (= P(adjacent)) and direction (share of it in the drawn direction)")
+    parser.add_argument("--graph-threshold", type=float, default=0.5, metavar="T",
+                        help="P(adjacent) an edge needs in the --graph network (0.5)")
+
+
+def check_graph_arguments(args: argparse.Namespace) -> None:
+    """--graph and --graph-threshold, before any work."""
+    from causalcal.cli import CLIError, check_output_file
+    from causalcal.graph_io import GRAPH_SUFFIXES
+
+    if not 0 < args.graph_threshold <= 1:
+        raise CLIError(f"--graph-threshold must be in (0, 1], got {args.graph_threshold}")
+    if args.graph is not None:
+        check_output_file(args.graph, "--graph", GRAPH_SUFFIXES)
+
+
+def write_network(probabilities, path: str, threshold: float) -> str:
+    """Write the averaged network of ``probabilities`` to ``path``; a one-line report."""
+    from causalcal.graph_io import write_graph
+
+    graph = probabilities.averaged_network(threshold)
+    write_graph(graph, path, probabilities.edge_strengths(graph))
+    return (f"wrote the averaged network (P(adjacent) >= {threshold:g}: {graph.n_directed} "
+            f"directed, {graph.n_undirected} undirected edges) to {path}")
+
+
+def add_data_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--na-values", metavar="MARKERS", default="",
+        help="comma-separated cell values that mean 'missing' besides an empty cell, e.g. "
+             "'NA,?' (default: only an empty cell, so a category named NA stays a "
+             "category); a missing value is an error naming its column and row")
+    parser.add_argument(
+        "--discretize", metavar="METHOD:K",
+        help="bin every numeric column with more than --max-arity distinct values into K "
+             "ordered categories first: quantile (equal counts), uniform (equal widths) or "
+             "kmeans (1-d k-means), e.g. quantile:3; the bins chosen are reported on "
+             "standard error")
+
+
+def load_data(args: argparse.Namespace):
+    """The data of ``args.data`` as :class:`causalcal.data.DiscreteData`, with
+    ``--na-values`` and ``--discretize`` applied."""
+    from causalcal.data import DiscreteData
+
+    markers = [m.strip() for m in args.na_values.split(",") if m.strip()]
+    return DiscreteData.from_csv(args.data, max_arity=args.max_arity, na_values=markers,
+                                 discretize_bins=parse_discretize(args.discretize))
+
+
+def parse_discretize(text: str | None) -> tuple[str, int] | None:
+    """``"quantile:3"`` -> ``("quantile", 3)``; a bad value is a CLIError."""
+    if text is None:
+        return None
+    from causalcal.cli import CLIError
+    from causalcal.data import DISCRETIZE_METHODS
+
+    method, _, bins = text.partition(":")
+    if method not in DISCRETIZE_METHODS or not bins.isdigit() or int(bins) < 2:
+        raise CLIError(f"--discretize {text!r}: expected METHOD:K with METHOD one of "
+                       f"{', '.join(DISCRETIZE_METHODS)} and K >= 2, e.g. quantile:3")
+    return method, int(bins)

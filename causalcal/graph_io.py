@@ -1,0 +1,239 @@
+"""Graphs out and in: causal-learn, pgmpy, GML, Graphviz DOT and JSON (docs/design.md §3).
+
+* :func:`to_causallearn` / :func:`from_causallearn`: causal-learn's ``GeneralGraph``
+  (``graph[j, i] = 1, graph[i, j] = −1`` is ``i → j``; −1 both ways is ``i — j``), node
+  names kept.
+* :func:`to_pgmpy`: pgmpy's ``PDAG`` (extra ``bif``: ``pip install causalcal[bif]``).
+* :func:`write_graph` / :func:`read_graph` choose the format by the file's suffix:
+  ``.gml`` (a directed GML graph that ``networkx.read_gml`` and Gephi load; an undirected
+  edge is the two arcs, each with ``undirected 1``), ``.dot`` (a Graphviz digraph; an
+  undirected edge is one line with ``dir=none``) and ``.json`` (exact round trip).
+  Optional ``edge_data`` adds numeric attributes per edge (e.g. its probability); a
+  ``.dot`` file then draws wider lines for larger ``weight`` values.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import networkx as nx
+
+from causalcal._io import atomic_write
+from causalcal.errors import InputError
+from causalcal.graph import PDAG
+
+__all__ = ["GRAPH_SUFFIXES", "from_causallearn", "read_graph", "to_causallearn", "to_pgmpy",
+           "write_graph"]
+
+GRAPH_SUFFIXES = (".gml", ".dot", ".json")
+JSON_FORMAT = "causalcal.pdag"
+PGMPY_HINT = "pip install causalcal[bif]"
+
+EdgeData = Mapping[tuple[str, str], Mapping[str, float]]
+
+
+# ------------------------------------------------------------------ causal-learn
+def to_causallearn(graph: PDAG):
+    """causal-learn's ``GeneralGraph`` of ``graph`` (nodes named as ``graph.names``)."""
+    from causallearn.graph.Edge import Edge
+    from causallearn.graph.Endpoint import Endpoint
+    from causallearn.graph.GeneralGraph import GeneralGraph
+    from causallearn.graph.GraphNode import GraphNode
+
+    nodes = [GraphNode(name) for name in graph.names]
+    out = GeneralGraph(nodes)
+    for i, j in graph.directed_edges().tolist():
+        out.add_edge(Edge(nodes[i], nodes[j], Endpoint.TAIL, Endpoint.ARROW))
+    for i, j in graph.undirected_edges().tolist():
+        out.add_edge(Edge(nodes[i], nodes[j], Endpoint.TAIL, Endpoint.TAIL))
+    return out
+
+
+def from_causallearn(graph, names: Sequence[str] | None = None,
+                     conflicts_undirected: bool = False) -> PDAG:
+    """A :class:`PDAG` from a causal-learn ``GeneralGraph`` (names: the graph's node names
+    unless ``names`` is given). An endpoint pair other than tail–arrow or tail–tail (PC's
+    bidirected conflicts, PAG circles) is an error, or undirected with
+    ``conflicts_undirected``."""
+    m = graph.graph
+    v = m.shape[0]
+    if names is None:
+        names = [node.get_name() for node in graph.get_nodes()]
+    g = PDAG(v, names)
+    for i in range(v):
+        for j in range(i + 1, v):
+            a, b = int(m[i, j]), int(m[j, i])
+            if a == 0 and b == 0:
+                continue
+            if a == -1 and b == 1:
+                g.add_directed(i, j)
+            elif a == 1 and b == -1:
+                g.add_directed(j, i)
+            elif (a == -1 and b == -1) or conflicts_undirected:
+                g.add_undirected(i, j)
+            else:
+                raise ValueError(f"unsupported causal-learn endpoint pair ({a}, {b}) between "
+                                 f"{g.names[i]!r} and {g.names[j]!r}")
+    return g
+
+
+# ------------------------------------------------------------------------ pgmpy
+def to_pgmpy(graph: PDAG):
+    """pgmpy's ``PDAG`` of ``graph`` (needs the extra ``bif``)."""
+    try:
+        from pgmpy.base import PDAG as PgmpyPDAG
+    except ImportError:
+        raise ImportError(f"to_pgmpy needs pgmpy, the optional extra: {PGMPY_HINT}") from None
+    names = graph.names
+    out = PgmpyPDAG(
+        directed_ebunch=[(names[i], names[j]) for i, j in graph.directed_edges().tolist()],
+        undirected_ebunch=[(names[i], names[j]) for i, j in graph.undirected_edges().tolist()],
+    )
+    out.add_nodes_from(names)
+    return out
+
+
+# ----------------------------------------------------------------------- files
+def _suffix(path: str | os.PathLike) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix not in GRAPH_SUFFIXES:
+        raise InputError(f"{path}: unknown graph format {suffix or '(no suffix)'!r}; use "
+                         f"{', '.join(GRAPH_SUFFIXES)}")
+    return suffix
+
+
+def _edges(graph: PDAG) -> list[tuple[str, str, bool]]:
+    """``(a, b, directed)`` for every edge, directed ones first, sorted."""
+    n = graph.names
+    return ([(n[i], n[j], True) for i, j in graph.directed_edges().tolist()]
+            + [(n[i], n[j], False) for i, j in graph.undirected_edges().tolist()])
+
+
+def _attributes(edge_data: EdgeData | None, a: str, b: str) -> dict[str, float]:
+    if not edge_data:
+        return {}
+    found = edge_data.get((a, b), edge_data.get((b, a), {}))
+    return {str(k): float(v) for k, v in found.items()}
+
+
+def write_graph(graph: PDAG, path: str | os.PathLike, edge_data: EdgeData | None = None) -> None:
+    """Write ``graph`` to ``path`` (atomically) as GML, DOT or JSON by its suffix.
+
+    ``edge_data`` maps a pair of names ``(a, b)`` (either order) to numeric attributes of
+    that edge, e.g. ``{"weight": 0.93}``.
+    """
+    suffix = _suffix(path)
+    text = {".gml": _gml, ".dot": _dot, ".json": _json}[suffix](graph, edge_data)
+    with atomic_write(path, newline="\n", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def _gml(graph: PDAG, edge_data: EdgeData | None) -> str:
+    g = nx.DiGraph()
+    g.add_nodes_from(graph.names)
+    for a, b, directed in _edges(graph):
+        extra = _attributes(edge_data, a, b)
+        if directed:
+            g.add_edge(a, b, undirected=0, **extra)
+        else:
+            g.add_edge(a, b, undirected=1, **extra)
+            g.add_edge(b, a, undirected=1, **extra)
+    return "\n".join(nx.generate_gml(g)) + "\n"
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _dot(graph: PDAG, edge_data: EdgeData | None) -> str:
+    lines = ["digraph causalcal {"]
+    lines += [f"  {_quote(n)};" for n in graph.names]
+    for a, b, directed in _edges(graph):
+        extra = _attributes(edge_data, a, b)
+        attrs = [] if directed else ["dir=none"]
+        attrs += [f"{k}={v:.6g}" for k, v in extra.items() if re.fullmatch(r"[A-Za-z_]\w*", k)]
+        if "weight" in extra and math.isfinite(extra["weight"]):
+            attrs.append(f"penwidth={0.5 + 4.5 * min(max(extra['weight'], 0.0), 1.0):.3g}")
+        tail = f" [{', '.join(attrs)}]" if attrs else ""
+        lines.append(f"  {_quote(a)} -> {_quote(b)}{tail};")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _json(graph: PDAG, edge_data: EdgeData | None) -> str:
+    doc = {
+        "format": JSON_FORMAT, "version": 1, "nodes": graph.names,
+        "directed": [[a, b] for a, b, d in _edges(graph) if d],
+        "undirected": [[a, b] for a, b, d in _edges(graph) if not d],
+    }
+    if edge_data:
+        doc["edge_data"] = [[a, b, _attributes(edge_data, a, b)] for a, b, _ in _edges(graph)]
+    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+
+
+def read_graph(path: str | os.PathLike) -> PDAG:
+    """Read a graph written by :func:`write_graph` (format by suffix; errors name the file).
+
+    ``.gml``: any directed GML graph (arcs both ways are an undirected edge); ``.dot``:
+    the digraph subset :func:`write_graph` writes (quoted names, ``->`` lines,
+    ``dir=none`` for an undirected edge)."""
+    suffix = _suffix(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        from causalcal.errors import MissingFileError
+
+        raise MissingFileError(f"{path}: no such file") from None
+    try:
+        if suffix == ".gml":
+            return PDAG.from_networkx(nx.parse_gml(text.splitlines()))
+        if suffix == ".dot":
+            return _parse_dot(text)
+        return _parse_json(json.loads(text))
+    except (ValueError, KeyError, TypeError, nx.NetworkXError) as err:
+        raise InputError(f"{path}: not a {suffix[1:]} graph file: {err}") from None
+
+
+_NAME = r'"((?:[^"\\]|\\.)*)"'
+_NODE = re.compile(rf"^\s*{_NAME}\s*;?\s*$")
+_EDGE = re.compile(rf"^\s*{_NAME}\s*->\s*{_NAME}\s*(\[(.*)\])?\s*;?\s*$")
+
+
+def _unquote(text: str) -> str:
+    return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), text)
+
+
+def _parse_dot(text: str) -> PDAG:
+    names: list[str] = []
+    edges: list[tuple[str, str, bool]] = []
+    for k, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith(("digraph", "}", "//", "graph [", "node [")):
+            continue
+        edge, node = _EDGE.match(line), _NODE.match(line)
+        if edge:
+            a, b = _unquote(edge.group(1)), _unquote(edge.group(2))
+            edges.append((a, b, "dir=none" not in (edge.group(4) or "")))
+            names += [n for n in (a, b) if n not in names]
+        elif node:
+            name = _unquote(node.group(1))
+            names += [name] if name not in names else []
+        else:
+            raise ValueError(f"line {k}: cannot read {stripped!r}")
+    index = {n: k for k, n in enumerate(names)}
+    return PDAG.from_edges(len(names), [(index[a], index[b]) for a, b, d in edges if d],
+                           [(index[a], index[b]) for a, b, d in edges if not d], names)
+
+
+def _parse_json(doc: dict) -> PDAG:
+    if doc.get("format") != JSON_FORMAT:
+        raise ValueError(f"'format' is not {JSON_FORMAT!r}")
+    names = [str(n) for n in doc["nodes"]]
+    index = {n: k for k, n in enumerate(names)}
+    return PDAG.from_edges(len(names), [(index[a], index[b]) for a, b in doc["directed"]],
+                           [(index[a], index[b]) for a, b in doc["undirected"]], names)

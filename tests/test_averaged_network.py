@@ -1,0 +1,157 @@
+"""The averaged network (issue 17 item 4): bnlearn's averaged.network rule, its export from
+`bootstrap --graph` and `discover --graph`."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import causalcal
+from causalcal.bootstrap import edge_probabilities_from_graphs
+from causalcal.edges import EdgeProbabilities, pair_from_index
+from causalcal.errors import InputError
+from causalcal.graph import PDAG, dag_to_cpdag
+from causalcal.graph_io import read_graph
+from causalcal.simulate import random_network
+
+
+def _reference(probs: EdgeProbabilities, threshold: float) -> dict:
+    """The rule written out pair by pair: {(i, j): '->' | '<-' | '--'}."""
+    out = {}
+    dense = probs.dense(np.float64)
+    i, j = pair_from_index(np.arange(len(dense)), probs.n_vars)
+    for k, (p0, p1, p2, p3) in enumerate(dense.tolist()):
+        if 1 - p0 < threshold:
+            continue
+        adjacent = p1 + p2 + p3  # = 1 - p0 exactly in real numbers
+        if p1 / adjacent > 0.5:
+            out[(int(i[k]), int(j[k]))] = "->"
+        elif p2 / adjacent > 0.5:
+            out[(int(i[k]), int(j[k]))] = "<-"
+        else:
+            out[(int(i[k]), int(j[k]))] = "--"
+    return out
+
+
+def _as_dict(g: PDAG) -> dict:
+    out = {}
+    for i, j in g.directed_edges().tolist():
+        out[(min(i, j), max(i, j))] = "->" if i < j else "<-"
+    for i, j in g.undirected_edges().tolist():
+        out[(i, j)] = "--"
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 12), st.sampled_from([0.05, 0.3, 0.5, 0.75, 1.0]))
+def test_matches_the_rule_pair_by_pair(seed, n_graphs, threshold):
+    rng = np.random.default_rng(seed)
+    v = int(rng.integers(2, 7))
+    graphs = []
+    for _ in range(n_graphs):
+        order = rng.permutation(v)
+        arcs = [(int(order[a]), int(order[b])) for a in range(v) for b in range(a + 1, v)
+                if rng.random() < 0.5]
+        g = PDAG.from_edges(v, arcs)
+        graphs.append(dag_to_cpdag(g) if rng.random() < 0.5 else g)
+    probs = edge_probabilities_from_graphs(graphs)
+    assert _as_dict(probs.averaged_network(threshold)) == _reference(probs, threshold)
+
+
+def test_equal_split_is_undirected_despite_rounding():
+    """p_forward = p_backward = 0.1: 1 - p_none rounds to 0.19999999999999996."""
+    probs = EdgeProbabilities(["A", "B"], [[0, 1]], [[0.8, 0.1, 0.1, 0.0]])
+    assert probs.averaged_network(0.1) == PDAG.from_edges(2, [], [(0, 1)], ["A", "B"])
+
+
+def test_hand_cases_and_ties():
+    names = ["A", "B", "C", "D"]
+    probs = EdgeProbabilities(names, [[0, 1], [1, 2], [2, 3], [0, 3]],
+                              [[0.4, 0.35, 0.1, 0.15],   # adjacent 0.6, 0.58 of it A -> B
+                               [0.5, 0.25, 0.25, 0.0],   # adjacent 0.5 exactly, no majority
+                               [0.6, 0.0, 0.4, 0.0],     # adjacent 0.4 < 0.5
+                               [0.0, 0.0, 0.5, 0.5]])    # 0.5 of it D -> A is not > 0.5
+    g = probs.averaged_network()
+    assert g == PDAG.from_edges(4, [(0, 1)], [(1, 2), (0, 3)], names)
+    assert probs.averaged_network(0.4).has_directed(3, 2)
+    assert probs.averaged_network(0.61).n_edges == 1
+    strengths = probs.edge_strengths(g)
+    assert strengths[("A", "B")] == pytest.approx({"weight": 0.6, "direction": 0.35 / 0.6})
+    assert strengths[("A", "D")] == pytest.approx({"weight": 1.0, "direction": 0.5})
+    for bad in (0, -0.1, 1.5, True):
+        with pytest.raises(InputError, match="threshold"):
+            probs.averaged_network(bad)
+
+
+def test_one_graph_averages_to_itself():
+    net = random_network(12, 15, seed=2)
+    cpdag = net.cpdag()
+    probs = edge_probabilities_from_graphs([cpdag] * 3)
+    assert probs.averaged_network() == cpdag
+
+
+@pytest.fixture(scope="module")
+def realdata(tmp_path_factory):
+    root = tmp_path_factory.mktemp("avg")
+    net = random_network(14, 18, seed=5)
+    data = net.sample(500, seed=6)
+    data.to_csv(root / "data.csv")
+    truth = net.truth_dense()
+    rng = np.random.default_rng(1)
+    keys = np.concatenate([rng.choice(np.flatnonzero(truth == 0), 6, replace=False),
+                           np.flatnonzero(truth != 0)[:6]])
+    i, j = pair_from_index(keys, data.n_vars)
+    symbols = np.array(["none", "->", "<-", "--"])
+    pd.DataFrame({"a": np.asarray(data.names)[i], "b": np.asarray(data.names)[j],
+                  "relation": symbols[truth[keys]]}).to_csv(root / "known.csv", index=False)
+    return root, data
+
+
+def test_discover_network_holds_known_arcs(realdata):
+    root, data = realdata
+    result = causalcal.discover(data, root / "known.csv", n_boot=10, progress=False)
+    g = result.averaged_network(0.5)
+    known = result.known
+    for row in known.itertuples():
+        t = g.edge_type(int(row.i), int(row.j))
+        assert int(t) == int(row.label)  # known relations are drawn as given
+    top = result.edges[result.edges["p_adjacent"] >= 0.5]
+    index = {n: k for k, n in enumerate(data.names)}
+    for row in top.itertuples():
+        assert g.is_adjacent(index[row.a], index[row.b])
+    assert g.n_edges == len(top) + int((known["label"] != 0).sum())
+
+
+@pytest.mark.slow
+def test_cli_graph_outputs(realdata):
+    root, data = realdata
+    run = subprocess.run(
+        [sys.executable, "-m", "causalcal", "bootstrap", "data.csv", "--out", "p.npz",
+         "--n-boot", "6", "--quiet", "--graph", "net.json", "--graph-threshold", "0.3"],
+        cwd=root, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    probs = EdgeProbabilities.load(root / "p.npz")
+    assert read_graph(root / "net.json") == probs.averaged_network(0.3)
+    run = subprocess.run(
+        [sys.executable, "-m", "causalcal", "discover", "data.csv", "--known", "known.csv",
+         "--out", "edges.csv", "--probabilities", "p.npz", "--quiet", "--graph", "net.dot",
+         "--plot", "figs"],
+        cwd=root, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "averaged network" in run.stdout
+    if importlib.util.find_spec("matplotlib"):
+        for name in ("network.png", "reliability.png"):
+            assert (root / "figs" / name).read_bytes()[:4] == b"\x89PNG"
+    result = causalcal.discover(data, root / "known.csv", probabilities=probs, progress=False)
+    assert read_graph(root / "net.dot") == result.averaged_network(0.5)
+    run = subprocess.run(
+        [sys.executable, "-m", "causalcal", "bootstrap", "data.csv", "--out", "p.npz",
+         "--graph", "net.png"], cwd=root, capture_output=True, text=True)
+    assert run.returncode == 2 and "--graph" in run.stderr
