@@ -10,7 +10,7 @@ import pytest
 
 from causalcal.graph_io import read_graph
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "diabetes_discovery.py"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "diabetes_discovery.py"
 
 
 @pytest.mark.slow
