@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from causalcal._edge_swap import swap_directions
 from causalcal._io import atomic_write, read_csv_file
 from causalcal.errors import InputError
 
@@ -120,7 +121,7 @@ def read_csv(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
     except (TypeError, ValueError) as err:
         raise InputError(f"{path}: probability columns must be numbers: {err}") from None
     swap = a > b
-    probs[swap] = probs[swap][:, [0, 2, 1, 3]]
+    probs[swap] = swap_directions(probs[swap])
     if meta is not None and meta.get("frequencies") and n_boot:
         probs = np.round(probs * n_boot) / n_boot  # multiples of 1/n_boot, printed to 8 digits
     return names, np.column_stack([np.minimum(a, b), np.maximum(a, b)]), probs, n_boot

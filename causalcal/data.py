@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from causalcal._io import atomic_write, read_csv_file
+from causalcal._validation import check_unique_names
 from causalcal.errors import InputError
 
 __all__ = ["DISCRETIZE_METHODS", "DiscreteData", "discretize", "smallest_int_dtype"]
@@ -68,9 +69,7 @@ class DiscreteData:
         names = [f"X{k}" for k in range(v)] if names is None else [str(x) for x in names]
         if len(names) != v:
             raise ValueError(f"{len(names)} names for {v} columns")
-        if len(set(names)) != v:
-            dup = next(x for x in names if names.count(x) > 1)
-            raise ValueError(f"duplicate column name {dup!r}")
+        check_unique_names(names, "column name")
         if v and codes.size and codes.min() < 0:
             col = int(np.argwhere(codes < 0)[0, 1])
             raise ValueError(f"column {names[col]!r}: negative code")

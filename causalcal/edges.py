@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from causalcal._edge_swap import swap_directions
 from causalcal._edges_io import PROBABILITY_COLUMNS, read_csv, read_npz, write_sidecar
 from causalcal._io import atomic_write, input_file
 from causalcal.errors import InputError
@@ -239,7 +240,7 @@ class EdgeProbabilities:
             hit &= stored[pos_c] == want
         out[hit] = self.probs[pos_c[hit]]
         swap = i > j
-        out[swap] = out[swap][:, [0, 2, 1, 3]]
+        out[swap] = swap_directions(out[swap])
         return out.reshape(*shape, 4)
 
     def dense(self, dtype: type = np.float32) -> np.ndarray:

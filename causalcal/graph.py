@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 import networkx as nx
 import numpy as np
 
+from causalcal._validation import check_unique_names
 from causalcal.edges import EdgeType
 
 __all__ = [
@@ -38,10 +39,7 @@ class PDAG:
         self.names = [f"X{k}" for k in range(n_vars)] if names is None else list(map(str, names))
         if len(self.names) != n_vars:
             raise ValueError(f"{len(self.names)} names for {n_vars} nodes")
-        if len(set(self.names)) != n_vars:  # to_networkx would merge such nodes
-            seen: set[str] = set()
-            dup = next(x for x in self.names if x in seen or seen.add(x))
-            raise ValueError(f"duplicate node name {dup!r}")
+        check_unique_names(self.names, "node name")  # to_networkx would merge such nodes
         self._parents: list[set[int]] = [set() for _ in range(n_vars)]
         self._children: list[set[int]] = [set() for _ in range(n_vars)]
         self._neighbors: list[set[int]] = [set() for _ in range(n_vars)]

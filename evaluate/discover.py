@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from causalcal._edge_swap import swap_labels
 from causalcal._io import read_csv_file
 from causalcal.calibration.apply import (
     calibrate_all_pairs,
@@ -176,7 +177,7 @@ def read_known_pairs(known: pd.DataFrame | str | os.PathLike, names: list[str]) 
     label = np.array([EdgeType.from_symbol(r) for r in relations], dtype=np.int64)
     swap = a > b
     # Reading the pair the other way round swaps forward and backward.
-    label[swap] = np.array([0, 2, 1, 3])[label[swap]]
+    label[swap] = swap_labels(label[swap])
     out = frame.assign(i=np.minimum(a, b), j=np.maximum(a, b), label=label)
     conflicts = out.groupby(["i", "j"])["label"].nunique()
     conflicts = conflicts[conflicts > 1]
@@ -320,19 +321,26 @@ def discover(
     Q = calibrate_all_pairs(result.model, probabilities, dtype=np.float64)
     known_keys = pair_index(i_known, j_known, data.n_vars)
     edges = _edges_table(probabilities, Q, known_keys, rank_by)
-    diagnostics = {
-        "calibrator": calibrator, "rank_by": rank_by,
-        "known_arcs": int((~Y[:, 0]).sum()), "known_none": int(Y[:, 0].sum()),
-        "expected_edges": result.expected_edges, "em_iterations": result.n_iter,
-        "em_converged": result.converged, "design": result.design.describe(),
-    }
     eps = 0.5 / probabilities.n_boot if probabilities.n_boot else 1e-6
-    diagnostics["cross_validated_log_loss"] = _cross_validated_log_loss(
-        result.model, P_known, Y, result.design.offsets(P_known), eps, seed) or None
+    diagnostics = _diagnostics(result, calibrator, rank_by, P_known, Y, eps, seed)
     diagnostics["sensitivity"] = _sensitivity(fit, result.expected_edges, probabilities,
                                               edges.head(10))
     known_fit = {"P": P_known, "Y": Y, "offsets": result.design.offsets(P_known), "eps": eps}
     return DiscoveryResult(edges, probabilities, result.model, pairs, diagnostics, known_fit)
+
+
+def _diagnostics(result: KnownRelationsFit, calibrator: str, rank_by: str, P_known, Y,
+                 eps: float, seed: int) -> dict:
+    """What the summary reports of the fit: counts, EM, design, cross-validated log-loss."""
+    offsets = result.design.offsets(P_known)
+    return {
+        "calibrator": calibrator, "rank_by": rank_by,
+        "known_arcs": int((~Y[:, 0]).sum()), "known_none": int(Y[:, 0].sum()),
+        "expected_edges": result.expected_edges, "em_iterations": result.n_iter,
+        "em_converged": result.converged, "design": result.design.describe(),
+        "cross_validated_log_loss": _cross_validated_log_loss(
+            result.model, P_known, Y, offsets, eps, seed) or None,
+    }
 
 
 def _sensitivity(fit, expected: float, probabilities: EdgeProbabilities,
