@@ -43,7 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from .sampling import ClassTooSmallError
-from .study_cache import prepare_unit
+from .study_cache import prepare_unit, unit_features
 from .study_config import (
     PRESETS,
     SELECTIONS,
@@ -80,7 +80,7 @@ def _start(config: StudyConfig, out: Path) -> None:
 
 
 def _one_run(config: StudyConfig, probs, truth: np.ndarray, dense: np.ndarray,
-             v: int, e: int, n: int, r: int, settings: dict) -> dict:
+             v: int, e: int, n: int, r: int, settings: dict, features=None) -> dict:
     """The record of run (V, E, N, r): evaluated, or ``skipped`` when a class is too small."""
     base = {"V": v, "E": e, "N": n, "repeat": r, "calibrator": config.calibrator,
             "true_counts": np.bincount(truth, minlength=4).tolist()}
@@ -89,11 +89,21 @@ def _one_run(config: StudyConfig, probs, truth: np.ndarray, dense: np.ndarray,
             probs, truth, n, calibrator=config.calibrator,
             calibrator_params=config.calibrator_params, selection=config.selection,
             **run_seeds(config.seed, v, e, r, n), bin_size=config.bin_size, dense=dense,
+            **(features or {}),
         )
     except ClassTooSmallError as err:
         warnings.warn(f"V={v} E={e} N={n} repeat {r} skipped: {err}", stacklevel=4)
         record = {"N": n, "status": "skipped", "reason": str(err)}
     return {**base, **record, "settings": settings}
+
+
+def _run_features(config: StudyConfig, cache: Path, meta: dict) -> dict:
+    """``evaluate_run``'s feature arguments: the chosen groups, transformed, and their swap."""
+    from causalcal.bootstrap.pair_features import feature_columns, transform_features
+
+    cols, swap = feature_columns(config.features)
+    return {"features": transform_features(unit_features(config, cache, meta))[:, cols],
+            "feature_swap": swap}
 
 
 def _run_unit(config: StudyConfig, out: Path, results: Path, v: int, e: int, r: int,
@@ -106,15 +116,16 @@ def _run_unit(config: StudyConfig, out: Path, results: Path, v: int, e: int, r: 
         return list(done.values())
     cache = out / "cache" / f"V{v}_E{e}_r{r}"
     had_probs = (cache / "probs.npz").exists()
-    probs, truth, _ = prepare_unit(config, cache, v, e, r, progress)
+    probs, truth, meta = prepare_unit(config, cache, v, e, r, progress)
     dense = probs.dense(np.float32)
+    features = _run_features(config, cache, meta) if config.features else None
     records = []
     for n in config.sizes:
         if done[n] is not None:
             records.append(done[n])
             counts["runs_resumed"] += 1
             continue
-        record = _one_run(config, probs, truth, dense, v, e, n, r, settings)
+        record = _one_run(config, probs, truth, dense, v, e, n, r, settings, features)
         write_text(paths[n], dumps(record))
         records.append(record)
         counts["runs_new"] += 1

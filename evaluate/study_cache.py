@@ -19,7 +19,7 @@ from causalcal.edges import EdgeProbabilities
 from .study_config import StudyConfig, unit_seeds
 from .study_files import check_same, dumps, savez, write_text
 
-__all__ = ["prepare_unit"]
+__all__ = ["prepare_unit", "unit_features"]
 
 
 def _unit_meta(config: StudyConfig, cache: Path, v: int, e: int, r: int) -> dict:
@@ -92,3 +92,21 @@ def prepare_unit(config: StudyConfig, cache: Path, v: int, e: int, r: int,
     meta["true_counts"] = np.bincount(truth, minlength=4).tolist()
     write_text(cache / "meta.json", dumps(meta))
     return probs, truth, meta
+
+
+def unit_features(config: StudyConfig, cache: Path, meta: dict) -> np.ndarray:
+    """Raw pair features of the unit's bootstrap (cached in ``features.npz``), computed
+    from its checkpoint replicates: no search is rerun."""
+    path = cache / "features.npz"
+    if path.exists():
+        with np.load(path) as z:
+            return z["features"]
+    from causalcal.bootstrap.pair_features import checkpoint_pair_features
+
+    with np.load(cache / "data.npz") as z:
+        data = DiscreteData(z["codes"], [str(n) for n in z["names"]], z["arities"])
+    features = checkpoint_pair_features(
+        data, cache / "bootstrap", n_boot=config.n_boot, seed=meta["bootstrap_seed"],
+        search=config.search, **config.search_options)
+    savez(path, features=features)
+    return features

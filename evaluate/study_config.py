@@ -50,6 +50,8 @@ class StudyConfig:
     ``grid`` lists ``(V, (E, …))``: every V with its edge counts; ``sizes`` are the
     calibration set sizes N (multiples of 4). ``network_options`` go to
     ``random_network`` (e.g. ``max_in_degree``), ``search_options`` to the bootstrap.
+    ``features``: pair-feature groups of the learned graphs given to the calibrator beside
+    the probabilities (:data:`causalcal.bootstrap.pair_features.FEATURE_GROUPS`).
     """
 
     grid: tuple[tuple[int, tuple[int, ...]], ...]
@@ -60,6 +62,7 @@ class StudyConfig:
     calibrator: str = "snn"
     calibrator_params: dict = field(default_factory=dict)
     selection: str = "design"
+    features: tuple[str, ...] = ()
     seed: int = 0
     n_jobs: int = 1
     search: str = "fges"
@@ -87,6 +90,10 @@ class StudyConfig:
         if self.selection not in SELECTIONS:
             raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, "
                              f"got {self.selection!r}")
+        if self.features:
+            from causalcal.bootstrap.pair_features import feature_columns
+
+            feature_columns(self.features)  # unknown groups are an error now, not later
         for name in ("repeats", "n_samples", "n_boot", "n_jobs", "bin_size"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
@@ -98,6 +105,11 @@ class StudyConfig:
         name = self.calibrator.lower().replace("_", "-")
         if self.selection == "none":
             name += "_random-sample"
+        if self.features:
+            from causalcal.bootstrap.pair_features import FEATURE_GROUPS
+
+            every = set(self.features) == set(FEATURE_GROUPS)
+            name += "_features" if every else "_features-" + "+".join(self.features)
         if not self.calibrator_params:
             return name
         blob = json.dumps(self.calibrator_params, sort_keys=True, default=str)
@@ -111,9 +123,12 @@ class StudyConfig:
 
     def run_key(self) -> dict:
         """Settings that determine a run's result besides (V, E, N, r)."""
-        return {**self.cache_key(), "calibrator": self.calibrator,
-                "calibrator_params": self.calibrator_params, "selection": self.selection,
-                "bin_size": self.bin_size}
+        key = {**self.cache_key(), "calibrator": self.calibrator,
+               "calibrator_params": self.calibrator_params, "selection": self.selection,
+               "bin_size": self.bin_size}
+        if self.features:  # absent otherwise: earlier records keep matching
+            key["features"] = list(self.features)
+        return key
 
 
 #: Preset grids: thesis Table 33 (V = 1000), Table 34 (V = 5000) and a quick smoke test.

@@ -18,13 +18,14 @@ __all__ = ["evaluate_run"]
 
 
 def _fit(model, probs: EdgeProbabilities, truth: np.ndarray, cal: np.ndarray, design,
-         aware: bool) -> float:
+         aware: bool, features: np.ndarray | None) -> float:
     """Fit ``model`` on the calibration pairs ``cal``; returns the seconds it took."""
     start = time.perf_counter()
     # fit on the exact (float64) bootstrap values, as calibrate_all_pairs predicts on them
     P_cal = probs.lookup(*pair_from_index(cal, probs.n_vars))
     offsets = design.pooled([1, 2]).offsets(P_cal) if aware else None
-    fit_calibrator(model, P_cal, truth[cal].astype(np.int64), offsets)
+    X = P_cal if features is None else np.hstack([P_cal, features[cal]])
+    fit_calibrator(model, X, truth[cal].astype(np.int64), offsets)
     return time.perf_counter() - start
 
 
@@ -51,6 +52,8 @@ def evaluate_run(
     calibrator_seed: int = 0,
     bin_size: int = 100,
     dense: np.ndarray | None = None,
+    features: np.ndarray | None = None,
+    feature_swap=None,
 ) -> dict:
     """Steps 4–6 for one bootstrap result: calibration set, calibrator, before/after measures.
 
@@ -61,7 +64,9 @@ def evaluate_run(
     calibration set were a random sample, as the thesis did. Returns a flat record
     (``before_<measure>``, ``after_<measure>``, counts, seeds) with the reliability-diagram
     bins under ``"reliability"``. ``dense`` (the float32 dense bootstrap probabilities)
-    may be passed to reuse it across N.
+    may be passed to reuse it across N. ``features`` (one row per pair) are extra
+    calibrator inputs beside the probabilities, ``feature_swap`` their permutation when a
+    pair is read the other way round.
     """
     if selection not in SELECTIONS:
         raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, got {selection!r}")
@@ -71,10 +76,10 @@ def evaluate_run(
     cal, test, design = stratified_calibration_set(dense, truth, n, seed=sample_seed)
     aware = selection == "design"
     model = edge_calibrator(calibrator, calibrator_params, calibrator_seed,
-                            n_boot=probs.n_boot, equivariant=aware)
-    fit_seconds = _fit(model, probs, truth, cal, design, aware)
+                            n_boot=probs.n_boot, equivariant=aware, feature_swap=feature_swap)
+    fit_seconds = _fit(model, probs, truth, cal, design, aware, features)
     start = time.perf_counter()
-    after = calibrate_all_pairs(model, probs)
+    after = calibrate_all_pairs(model, probs, features=features)
     predict_seconds = time.perf_counter() - start
     record: dict = {
         "N": int(n), "status": "ok", "n_test": int(test.sum()),
@@ -83,10 +88,10 @@ def evaluate_run(
         "fit_seconds": fit_seconds, "predict_seconds": predict_seconds,
         "calibration_pairs": cal.tolist(),
     }
-    # what the calibrator makes of a never-adjacent pair (1, 0, 0, 0): most test pairs
-    default = np.asarray(model.predict_proba(np.array([[1.0, 0.0, 0.0, 0.0]])))[0]
-    record["after_default_p_none"] = float(default[0])
-    record["after_default_row"] = default.tolist()
+    if features is None:  # what it makes of a never-adjacent pair: most test pairs
+        default = np.asarray(model.predict_proba(np.array([[1.0, 0.0, 0.0, 0.0]])))[0]
+        record["after_default_p_none"] = float(default[0])
+        record["after_default_row"] = default.tolist()
     before_test, after_test, truth_test = dense[test], after[test], truth[test]
     del after
     _measure(record, before_test, after_test, truth_test, bin_size)

@@ -133,3 +133,14 @@ def test_transform_features():
     np.testing.assert_allclose(T[:, :5], np.log1p(F[:, :5]))
     np.testing.assert_allclose(T[:, 5], F[:, 5])
     np.testing.assert_allclose(T[:, 6], [-np.log1p(20.0), np.log1p(5.0)])
+
+
+def test_feature_columns_and_their_swap():
+    from causalcal.bootstrap.pair_features import FEATURE_GROUPS, feature_columns
+
+    cols, swap = feature_columns(("v_structure", "degree"))
+    assert cols.tolist() == [0, 1, 5] and swap == (1, 0, 2)
+    cols, swap = feature_columns(tuple(FEATURE_GROUPS))
+    assert cols.tolist() == list(range(7)) and swap == FEATURE_SWAP
+    with pytest.raises(ValueError, match="unknown pair feature group 'x'"):
+        feature_columns(("x",))

@@ -115,6 +115,33 @@ def test_other_calibrator_reuses_bootstraps_and_settings_are_checked(quick_study
 
 
 @pytest.mark.slow
+def test_pair_features_study_reuses_bootstraps(quick_study, capsys):
+    """--features: features from the cached checkpoints (no new bootstrap), records in
+    their own folder with the groups in their settings, same before, other after."""
+    cache = quick_study / "cache" / "V100_E100_r0" / "probs.npz"
+    stamp = cache.stat().st_mtime_ns
+    args = ["study", "--preset", "quick", "--out", str(quick_study), "--quiet", "--no-plots",
+            "--repeats", "1", "--features", "degree", "v_structure"]
+    assert main(args) == 0
+    assert cache.stat().st_mtime_ns == stamp
+    assert (quick_study / "cache" / "V100_E100_r0" / "features.npz").exists()
+    folder = quick_study / "results" / "snn_features-degree+v_structure"
+    mine = pd.read_csv(folder / "runs.csv").set_index("N")
+    snn = pd.read_csv(quick_study / "results" / "snn" / "runs.csv")
+    first = snn[snn["repeat"] == 0].set_index("N")
+    assert np.allclose(mine["before_overall_mce"], first.loc[mine.index, "before_overall_mce"])
+    assert not np.allclose(mine["after_overall_mce"], first.loc[mine.index, "after_overall_mce"])
+    record = json.loads(next((folder / "runs").glob("*.json")).read_text())
+    assert record["settings"]["features"] == ["degree", "v_structure"]
+    before = sorted(p.read_bytes() for p in (folder / "runs").glob("*.json"))
+    assert main(args) == 0  # resumed: identical records
+    assert sorted(p.read_bytes() for p in (folder / "runs").glob("*.json")) == before
+    capsys.readouterr()
+    assert main(args[:-2] + ["nonsense"]) == 2
+    assert "unknown pair feature group 'nonsense'" in capsys.readouterr().err
+
+
+@pytest.mark.slow
 def test_calibrate_and_evaluate_commands(quick_study, tmp_path, capsys):
     from causalcal.edges import EdgeProbabilities
     from causalcal.evaluate.truth import truth_frame
