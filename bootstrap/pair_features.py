@@ -157,12 +157,15 @@ def pairwise_gain_all(data: DiscreteData, sample_prior: float = 1.0,
 
 
 def checkpoint_pair_features(data: DiscreteData, checkpoint, *, n_boot: int, seed: int,
-                             search="fges", **search_options) -> np.ndarray:
+                             search="fges", knowledge=None, **search_options) -> np.ndarray:
     """Pair features of a finished bootstrap, read from its checkpoint folder (the same
     arguments as the :func:`~causalcal.bootstrap.bootstrap_edge_probabilities` call that
     wrote it); no search is run. The pairwise gain uses the search's BDeu priors."""
+    from .bootstrap import _with_knowledge
+
+    options = _with_knowledge(data, knowledge, search_options)
     with Checkpoint.open(checkpoint, data, n_boot=n_boot, seed=seed, search=search,
-                         search_options=search_options) as ckpt:
+                         search_options=options) as ckpt:
         finished = ckpt.finished()
         if len(finished) < n_boot:
             raise ValueError(f"{checkpoint}: {len(finished)} of {n_boot} replicates "

@@ -9,7 +9,10 @@ probabilities.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
+from tempfile import TemporaryDirectory
 
 import numpy as np
 import pandas as pd
@@ -66,7 +69,7 @@ class DiscoveryResult:
         label there (a known arc is "→ or —")."""
         fit = self.known_fit
         P, Y, offsets, eps = fit["P"], fit["Y"], fit["offsets"], fit["eps"]
-        raw = (P + eps) / (1 + 4 * eps)
+        raw = (P[:, :4] + eps) / (1 + 4 * eps)
         y = Y[:, 0].astype(np.float64)
         out = []
         for Q in (raw, self.calibrator.predict_proba(P)):
@@ -209,7 +212,7 @@ def _cross_validated_log_loss(model, P: np.ndarray, Y: np.ndarray, offsets: np.n
     split = StratifiedKFold(folds, shuffle=True, random_state=seed).split(P, adjacent)
     for train, test in split:
         fitted = fit_calibrator(clone(model), P[train], Y[train], offsets[train])
-        raw = (P[test] + eps) / (1 + 4 * eps)
+        raw = (P[test][:, :4] + eps) / (1 + 4 * eps)
         for Q, acc in ((raw, "before"), (fitted.predict_proba(P[test]), "after")):
             S = selected_posterior(Q, offsets[test])
             loss = -np.log(np.clip((S * Y[test]).sum(axis=1), 1e-12, 1)).sum()
@@ -269,6 +272,7 @@ def discover(
     probabilities: EdgeProbabilities | str | os.PathLike | None = None,
     progress: bool = True,
     knowledge=None,
+    features: bool | Sequence[str] = False,
     **search_options,
 ) -> DiscoveryResult:
     """Calibrated edge-type probabilities for every pair not in ``known`` (thesis §6.2).
@@ -291,6 +295,11 @@ def discover(
         ``softmax``, ``temperature``, ``ovr-isotonic`` …), made swap-equivariant.
     probabilities : precomputed bootstrap probabilities, or the path of a file of them
         (``.npz`` or ``.csv``, read with :meth:`EdgeProbabilities.load`); skips the bootstrap.
+    features : also give the calibrator features of the learned graphs (``True``: every
+        group of :data:`causalcal.bootstrap.pair_features.FEATURE_GROUPS`, or a list of
+        groups), read from the bootstrap's checkpoint (a temporary one when
+        ``checkpoint`` is not given; with precomputed ``probabilities``, pass the
+        ``checkpoint`` they were computed with).
 
     Returns a :class:`DiscoveryResult` whose ``edges`` DataFrame has one row per unknown
     pair: ``a, b, p_adjacent, p_directed, p_none, p_forward, p_backward, p_undirected``
@@ -300,39 +309,106 @@ def discover(
     if rank_by not in RANK_COLUMNS:
         raise ValueError(f"rank_by must be one of {', '.join(RANK_COLUMNS)}, got {rank_by!r}")
     data, pairs, Y, probabilities = _load_inputs(data, known, probabilities)
-    if probabilities is None:
-        from causalcal.bootstrap import bootstrap_edge_probabilities
-
-        probabilities = bootstrap_edge_probabilities(
-            data, n_boot=n_boot, search=search, n_jobs=n_jobs, seed=seed,
-            checkpoint=checkpoint, progress=progress, knowledge=knowledge, **search_options,
-        )
-    i_known = pairs["i"].to_numpy(np.int64)
-    j_known = pairs["j"].to_numpy(np.int64)
-    P_known = probabilities.lookup(i_known, j_known)
-    rows, counts, _ = distinct_rows(probabilities)
+    inputs = _pair_inputs(data, probabilities, _feature_groups(features), checkpoint,
+                          progress=progress, n_boot=n_boot, search=search, n_jobs=n_jobs,
+                          seed=seed, knowledge=knowledge, search_options=search_options)
+    probabilities = inputs.probabilities
+    known_keys = pair_index(pairs["i"].to_numpy(np.int64), pairs["j"].to_numpy(np.int64),
+                            data.n_vars)
+    X_known = inputs.rows(known_keys)
+    rows, counts = inputs.population()
 
     def fit(edges_assumed):
         model = edge_calibrator(calibrator, calibrator_params, seed,
-                                n_boot=probabilities.n_boot)
-        return fit_known_relations(model, P_known, Y, rows, counts, edges_assumed)
+                                n_boot=probabilities.n_boot, feature_swap=inputs.swap)
+        return fit_known_relations(model, X_known, Y, rows, counts, edges_assumed)
 
     result: KnownRelationsFit = fit(expected_edges)
-    Q = calibrate_all_pairs(result.model, probabilities, dtype=np.float64)
-    known_keys = pair_index(i_known, j_known, data.n_vars)
+    Q = calibrate_all_pairs(result.model, probabilities, dtype=np.float64,
+                            features=inputs.features)
     edges = _edges_table(probabilities, Q, known_keys, rank_by)
     eps = 0.5 / probabilities.n_boot if probabilities.n_boot else 1e-6
-    diagnostics = _diagnostics(result, calibrator, rank_by, P_known, Y, eps, seed)
-    diagnostics["sensitivity"] = _sensitivity(fit, result.expected_edges, probabilities,
+    diagnostics = _diagnostics(result, calibrator, rank_by, X_known, Y, eps, seed)
+    diagnostics["features"] = list(inputs.groups)
+    diagnostics["sensitivity"] = _sensitivity(fit, result.expected_edges, inputs,
                                               edges.head(10))
-    known_fit = {"P": P_known, "Y": Y, "offsets": result.design.offsets(P_known), "eps": eps}
+    known_fit = {"P": X_known, "Y": Y, "offsets": result.design.offsets(X_known[:, :4]),
+                 "eps": eps}
     return DiscoveryResult(edges, probabilities, result.model, pairs, diagnostics, known_fit)
+
+
+def _pair_inputs(data, probabilities, groups: tuple[str, ...], checkpoint, *, progress: bool,
+                 n_boot: int, search, n_jobs: int, seed: int, knowledge,
+                 search_options: dict) -> _PairInputs:
+    """Bootstrap (unless ``probabilities`` are given) and the calibrator's pair inputs."""
+    with ExitStack() as stack:
+        if groups and checkpoint is None:
+            if probabilities is not None:
+                raise ValueError("features need the bootstrap's checkpoint folder: pass "
+                                 "checkpoint= the folder the probabilities were computed with")
+            checkpoint = stack.enter_context(TemporaryDirectory()) + "/bootstrap"
+        if probabilities is None:
+            from causalcal.bootstrap import bootstrap_edge_probabilities
+
+            probabilities = bootstrap_edge_probabilities(
+                data, n_boot=n_boot, search=search, n_jobs=n_jobs, seed=seed,
+                checkpoint=checkpoint, progress=progress, knowledge=knowledge,
+                **search_options)
+        return _PairInputs(probabilities, groups, data, checkpoint, seed, search, knowledge,
+                           search_options)
+
+
+def _feature_groups(features: bool | Sequence[str]) -> tuple[str, ...]:
+    from causalcal.bootstrap.pair_features import FEATURE_GROUPS, feature_columns
+
+    if features is True:
+        return tuple(FEATURE_GROUPS)
+    groups = tuple(features or ())
+    feature_columns(groups)  # unknown groups are an error before the bootstrap
+    return groups
+
+
+class _PairInputs:
+    """The calibrator's inputs of pairs: bootstrap probabilities, then (optionally) the
+    transformed pair-feature groups read from the bootstrap's checkpoint."""
+
+    def __init__(self, probabilities: EdgeProbabilities, groups: tuple[str, ...], data,
+                 checkpoint, seed: int, search, knowledge, search_options: dict) -> None:
+        self.probabilities, self.groups = probabilities, groups
+        self.features, self.swap = None, None
+        if groups:
+            from causalcal.bootstrap.pair_features import (
+                checkpoint_pair_features,
+                feature_columns,
+                transform_features,
+            )
+
+            cols, self.swap = feature_columns(groups)
+            raw = checkpoint_pair_features(data, checkpoint, n_boot=probabilities.n_boot,
+                                           seed=seed, search=search, knowledge=knowledge,
+                                           **search_options)
+            self.features = transform_features(raw)[:, cols]
+
+    def rows(self, keys: np.ndarray) -> np.ndarray:
+        """Inputs of the pairs at ``keys`` (pair order, i < j)."""
+        i, j = pair_from_index(keys, self.probabilities.n_vars)
+        P = self.probabilities.lookup(i, j)
+        return P if self.features is None else np.hstack([P, self.features[keys]])
+
+    def population(self) -> tuple[np.ndarray, np.ndarray]:
+        """Distinct input rows of all pairs and how many pairs have each (every pair its
+        own row when there are features)."""
+        if self.features is None:
+            rows, counts, _ = distinct_rows(self.probabilities)
+            return rows, counts
+        dense = self.probabilities.dense(np.float64)
+        return np.hstack([dense, self.features]), np.ones(len(dense), dtype=np.int64)
 
 
 def _diagnostics(result: KnownRelationsFit, calibrator: str, rank_by: str, P_known, Y,
                  eps: float, seed: int) -> dict:
     """What the summary reports of the fit: counts, EM, design, cross-validated log-loss."""
-    offsets = result.design.offsets(P_known)
+    offsets = result.design.offsets(P_known[:, :4])
     return {
         "calibrator": calibrator, "rank_by": rank_by,
         "known_arcs": int((~Y[:, 0]).sum()), "known_none": int(Y[:, 0].sum()),
@@ -343,14 +419,14 @@ def _diagnostics(result: KnownRelationsFit, calibrator: str, rank_by: str, P_kno
     }
 
 
-def _sensitivity(fit, expected: float, probabilities: EdgeProbabilities,
-                 top: pd.DataFrame) -> dict:
+def _sensitivity(fit, expected: float, inputs: _PairInputs, top: pd.DataFrame) -> dict:
     """P(adjacent) of the ``top`` candidates when half and double ``expected`` adjacent
     pairs are assumed."""
+    probabilities = inputs.probabilities
     index = {n: k for k, n in enumerate(probabilities.names)}
     i = top["a"].map(index).to_numpy(np.int64)
     j = top["b"].map(index).to_numpy(np.int64)
-    P = probabilities.lookup(i, j)
+    P = inputs.rows(pair_index(i, j, probabilities.n_vars))  # the table has a < b
     out = {}
     for label, factor in (("half", 0.5), ("double", 2.0)):
         n_pairs = probabilities.n_pairs

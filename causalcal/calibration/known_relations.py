@@ -128,9 +128,10 @@ def fit_known_relations(model, P_known: np.ndarray, Y_known: np.ndarray, rows: n
     """Fit ``model`` on known relations with inclusion rates estimated by EM (see module).
 
     ``rows`` (u, 4) are the distinct bootstrap vectors of all pairs and ``row_counts``
-    how many pairs have each. ``expected_edges``: adjacent pairs in the population
-    (default Σ(1 − p_none) over all pairs). ``model`` is fitted in place (the last EM
-    step's fit is the result).
+    how many pairs have each (with pair features, ``P_known`` and ``rows`` carry them
+    after the 4 probabilities, and every pair is its own row). ``expected_edges``:
+    adjacent pairs in the population (default Σ(1 − p_none) over all pairs). ``model``
+    is fitted in place (the last EM step's fit is the result).
     """
     check_known_counts(Y_known)
     counts = np.asarray(row_counts, dtype=np.float64)
@@ -146,7 +147,7 @@ def fit_known_relations(model, P_known: np.ndarray, Y_known: np.ndarray, rows: n
     while steps < max_iter:
         steps += 1
         design = adjacency_design(P_known, Y_known, pairs_per_bin, adjacent)
-        fit_calibrator(model, P_known, Y_known, design.offsets(P_known))
+        fit_calibrator(model, P_known, Y_known, design.offsets(P_known[:, :4]))
         q_adj = 1.0 - np.asarray(model.predict_proba(rows), dtype=np.float64)[:, 0]
         new = np.bincount(bins, weights=counts * _pin(q_adj, counts, total), minlength=N_BINS)
         change = np.max(np.abs(new - adjacent) / np.maximum(adjacent, 1.0))
@@ -155,7 +156,7 @@ def fit_known_relations(model, P_known: np.ndarray, Y_known: np.ndarray, rows: n
             converged = True
             break
     design = adjacency_design(P_known, Y_known, pairs_per_bin, adjacent)
-    fit_calibrator(model, P_known, Y_known, design.offsets(P_known))
+    fit_calibrator(model, P_known, Y_known, design.offsets(P_known[:, :4]))
     return KnownRelationsFit(model, design, total, steps, converged)
 
 

@@ -121,6 +121,25 @@ def add_selection_argument(parser: argparse.ArgumentParser) -> None:
                              "thesis did (e.g. --calibrator snn-thesis --selection none)")
 
 
+FEATURE_GROUP_NAMES = ("degree", "indegree", "common_neighbours", "v_structure", "pairwise_gain")
+
+
+def add_features_argument(parser: argparse.ArgumentParser, where: str) -> None:
+    """``--features [GROUP ...]``: pair features of the learned graphs for the calibrator."""
+    parser.add_argument(
+        "--features", nargs="*", metavar="GROUP",
+        help="give the calibrator features of the learned graphs beside the probabilities "
+             f"(thesis §6.2.6), read from {where} without new searches: "
+             f"{', '.join(FEATURE_GROUP_NAMES)} (no GROUP: all)")
+
+
+def feature_groups(groups: list[str] | None) -> tuple[str, ...]:
+    """``--features`` as groups: absent -> none, given without names -> all."""
+    if groups is None:
+        return ()
+    return tuple(groups) if groups else FEATURE_GROUP_NAMES
+
+
 def parse_params(items: list[str] | None) -> dict:
     """``["k=v", …]`` → dict, values read as Python literals where possible."""
     params = {}

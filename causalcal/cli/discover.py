@@ -33,8 +33,10 @@ from pathlib import Path
 from causalcal.cli import (
     CLIError,
     add_calibrator_arguments,
+    add_features_argument,
     check_calibrator,
     check_output_file,
+    feature_groups,
     parse_params,
 )
 from causalcal.cli._realdata import (
@@ -78,6 +80,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_data_arguments(parser)
     add_knowledge_arguments(parser)
     add_graph_arguments(parser, "calibrated")
+    add_features_argument(parser, "the bootstrap's checkpoint (a temporary one unless "
+                                  "--checkpoint is given; with --probabilities, pass the "
+                                  "--checkpoint they were computed with)")
     parser.add_argument("--plot", metavar="DIR",
                         help="write DIR/network.png (the averaged network of the calibrated "
                              "probabilities, edge width by P(adjacent), at --graph-threshold) "
@@ -114,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         calibrator_params=params, expected_edges=args.expected_edges,
         rank_by=args.rank_by, search=args.search,
         n_jobs=args.jobs, seed=args.seed, checkpoint=args.checkpoint, probabilities=probs,
-        progress=not args.quiet, knowledge=knowledge,
+        progress=not args.quiet, knowledge=knowledge, features=feature_groups(args.features),
     )
     edges = result.edges if args.top is None else result.edges.head(args.top)
     out = Path(args.out)

@@ -36,9 +36,11 @@ import argparse
 
 from causalcal.cli import (
     add_calibrator_arguments,
+    add_features_argument,
     add_selection_argument,
     check_calibrator,
     check_output_dir,
+    feature_groups,
     parse_params,
 )
 
@@ -52,12 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--samples", type=int, help="samples n per data set (preset: 1000)")
     add_calibrator_arguments(parser)
     add_selection_argument(parser)
-    parser.add_argument(
-        "--features", nargs="*", metavar="GROUP",
-        help="give the calibrator features of the learned graphs beside the probabilities "
-             "(thesis §6.2.6), computed from the cached bootstrap without new searches: "
-             "degree, indegree, common_neighbours, v_structure, pairwise_gain (no GROUP: "
-             "all); results go to results/<calibrator>_features[-<groups>]/")
+    add_features_argument(parser, "the cached bootstrap (results go to "
+                                  "results/<calibrator>_features[-<groups>]/)")
     parser.add_argument("--nodes", type=int, help="override V of the preset")
     parser.add_argument("--edges", type=int, nargs="+", help="override the preset's E values")
     parser.add_argument("--sizes", type=int, nargs="+",
@@ -66,15 +64,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="study seed (default 0)")
     parser.add_argument("--no-plots", action="store_true", help="skip reliability diagrams")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
-
-
-def _feature_groups(groups: list[str] | None) -> tuple[str, ...]:
-    """``--features`` as groups: absent -> none, given without names -> all."""
-    from causalcal.bootstrap.pair_features import FEATURE_GROUPS
-
-    if groups is None:
-        return ()
-    return tuple(groups) if groups else tuple(FEATURE_GROUPS)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         repeats=args.repeats, n_boot=args.n_boot, n_samples=args.samples,
         calibrator=args.calibrator, calibrator_params=parse_params(args.param),
         selection=args.selection, n_jobs=args.jobs, seed=args.seed, plots=not args.no_plots,
-        features=_feature_groups(args.features),
+        features=feature_groups(args.features),
     )
     check_calibrator(config.calibrator, config.calibrator_params)
     result = run_study(config, args.out, progress=not args.quiet)

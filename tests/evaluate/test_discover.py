@@ -97,6 +97,36 @@ def test_library_call_matches_cli(study, cli_run):
     assert np.all(np.asarray(sens["double"]) >= np.asarray(sens["half"]) - 1e-9)
 
 
+@pytest.mark.slow
+def test_discover_with_pair_features(study, tmp_path, causalcal_cli):
+    """features=True: the calibrator sees the learned graphs' pair features (read from a
+    temporary checkpoint); the same features from a kept --checkpoint give the same table;
+    precomputed probabilities without their checkpoint are refused."""
+    root = study[0]
+    plain = causalcal.discover(root / "data.csv", root / "known.csv", n_boot=10,
+                               progress=False)
+    rich = causalcal.discover(root / "data.csv", root / "known.csv", n_boot=10,
+                              progress=False, features=True)
+    assert rich.diagnostics["features"] == ["degree", "indegree", "common_neighbours",
+                                            "v_structure", "pairwise_gain"]
+    assert not np.allclose(rich.edges.sort_values(["a", "b"])["p_adjacent"],
+                           plain.edges.sort_values(["a", "b"])["p_adjacent"])
+    np.testing.assert_allclose(rich.edges[list(PROBABILITY_COLUMNS)].sum(axis=1), 1)
+    out = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--out",
+                        tmp_path / "e.csv", "--n-boot", 10, "--quiet", "--checkpoint",
+                        tmp_path / "ck", "--features", cwd=root)
+    assert out.returncode == 0, out.stderr
+    cli = pd.read_csv(tmp_path / "e.csv")
+    np.testing.assert_allclose(cli["p_adjacent"], rich.edges["p_adjacent"], atol=1e-5)
+    with pytest.raises(ValueError, match="features need the bootstrap's checkpoint"):
+        causalcal.discover(root / "data.csv", root / "known.csv", progress=False,
+                           probabilities=plain.probabilities, features=["degree"])
+    again = causalcal.discover(root / "data.csv", root / "known.csv", progress=False,
+                               probabilities=plain.probabilities, checkpoint=tmp_path / "ck",
+                               n_boot=10, features=True)
+    np.testing.assert_allclose(again.edges["p_adjacent"], rich.edges["p_adjacent"])
+
+
 def test_known_pairs_oriented_to_data_order():
     names = ["A", "B", "C"]
     known = pd.DataFrame({"a": ["B", "A", "C", "B"], "b": ["A", "C", "B", "A"],
