@@ -61,3 +61,52 @@ def test_multi_classifier_isotonic_counts_its_columns():
     model = get("multi_classifier_isotonic").fit(X, y)
     assert model.n_features_in_ == 3
     np.testing.assert_array_equal(model.classes_, [0, 1])
+
+
+# --------------------------------------------------------------- every calibrator
+# The scikit-learn conventions that apply to a probability-input calibrator, checked for
+# every registered one on inputs it accepts: clone, params round trip, pickling, fit
+# returns self, not fitted before fit, deterministic refit, sample order invariance.
+FAST = {"snn": {"n_models": 2}, "snn_thesis": {"n_models": 2, "n_epochs": 5},
+        "dpm": {}, "abb": {}, "sbb": {}}
+
+
+def _data(name, rng):
+    model = get(name)
+    if isinstance(model, BinaryCalibrator):
+        cols = 3 if name == "multi_classifier_isotonic" else 1
+        X = rng.uniform(size=(120, cols))
+        X = X[:, 0] if cols == 1 else X
+        y = (rng.uniform(size=120) < (X if cols == 1 else X.mean(axis=1))).astype(int)
+    else:
+        X = rng.dirichlet(np.ones(4), size=120)
+        y = np.array([rng.choice(4, p=p) for p in X])
+    return X, y
+
+
+@pytest.mark.parametrize("name", available())
+def test_scikit_learn_conventions(name):
+    import pickle
+
+    from sklearn.base import clone
+
+    rng = np.random.default_rng(3)
+    X, y = _data(name, rng)
+    model = get(name)
+    model.set_params(**FAST.get(name, {}))
+    if "random_state" in model.get_params():
+        model.set_params(random_state=0)
+    params = model.get_params(deep=False)
+    twin = clone(model)
+    assert twin.get_params(deep=False).keys() == params.keys()
+    with pytest.raises(NotFittedError):
+        model.predict_proba(X[:3])
+    assert model.fit(X, y) is model
+    P = model.predict_proba(X)
+    assert P.shape[0] == len(X) and np.all(np.isfinite(P))
+    np.testing.assert_allclose(P.sum(axis=1), 1, atol=1e-6)
+    np.testing.assert_allclose(pickle.loads(pickle.dumps(model)).predict_proba(X), P)
+    np.testing.assert_allclose(twin.fit(X, y).predict_proba(X), P, atol=1e-8)  # refit
+    order = rng.permutation(len(X))
+    np.testing.assert_allclose(model.predict_proba(X[order]), P[order], atol=1e-12)
+    assert model.get_params(deep=False).keys() == params.keys()  # fit leaves params alone
