@@ -26,6 +26,7 @@ from causalcal.calibration.apply import (
     fit_calibrator,
 )
 from causalcal.calibration.known_relations import (
+    EvidenceBlend,
     KnownRelationsFit,
     check_known_counts,
     fit_known_relations,
@@ -273,6 +274,7 @@ def discover(
     progress: bool = True,
     knowledge=None,
     features: bool | Sequence[str] = False,
+    evidence_strength: float = 5.0,
     **search_options,
 ) -> DiscoveryResult:
     """Calibrated edge-type probabilities for every pair not in ``known`` (thesis §6.2).
@@ -293,6 +295,9 @@ def discover(
         :class:`causalcal.Knowledge` of required/forbidden arcs and tiers).
     calibrator : registry name of a multi-class calibrator (``snn``, ``dirichlet``,
         ``softmax``, ``temperature``, ``ovr-isotonic`` …), made swap-equivariant.
+    evidence_strength : known pairs a probability bin needs for half weight on the
+        calibrated value (:class:`~causalcal.calibration.known_relations.EvidenceBlend`;
+        0 = the calibrated value everywhere).
     probabilities : precomputed bootstrap probabilities, or the path of a file of them
         (``.npz`` or ``.csv``, read with :meth:`EdgeProbabilities.load`); skips the bootstrap.
     features : also give the calibrator features of the learned graphs (``True``: every
@@ -321,6 +326,7 @@ def discover(
     def fit(edges_assumed):
         model = edge_calibrator(calibrator, calibrator_params, seed,
                                 n_boot=probabilities.n_boot, feature_swap=inputs.swap)
+        model = EvidenceBlend(model, evidence_strength)
         return fit_known_relations(model, X_known, Y, rows, counts, edges_assumed)
 
     result: KnownRelationsFit = fit(expected_edges)

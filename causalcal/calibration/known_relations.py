@@ -27,12 +27,17 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import brentq
 from scipy.special import expit, logit
+from sklearn.base import clone
+from sklearn.utils.validation import check_is_fitted
 
+from causalcal._validation import HasMethods, Interval, Real
+from causalcal.calibration._base import MulticlassCalibrator
 from causalcal.calibration.apply import fit_calibrator
 from causalcal.calibration.selection import N_BINS, SelectionDesign, probability_bins
 
 __all__ = [
     "ADJACENCY_STRATA",
+    "EvidenceBlend",
     "MIN_KNOWN",
     "KnownRelationsFit",
     "adjacency_design",
@@ -165,3 +170,49 @@ def selected_posterior(Q: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     ``∝ Q · π`` (Bayes' rule with the inclusion rates ``π = exp(offsets)``)."""
     S = np.asarray(Q, dtype=np.float64) * np.exp(offsets - offsets.max(axis=1, keepdims=True))
     return S / S.sum(axis=1, keepdims=True)
+
+
+class EvidenceBlend(MulticlassCalibrator):
+    """Calibrated where the known pairs give evidence, the bootstrap's where they do not.
+
+    Known relations rarely cover the whole probability range: known non-adjacent pairs sit
+    at the never-adjacent corner (1, 0, 0, 0) and known arcs near P(adjacent) = 1. A
+    fitted map is then an extrapolation in between, and a correction learnt at the ends
+    moves the middle with no evidence there. Per bin ``b`` of the bootstrap's
+    P(adjacent) (the strata of :func:`adjacency_design`), the output is
+    ``w_b · f(x) + (1 − w_b) · x`` with ``w_b = m_b / (m_b + strength)`` for the ``m_b``
+    known pairs in that bin: an empirical-Bayes style shrinkage of the correction towards
+    zero by the evidence behind it. ``calibrator`` is fitted as it is (offsets and set
+    labels passed through).
+    """
+
+    _parameter_constraints = {
+        "calibrator": [HasMethods("fit", "predict_proba")],
+        "strength": [Interval(Real, 0, None, closed="left")],
+    }
+
+    def __init__(self, calibrator, strength: float = 5.0) -> None:
+        self.calibrator = calibrator
+        self.strength = strength
+
+    def fit(self, X, y, sample_weight=None, offsets=None) -> EvidenceBlend:
+        """Fit a clone of ``calibrator`` and count the known pairs per bin."""
+        self._validate_params()
+        X = np.asarray(X, dtype=np.float64)
+        model = clone(self.calibrator)
+        fit_calibrator(model, X, y, offsets) if sample_weight is None else model.fit(
+            X, y, sample_weight=sample_weight, offsets=offsets)
+        per_bin = np.bincount(probability_bins(1.0 - X[:, 0]), minlength=N_BINS)
+        self.calibrator_ = model
+        self.bin_weights_ = per_bin / (per_bin + self.strength) if self.strength else (
+            np.ones(N_BINS))
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def predict_proba(self, X) -> np.ndarray:
+        """``w_b · f(x) + (1 − w_b) · x`` by the bin ``b`` of x's P(adjacent)."""
+        check_is_fitted(self)
+        X = np.asarray(X, dtype=np.float64)
+        w = self.bin_weights_[probability_bins(1.0 - X[:, 0])][:, None]
+        Q = np.asarray(self.calibrator_.predict_proba(X), dtype=np.float64)
+        return w * Q + (1.0 - w) * X[:, : Q.shape[1]]

@@ -74,7 +74,11 @@ def _fit_on_truth(args, probs, params):
 def _fit_on_known(args, probs, params):
     """Known relations: set-valued labels, inclusion rates estimated by EM."""
     from causalcal.calibration.apply import distinct_rows, edge_calibrator
-    from causalcal.calibration.known_relations import fit_known_relations, relation_label_sets
+    from causalcal.calibration.known_relations import (
+        EvidenceBlend,
+        fit_known_relations,
+        relation_label_sets,
+    )
     from causalcal.cli import CLIError
     from causalcal.edges import pair_index
     from causalcal.evaluate.discover import read_known_pairs
@@ -85,8 +89,8 @@ def _fit_on_known(args, probs, params):
     known = read_known_pairs(args.known, probs.names)
     i, j = known["i"].to_numpy(), known["j"].to_numpy()
     labels = known["label"].to_numpy("int64")
-    model = edge_calibrator(args.calibrator, params, derive_seed(args.seed, 1),
-                            n_boot=probs.n_boot)
+    model = EvidenceBlend(edge_calibrator(args.calibrator, params, derive_seed(args.seed, 1),
+                                          n_boot=probs.n_boot))
     rows, counts, _ = distinct_rows(probs)
     fit_known_relations(model, probs.lookup(i, j), relation_label_sets(labels), rows, counts,
                         args.expected_edges)
