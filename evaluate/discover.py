@@ -279,8 +279,6 @@ def discover(
 ) -> DiscoveryResult:
     """Calibrated edge-type probabilities for every pair not in ``known`` (thesis §6.2).
 
-    Parameters
-    ----------
     data : discrete data (DiscreteData, DataFrame or CSV path with a header row).
     known : relations known from the literature, columns ``a, b, relation``: ``->`` (the
         true DAG has the arc a → b; as a CPDAG edge type "a → b or a — b"), ``<-``,
@@ -295,9 +293,8 @@ def discover(
         :class:`causalcal.Knowledge` of required/forbidden arcs and tiers).
     calibrator : registry name of a multi-class calibrator (``snn``, ``dirichlet``,
         ``softmax``, ``temperature``, ``ovr-isotonic`` …), made swap-equivariant.
-    evidence_strength : known pairs a probability bin needs for half weight on the
-        calibrated value (:class:`~causalcal.calibration.known_relations.EvidenceBlend`;
-        0 = the calibrated value everywhere).
+    evidence_strength : known pairs a P(adjacent) bin needs for half weight on the
+        calibrated value (:class:`~causalcal.calibration.known_relations.EvidenceBlend`).
     probabilities : precomputed bootstrap probabilities, or the path of a file of them
         (``.npz`` or ``.csv``, read with :meth:`EdgeProbabilities.load`); skips the bootstrap.
     features : also give the calibrator features of the learned graphs (``True``: every
@@ -311,15 +308,13 @@ def discover(
     (calibrated; ``p_forward`` is P(a → b)) and ``boot_none … boot_undirected``
     (bootstrap frequencies), sorted by ``rank_by`` descending.
     """
-    if rank_by not in RANK_COLUMNS:
-        raise ValueError(f"rank_by must be one of {', '.join(RANK_COLUMNS)}, got {rank_by!r}")
+    _check_options(rank_by, evidence_strength)
     data, pairs, Y, probabilities = _load_inputs(data, known, probabilities)
     inputs = _pair_inputs(data, probabilities, _feature_groups(features), checkpoint,
                           progress=progress, n_boot=n_boot, search=search, n_jobs=n_jobs,
                           seed=seed, knowledge=knowledge, search_options=search_options)
     probabilities = inputs.probabilities
-    known_keys = pair_index(pairs["i"].to_numpy(np.int64), pairs["j"].to_numpy(np.int64),
-                            data.n_vars)
+    known_keys = pair_index(pairs["i"].to_numpy(), pairs["j"].to_numpy(), data.n_vars)
     X_known = inputs.rows(known_keys)
     rows, counts = inputs.population()
 
@@ -334,12 +329,12 @@ def discover(
                             features=inputs.features)
     edges = _edges_table(probabilities, Q, known_keys, rank_by)
     eps = 0.5 / probabilities.n_boot if probabilities.n_boot else 1e-6
-    diagnostics = _diagnostics(result, calibrator, rank_by, X_known, Y, eps, seed)
-    diagnostics["features"] = list(inputs.groups)
+    offsets = result.design.offsets(X_known[:, :4])
+    diagnostics = _diagnostics(result, calibrator, rank_by, X_known, Y, offsets, eps, seed,
+                               inputs.groups)
     diagnostics["sensitivity"] = _sensitivity(fit, result.expected_edges, inputs,
                                               edges.head(10))
-    known_fit = {"P": X_known, "Y": Y, "offsets": result.design.offsets(X_known[:, :4]),
-                 "eps": eps}
+    known_fit = {"P": X_known, "Y": Y, "offsets": offsets, "eps": eps}
     return DiscoveryResult(edges, probabilities, result.model, pairs, diagnostics, known_fit)
 
 
@@ -411,12 +406,18 @@ class _PairInputs:
         return np.hstack([dense, self.features]), np.ones(len(dense), dtype=np.int64)
 
 
+def _check_options(rank_by: str, evidence_strength: float) -> None:
+    if rank_by not in RANK_COLUMNS:
+        raise ValueError(f"rank_by must be one of {', '.join(RANK_COLUMNS)}, got {rank_by!r}")
+    if not evidence_strength >= 0:
+        raise ValueError(f"evidence_strength must be >= 0, got {evidence_strength!r}")
+
+
 def _diagnostics(result: KnownRelationsFit, calibrator: str, rank_by: str, P_known, Y,
-                 eps: float, seed: int) -> dict:
+                 offsets, eps: float, seed: int, groups: tuple[str, ...]) -> dict:
     """What the summary reports of the fit: counts, EM, design, cross-validated log-loss."""
-    offsets = result.design.offsets(P_known[:, :4])
     return {
-        "calibrator": calibrator, "rank_by": rank_by,
+        "calibrator": calibrator, "rank_by": rank_by, "features": list(groups),
         "known_arcs": int((~Y[:, 0]).sum()), "known_none": int(Y[:, 0].sum()),
         "expected_edges": result.expected_edges, "em_iterations": result.n_iter,
         "em_converged": result.converged, "design": result.design.describe(),

@@ -61,6 +61,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--expected-edges", type=float, default=None,
                         help="adjacent pairs assumed in the population (default: the "
                              "bootstrap's mean number of edges)")
+    parser.add_argument("--evidence-strength", type=float, default=5.0,
+                        help="known pairs a P(adjacent) bin needs for half weight on the "
+                             "calibrated value; bins without known pairs keep the "
+                             "bootstrap's probabilities (default 5; 0: calibrate everywhere)")
     parser.add_argument("--rank-by", choices=("p_adjacent", "p_directed"),
                         default="p_adjacent", help="ranking column (p_adjacent)")
     parser.add_argument("--search", default="fges",
@@ -107,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
             raise CLIError("--plot needs matplotlib: pip install 'causalcal[plot]'")
         check_output_dir(args.plot, "--plot")
     parse_discretize(args.discretize)
+    if not args.evidence_strength >= 0:
+        raise CLIError(f"--evidence-strength must be >= 0, got {args.evidence_strength}")
     if args.top is not None and args.top < 1:
         raise CLIError(f"--top must be at least 1, got {args.top}")
     params = parse_params(args.param)
@@ -120,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
         rank_by=args.rank_by, search=args.search,
         n_jobs=args.jobs, seed=args.seed, checkpoint=args.checkpoint, probabilities=probs,
         progress=not args.quiet, knowledge=knowledge, features=feature_groups(args.features),
+        evidence_strength=args.evidence_strength,
     )
     edges = result.edges if args.top is None else result.edges.head(args.top)
     out = Path(args.out)
