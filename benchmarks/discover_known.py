@@ -94,6 +94,7 @@ def main() -> None:
           f" {'AUC boot':>9} {'cal':>6} {'dirF1 boot':>11} {'cal':>6} {'seconds':>8}")
     for name in args.networks:
         frame, names, index, probs, truth, arcs, boot_s = _setup(name, args.n_boot, args.jobs)
+        means = []
         for rep in range(args.repeats):
             known = _known(names, arcs, args.known, np.random.default_rng(100 + rep))
             start = time.perf_counter()
@@ -104,6 +105,11 @@ def main() -> None:
                   f" {c['ece_adj']:7.4f} {b['auc_adj']:9.3f} {c['auc_adj']:6.3f}"
                   f" {b['dir_f1']:11.3f} {c['dir_f1']:6.3f}"
                   f" {time.perf_counter() - start:8.1f}", flush=True)
+            means.append([b["mce"], c["mce"], b["ece_adj"], c["ece_adj"], b["auc_adj"],
+                          c["auc_adj"]])
+        m = np.mean(means, axis=0)
+        print(f"{name:9s} {'mean':>3} {m[0]:9.3f} {m[1]:6.3f} {m[2]:12.4f} {m[3]:7.4f}"
+              f" {m[4]:9.3f} {m[5]:6.3f}")
         print(f"  ({name}: {len(names)} variables, bootstrap {boot_s:.1f} s)")
 
 
