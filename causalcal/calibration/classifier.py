@@ -16,8 +16,10 @@ import inspect
 import numpy as np
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import check_cv
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from causalcal._validation import (
     BOOLEAN,
@@ -48,8 +50,9 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    estimator : scikit-learn classifier
-        Binary classifier with ``predict_proba`` or ``decision_function``.
+    estimator : scikit-learn classifier or None, default None
+        Binary classifier with ``predict_proba`` or ``decision_function``; ``None`` is
+        ``LogisticRegression()``, as in scikit-learn's ``CalibratedClassifierCV``.
     calibrator : str or BinaryCalibrator, default 'isotonic'
         A registry name (``causalcal.calibration.available()``) or a calibrator instance
         (cloned before fitting).
@@ -71,7 +74,7 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "estimator": [HasMethods("fit", "predict")],
+        "estimator": [None, HasMethods("fit", "predict")],
         "calibrator": [InstanceOf(str, "a registry name"), HasMethods("fit", "predict")],
         "cv": [Options("prefit"), Interval(Integral, 2, None), HasMethods("split"),
                Satisfies(lambda v: not isinstance(v, str) and iter(v) is not None,
@@ -93,6 +96,17 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
         self.cv = cv
         self.method = method
         self.ensemble = ensemble
+
+    def __sklearn_tags__(self):
+        """A binary classifier; sparse input if the estimator takes it."""
+        from sklearn.utils import get_tags
+
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        inner = LogisticRegression() if self.estimator is None else self.estimator
+        tags.input_tags.sparse = get_tags(inner).input_tags.sparse
+        tags.input_tags.allow_nan = get_tags(inner).input_tags.allow_nan
+        return tags
 
     # -- helpers -----------------------------------------------------------------
     def _make_calibrator(self) -> BinaryCalibrator:
@@ -138,30 +152,29 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
         """Fit the estimator(s) and calibrator(s)."""
         validate_params(self)
         self._make_calibrator()  # validate early
-        if not hasattr(X, "shape"):
-            X = np.asarray(X)
-        y = np.asarray(y)
-        if y.ndim != 1:
-            raise ValueError(f"y must be 1-d, got shape {y.shape}")
+        if y is None:
+            raise ValueError("CalibratedClassifier requires y to be passed, but the target "
+                             "y is None")
+        X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=None,
+                             ensure_all_finite=False, y_numeric=False)
+        check_classification_targets(y)
         n = len(y)
-        if hasattr(X, "shape") and X.shape[0] != n:
-            raise ValueError(f"X has {X.shape[0]} rows but y has {n} labels")
         classes = np.unique(y)
         if len(classes) != 2:
-            raise ValueError(
-                f"CalibratedClassifier needs exactly 2 classes in y, found {len(classes)}"
-            )
+            raise ValueError(f"Only binary classification is supported: CalibratedClassifier "
+                             f"needs exactly 2 classes in y, found {len(classes)} class(es)")
         self.classes_ = classes
         z = (y == classes[1]).astype(np.int64)
         w = None if sample_weight is None else check_sample_weight(sample_weight, n)
-        has_pp = hasattr(self.estimator, "predict_proba")
-        has_df = hasattr(self.estimator, "decision_function")
+        self.estimator_ = LogisticRegression() if self.estimator is None else self.estimator
+        has_pp = hasattr(self.estimator_, "predict_proba")
+        has_df = hasattr(self.estimator_, "decision_function")
         if self.method == "auto":
             if not (has_pp or has_df):
                 raise ValueError("estimator has neither predict_proba nor decision_function")
             self.method_ = "predict_proba" if has_pp else "decision_function"
         else:
-            if not hasattr(self.estimator, self.method):
+            if not hasattr(self.estimator_, self.method):
                 raise ValueError(f"estimator has no {self.method}")
             self.method_ = self.method
 
@@ -169,12 +182,12 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
         if isinstance(self.cv, str):
             if self.cv != "prefit":
                 raise ValueError(f"cv must be an int, a splitter or 'prefit', got {self.cv!r}")
-            check_is_fitted(self.estimator)
-            if len(np.setdiff1d(classes, np.asarray(self.estimator.classes_))):
+            check_is_fitted(self.estimator_)
+            if len(np.setdiff1d(classes, np.asarray(self.estimator_.classes_))):
                 raise ValueError("y has classes the prefit estimator was not trained on")
             cal = self._make_calibrator()
-            cal.fit(self._scores(self.estimator, X, cal), z, sample_weight=w)
-            pairs.append((self.estimator, cal))
+            cal.fit(self._scores(self.estimator_, X, cal), z, sample_weight=w)
+            pairs.append((self.estimator_, cal))
         else:
             splitter = check_cv(self.cv, y, classifier=True)
             splits = list(splitter.split(X, y))
@@ -185,7 +198,7 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
                 if len(np.unique(y[tr])) != 2:
                     raise ValueError("a cross-validation training fold lacks one of the classes")
                 est = self._fit_est(
-                    clone(self.estimator), _take(X, tr), y[tr], None if w is None else w[tr]
+                    clone(self.estimator_), _take(X, tr), y[tr], None if w is None else w[tr]
                 )
                 cal = self._make_calibrator()
                 sc = self._scores(est, _take(X, te), cal)
@@ -199,7 +212,7 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
             if not self.ensemble:
                 if np.isnan(oof).any():
                     raise ValueError("cv must put every sample in exactly one test fold")
-                est = self._fit_est(clone(self.estimator), X, y, w)
+                est = self._fit_est(clone(self.estimator_), X, y, w)
                 cal = self._make_calibrator().fit(oof, z, sample_weight=w)
                 pairs.append((est, cal))
         self.calibrated_pairs_ = pairs
@@ -208,14 +221,15 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X) -> np.ndarray:
         """Calibrated class probabilities, shape (n, 2), columns in ``classes_`` order."""
         check_is_fitted(self, "calibrated_pairs_")
-        if not hasattr(X, "shape"):
-            X = np.asarray(X)
+        X = validate_data(self, X, reset=False, accept_sparse=["csr", "csc"], dtype=None,
+                          ensure_all_finite=False)
         p = np.mean([cal.predict(self._scores(est, X, cal)) for est, cal in self.calibrated_pairs_],
                     axis=0)
         return np.column_stack([1.0 - p, p])
 
     def predict(self, X) -> np.ndarray:
         """The class with calibrated probability above 0.5 (ties to ``classes_[0]``)."""
+        check_is_fitted(self, "calibrated_pairs_")
         return self.classes_[(self.predict_proba(X)[:, 1] > 0.5).astype(np.int64)]
 
 

@@ -208,14 +208,17 @@ def test_calibrated_classifier_api_and_errors():
         m.predict_proba(X)
     m.fit(X, y, sample_weight=np.ones(len(y)))
     assert m.predict_proba(X).shape == (200, 2)
+    # estimator=None is LogisticRegression, as in scikit-learn's CalibratedClassifierCV
+    default = CalibratedClassifier(None, cv=3).fit(X, y)
+    assert isinstance(default.estimator_, LogisticRegression)
     cases = [
-        (CalibratedClassifier(None), y, "estimator"),
         (CalibratedClassifier(GaussianNB(), "nope"), y, "unknown calibrator"),
         (CalibratedClassifier(GaussianNB(), LogisticRegression()), y, "binary calibrator"),
         (CalibratedClassifier(GaussianNB(), cv="loo"), y, "cv"),
         (CalibratedClassifier(GaussianNB(), method="predict"), y, "method"),
         (CalibratedClassifier(GaussianNB(), ensemble="yes"), y, "ensemble"),
-        (CalibratedClassifier(GaussianNB()), np.arange(200) % 3, "2 classes"),
+        (CalibratedClassifier(GaussianNB()), np.arange(200) % 3, "Only binary classification"),
+        (CalibratedClassifier(GaussianNB()), np.linspace(0, 1, 200), "Unknown label type"),
         (CalibratedClassifier(GaussianNB(), method="decision_function"), y, "decision_function"),
     ]
     for est, labels, msg in cases:

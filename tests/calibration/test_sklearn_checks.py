@@ -13,8 +13,10 @@ import pytest
 import scipy.sparse as sp
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import get_tags
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from causalcal.calibration import BinaryCalibrator, available, get
+from causalcal.calibration.classifier import CalibratedClassifier
 
 BINARY = [n for n in available() if isinstance(get(n), BinaryCalibrator)]
 ONE_SCORE = [n for n in BINARY if n != "multi_classifier_isotonic"]  # that one takes (n, m)
@@ -110,3 +112,14 @@ def test_scikit_learn_conventions(name):
     order = rng.permutation(len(X))
     np.testing.assert_allclose(model.predict_proba(X[order]), P[order], atol=1e-12)
     assert model.get_params(deep=False).keys() == params.keys()  # fit leaves params alone
+
+
+# ------------------------------------------------------------ CalibratedClassifier
+
+
+@parametrize_with_checks([CalibratedClassifier(), CalibratedClassifier(calibrator="platt",
+                                                                       ensemble=False)])
+def test_calibrated_classifier_passes_check_estimator(estimator, check):
+    """The scikit-learn classifier of the library passes every check, none declared
+    expected to fail (binary-only, declared with the ``multi_class`` tag)."""
+    check(estimator)
