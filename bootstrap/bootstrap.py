@@ -33,6 +33,7 @@ from causalcal.errors import InputError
 from causalcal.graph import PDAG
 
 from .checkpoint import Checkpoint, search_identity
+from .pair_features import PairFeatureAccumulator, pairwise_gain_all
 
 __all__ = [
     "bootstrap_edge_probabilities",
@@ -377,15 +378,47 @@ def _with_knowledge(data: DiscreteData, knowledge: Any, options: dict[str, Any])
     return {**options, "knowledge": knowledge}
 
 
-def _resume(ckpt: Checkpoint, n_boot: int, counter: EdgeTypeCounter) -> set[int]:
-    """Add the replicates ``ckpt`` already holds to ``counter``; return their indices."""
+def _resume(ckpt: Checkpoint, n_boot: int, sinks: list) -> set[int]:
+    """Add the replicates ``ckpt`` already holds to every sink (edge-type counter, pair
+    features); return their indices."""
     done: set[int] = set()
     for b in ckpt.finished():
         if b < n_boot:
             stored = ckpt.read(b)
             if stored is not None:
-                counter.add(*stored)
+                for sink in sinks:
+                    sink.add(*stored)
                 done.add(b)
+    return done
+
+
+def _collect(data: DiscreteData, search, search_options: dict, seed: int, n_boot: int,
+             n_jobs: int, backend, scheduler, checkpoint, progress: bool,
+             sinks: list) -> set[int]:
+    """Resume from ``checkpoint``, run the missing replicates and add every replicate to
+    the ``sinks``; return the indices done."""
+    done: set[int] = set()
+    with ExitStack() as stack:
+        ckpt: Checkpoint | None = None
+        if checkpoint is not None:
+            ckpt = Checkpoint.open(
+                Path(checkpoint), data, n_boot=n_boot, seed=seed, search=search,
+                search_options=search_options,
+            )
+            stack.callback(ckpt.close)
+            done = _resume(ckpt, n_boot, sinks)
+        todo = [b for b in range(n_boot) if b not in done]
+        bar = stack.enter_context(_progress_bar(n_boot, len(done), progress))
+        results = _run_parallel(data, search, search_options, seed, todo, n_jobs, backend,
+                                scheduler)
+        stack.callback(getattr(results, "close", lambda: None))
+        for b, keys, labels in results:
+            if ckpt is not None:
+                ckpt.write(b, keys, labels)
+            for sink in sinks:
+                sink.add(keys, labels)
+            done.add(b)
+            bar.update(1)
     return done
 
 
@@ -400,6 +433,7 @@ def bootstrap_edge_probabilities(
     scheduler: Any = None,
     progress: bool = True,
     knowledge: Any = None,
+    features: bool = False,
     **search_options: Any,
 ) -> EdgeProbabilities:
     """Edge-type probabilities of every pair from ``n_boot`` bootstrap searches (docs/design.md §6).
@@ -427,6 +461,9 @@ def bootstrap_edge_probabilities(
     progress : show a tqdm progress bar (replicates done/total, rate, ETA) on stderr.
     knowledge : a :class:`causalcal.Knowledge` every replicate's search enforces (fges and
         boss; a search without a ``knowledge`` option refuses it).
+    features : also compute the pair features of the learned graphs in the same pass
+        (:mod:`causalcal.bootstrap.pair_features`), stored as ``pair_features`` beside the
+        probabilities (saved with them in ``.npz``).
     **search_options : passed to the search, e.g. ``max_degree=…``.
 
     Returns
@@ -444,27 +481,14 @@ def bootstrap_edge_probabilities(
         raise ValueError(f"need at least 2 variables, got {data.n_vars}")
 
     counter = EdgeTypeCounter(data.n_vars)
-    done: set[int] = set()
-    with ExitStack() as stack:
-        ckpt: Checkpoint | None = None
-        if checkpoint is not None:
-            ckpt = Checkpoint.open(
-                Path(checkpoint), data, n_boot=n_boot, seed=seed, search=search,
-                search_options=search_options,
-            )
-            stack.callback(ckpt.close)
-            done = _resume(ckpt, n_boot, counter)
-        todo = [b for b in range(n_boot) if b not in done]
-        bar = stack.enter_context(_progress_bar(n_boot, len(done), progress))
-        results = _run_parallel(data, search, search_options, seed, todo, n_jobs, backend,
-                                scheduler)
-        stack.callback(getattr(results, "close", lambda: None))
-        for b, keys, labels in results:
-            if ckpt is not None:
-                ckpt.write(b, keys, labels)
-            counter.add(keys, labels)
-            done.add(b)
-            bar.update(1)
+    sinks: list = [counter] + ([PairFeatureAccumulator(data.n_vars)] if features else [])
+    done = _collect(data, search, search_options, seed, n_boot, n_jobs, backend, scheduler,
+                    checkpoint, progress, sinks)
     if len(done) != n_boot or counter.n_graphs != n_boot:  # pragma: no cover - defensive
         raise RuntimeError(f"{len(done)} of {n_boot} replicates finished")
-    return counter.probabilities(data.names, n_boot)
+    probs = counter.probabilities(data.names, n_boot)
+    if features:
+        gain = pairwise_gain_all(data, search_options.get("sample_prior", 1.0),
+                                 search_options.get("structure_prior", 1.0))
+        probs.pair_features = sinks[1].features(gain)
+    return probs

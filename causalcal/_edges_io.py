@@ -89,6 +89,19 @@ def read_npz(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
         raise InputError(f"{path}: not a readable .npz file ({reason})") from None
 
 
+def read_npz_features(path: Path, n_pairs: int) -> np.ndarray | None:
+    """The optional ``pair_features`` array of an edge-probabilities ``.npz`` (one row per
+    pair), or ``None``."""
+    with np.load(path, allow_pickle=False) as z:
+        if "pair_features" not in z.files:
+            return None
+        features = z["pair_features"]
+    if features.ndim != 2 or len(features) != n_pairs:
+        raise InputError(f"{path}: 'pair_features' must have one row per pair ({n_pairs}), "
+                         f"got shape {features.shape}")
+    return features
+
+
 def read_csv(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
     # Only the leading '#' lines are comments: they are consumed here and pandas reads
     # the rest (its skiprows miscounts lines holding quotes), so a '#' inside a name

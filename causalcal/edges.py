@@ -16,7 +16,13 @@ import numpy as np
 import pandas as pd
 
 from causalcal._edge_swap import swap_directions
-from causalcal._edges_io import PROBABILITY_COLUMNS, read_csv, read_npz, write_sidecar
+from causalcal._edges_io import (
+    PROBABILITY_COLUMNS,
+    read_csv,
+    read_npz,
+    read_npz_features,
+    write_sidecar,
+)
 from causalcal._io import atomic_write, input_file
 from causalcal.errors import InputError
 
@@ -163,6 +169,9 @@ class EdgeProbabilities:
         self.pairs = pairs[order]
         self.probs = probs[order]
         self.n_boot = int(n_boot)
+        #: optional (n_pairs, k) features of every pair in pair order (the bootstrap's
+        #: ``features=True``; causalcal.bootstrap.pair_features.FEATURE_NAMES)
+        self.pair_features: np.ndarray | None = None
 
     # ------------------------------------------------------------------ basics
     @property
@@ -323,6 +332,8 @@ class EdgeProbabilities:
                     pairs=self.pairs.astype(np.int32),
                     probs=self.probs,
                     n_boot=np.int64(self.n_boot),
+                    **({} if self.pair_features is None
+                       else {"pair_features": np.asarray(self.pair_features)}),
                 )
             else:
                 self.to_frame().to_csv(handle, index=False, float_format="%.8g")
@@ -345,9 +356,12 @@ class EdgeProbabilities:
         reader = read_npz if path.suffix.lower() == ".npz" else read_csv
         names, pairs, probs, n_boot = reader(path)
         try:
-            return cls(names, pairs, probs, n_boot)
+            out = cls(names, pairs, probs, n_boot)
         except ValueError as err:
             raise InputError(f"{path}: {err}") from None
+        if reader is read_npz:
+            out.pair_features = read_npz_features(path, out.n_pairs)
+        return out
 
 
 def averaged_network(names: Sequence[str], pairs: np.ndarray, probs: np.ndarray,

@@ -8,11 +8,10 @@ probabilities.
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Sequence
-from contextlib import ExitStack
 from dataclasses import dataclass, field
-from tempfile import TemporaryDirectory
 
 import numpy as np
 import pandas as pd
@@ -299,9 +298,8 @@ def discover(
         (``.npz`` or ``.csv``, read with :meth:`EdgeProbabilities.load`); skips the bootstrap.
     features : also give the calibrator features of the learned graphs (``True``: every
         group of :data:`causalcal.bootstrap.pair_features.FEATURE_GROUPS`, or a list of
-        groups), read from the bootstrap's checkpoint (a temporary one when
-        ``checkpoint`` is not given; with precomputed ``probabilities``, pass the
-        ``checkpoint`` they were computed with).
+        groups), computed with the bootstrap (given ``probabilities`` need them, from
+        ``features=True``, or the ``checkpoint`` they were computed with).
 
     Returns a :class:`DiscoveryResult` whose ``edges`` DataFrame has one row per unknown
     pair: ``a, b, p_adjacent, p_directed, p_none, p_forward, p_backward, p_undirected``
@@ -341,22 +339,28 @@ def discover(
 def _pair_inputs(data, probabilities, groups: tuple[str, ...], checkpoint, *, progress: bool,
                  n_boot: int, search, n_jobs: int, seed: int, knowledge,
                  search_options: dict) -> _PairInputs:
-    """Bootstrap (unless ``probabilities`` are given) and the calibrator's pair inputs."""
-    with ExitStack() as stack:
-        if groups and checkpoint is None:
-            if probabilities is not None:
-                raise ValueError("features need the bootstrap's checkpoint folder: pass "
-                                 "checkpoint= the folder the probabilities were computed with")
-            checkpoint = stack.enter_context(TemporaryDirectory()) + "/bootstrap"
-        if probabilities is None:
-            from causalcal.bootstrap import bootstrap_edge_probabilities
+    """Bootstrap (unless ``probabilities`` are given) and the calibrator's pair inputs;
+    pair features come with the bootstrap or, for given probabilities without them, from
+    the ``checkpoint`` they were computed with."""
+    if probabilities is None:
+        from causalcal.bootstrap import bootstrap_edge_probabilities
 
-            probabilities = bootstrap_edge_probabilities(
-                data, n_boot=n_boot, search=search, n_jobs=n_jobs, seed=seed,
-                checkpoint=checkpoint, progress=progress, knowledge=knowledge,
-                **search_options)
-        return _PairInputs(probabilities, groups, data, checkpoint, seed, search, knowledge,
-                           search_options)
+        probabilities = bootstrap_edge_probabilities(
+            data, n_boot=n_boot, search=search, n_jobs=n_jobs, seed=seed,
+            checkpoint=checkpoint, progress=progress, knowledge=knowledge,
+            features=bool(groups), **search_options)
+    elif groups and probabilities.pair_features is None:
+        if checkpoint is None:
+            raise ValueError("features need the bootstrap's pair features: pass probabilities "
+                             "computed with features=True, or checkpoint= the folder they "
+                             "were computed with")
+        from causalcal.bootstrap.pair_features import checkpoint_pair_features
+
+        probabilities = copy.copy(probabilities)  # the caller's object stays as it was
+        probabilities.pair_features = checkpoint_pair_features(
+            data, checkpoint, n_boot=probabilities.n_boot, seed=seed, search=search,
+            knowledge=knowledge, **search_options)
+    return _PairInputs(probabilities, groups)
 
 
 def _feature_groups(features: bool | Sequence[str]) -> tuple[str, ...]:
@@ -371,24 +375,16 @@ def _feature_groups(features: bool | Sequence[str]) -> tuple[str, ...]:
 
 class _PairInputs:
     """The calibrator's inputs of pairs: bootstrap probabilities, then (optionally) the
-    transformed pair-feature groups read from the bootstrap's checkpoint."""
+    chosen pair-feature groups, transformed."""
 
-    def __init__(self, probabilities: EdgeProbabilities, groups: tuple[str, ...], data,
-                 checkpoint, seed: int, search, knowledge, search_options: dict) -> None:
+    def __init__(self, probabilities: EdgeProbabilities, groups: tuple[str, ...]) -> None:
         self.probabilities, self.groups = probabilities, groups
         self.features, self.swap = None, None
         if groups:
-            from causalcal.bootstrap.pair_features import (
-                checkpoint_pair_features,
-                feature_columns,
-                transform_features,
-            )
+            from causalcal.bootstrap.pair_features import feature_columns, transform_features
 
             cols, self.swap = feature_columns(groups)
-            raw = checkpoint_pair_features(data, checkpoint, n_boot=probabilities.n_boot,
-                                           seed=seed, search=search, knowledge=knowledge,
-                                           **search_options)
-            self.features = transform_features(raw)[:, cols]
+            self.features = transform_features(probabilities.pair_features)[:, cols]
 
     def rows(self, keys: np.ndarray) -> np.ndarray:
         """Inputs of the pairs at ``keys`` (pair order, i < j)."""

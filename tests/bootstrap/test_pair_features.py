@@ -144,3 +144,28 @@ def test_feature_columns_and_their_swap():
     assert cols.tolist() == list(range(7)) and swap == FEATURE_SWAP
     with pytest.raises(ValueError, match="unknown pair feature group 'x'"):
         feature_columns(("x",))
+
+
+def test_bootstrap_features_in_the_same_pass(tmp_path):
+    """features=True: the same features as read from the checkpoint afterwards, for any
+    n_jobs and with a resumed checkpoint; saved and loaded with the .npz."""
+    from causalcal.bootstrap import bootstrap_edge_probabilities
+    from causalcal.bootstrap.pair_features import checkpoint_pair_features
+    from causalcal.edges import EdgeProbabilities
+    from causalcal.simulate import random_network
+
+    data = random_network(10, 12, seed=2).sample(250, seed=3)
+    one = bootstrap_edge_probabilities(data, n_boot=6, seed=1, progress=False, features=True,
+                                       checkpoint=tmp_path / "ck")
+    expected = checkpoint_pair_features(data, tmp_path / "ck", n_boot=6, seed=1)
+    np.testing.assert_array_equal(one.pair_features, expected)
+    two = bootstrap_edge_probabilities(data, n_boot=6, seed=1, progress=False, features=True,
+                                       n_jobs=2, backend="threading")
+    np.testing.assert_array_equal(two.pair_features, expected)
+    resumed = bootstrap_edge_probabilities(data, n_boot=6, seed=1, progress=False,
+                                           features=True, checkpoint=tmp_path / "ck")
+    np.testing.assert_array_equal(resumed.pair_features, expected)
+    one.save(tmp_path / "p.npz")
+    np.testing.assert_array_equal(EdgeProbabilities.load(tmp_path / "p.npz").pair_features,
+                                  expected)
+    assert bootstrap_edge_probabilities(data, n_boot=2, progress=False).pair_features is None

@@ -99,9 +99,9 @@ def test_library_call_matches_cli(study, cli_run):
 
 @pytest.mark.slow
 def test_discover_with_pair_features(study, tmp_path, causalcal_cli):
-    """features=True: the calibrator sees the learned graphs' pair features (read from a
-    temporary checkpoint); the same features from a kept --checkpoint give the same table;
-    precomputed probabilities without their checkpoint are refused."""
+    """features=True: the calibrator sees the learned graphs' pair features (computed with
+    the bootstrap); the same features read from a kept --checkpoint give the same table;
+    precomputed probabilities without features or their checkpoint are refused."""
     root = study[0]
     plain = causalcal.discover(root / "data.csv", root / "known.csv", n_boot=10,
                                progress=False)
@@ -118,13 +118,16 @@ def test_discover_with_pair_features(study, tmp_path, causalcal_cli):
     assert out.returncode == 0, out.stderr
     cli = pd.read_csv(tmp_path / "e.csv")
     np.testing.assert_allclose(cli["p_adjacent"], rich.edges["p_adjacent"], atol=1e-5)
-    with pytest.raises(ValueError, match="features need the bootstrap's checkpoint"):
+    with pytest.raises(ValueError, match="features need the bootstrap's pair features"):
         causalcal.discover(root / "data.csv", root / "known.csv", progress=False,
                            probabilities=plain.probabilities, features=["degree"])
     again = causalcal.discover(root / "data.csv", root / "known.csv", progress=False,
                                probabilities=plain.probabilities, checkpoint=tmp_path / "ck",
                                n_boot=10, features=True)
     np.testing.assert_allclose(again.edges["p_adjacent"], rich.edges["p_adjacent"])
+    stored = causalcal.discover(root / "data.csv", root / "known.csv", progress=False,
+                                probabilities=rich.probabilities, features=True)
+    np.testing.assert_allclose(stored.edges["p_adjacent"], rich.edges["p_adjacent"])
 
 
 def test_known_pairs_oriented_to_data_order():
