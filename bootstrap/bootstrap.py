@@ -488,7 +488,5 @@ def bootstrap_edge_probabilities(
         raise RuntimeError(f"{len(done)} of {n_boot} replicates finished")
     probs = counter.probabilities(data.names, n_boot)
     if features:
-        gain = pairwise_gain_all(data, search_options.get("sample_prior", 1.0),
-                                 search_options.get("structure_prior", 1.0))
-        probs.pair_features = sinks[1].features(gain)
+        probs.pair_features = sinks[1].features(pairwise_gain_all(data, **search_options))
     return probs

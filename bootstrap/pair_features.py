@@ -147,8 +147,9 @@ def pair_features(replicates: Iterable[tuple[np.ndarray, np.ndarray]], n_vars: i
 
 
 def pairwise_gain_all(data: DiscreteData, sample_prior: float = 1.0,
-                      structure_prior: float = 1.0) -> np.ndarray:
-    """BDeu gain of A → B over the empty graph for every pair, float32 in pair order."""
+                      structure_prior: float = 1.0, **_other_search_options) -> np.ndarray:
+    """BDeu gain of A → B over the empty graph for every pair, float32 in pair order
+    (the search's options may be passed whole: only the two priors are used)."""
     score = BDeuScore(data, sample_prior=sample_prior, structure_prior=structure_prior)
     i, j, gain = score.pairwise_gains(min_gain=-np.inf)
     out = np.zeros(n_pairs(data.n_vars), dtype=np.float32)
@@ -176,9 +177,7 @@ def checkpoint_pair_features(data: DiscreteData, checkpoint, *, n_boot: int, see
             if replicate is None:
                 raise ValueError(f"{checkpoint}: replicate {b} is unreadable; rerun the bootstrap")
             acc.add(*replicate)
-    gain = pairwise_gain_all(data, search_options.get("sample_prior", 1.0),
-                             search_options.get("structure_prior", 1.0))
-    return acc.features(gain)
+    return acc.features(pairwise_gain_all(data, **search_options))
 
 
 def transform_features(F: np.ndarray, names: tuple[str, ...] = FEATURE_NAMES) -> np.ndarray:

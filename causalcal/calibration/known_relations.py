@@ -200,12 +200,15 @@ class EvidenceBlend(MulticlassCalibrator):
         self._validate_params()
         X = np.asarray(X, dtype=np.float64)
         model = clone(self.calibrator)
-        fit_calibrator(model, X, y, offsets) if sample_weight is None else model.fit(
-            X, y, sample_weight=sample_weight, offsets=offsets)
+        if sample_weight is None:
+            fit_calibrator(model, X, y, offsets)
+        else:
+            model.fit(X, y, sample_weight=sample_weight, offsets=offsets)
         per_bin = np.bincount(probability_bins(1.0 - X[:, 0]), minlength=N_BINS)
         self.calibrator_ = model
-        self.bin_weights_ = per_bin / (per_bin + self.strength) if self.strength else (
-            np.ones(N_BINS))
+        # strength 0: the calibrated value everywhere, also in bins without known pairs
+        self.bin_weights_ = (per_bin / (per_bin + self.strength) if self.strength
+                             else np.ones(N_BINS))
         self.n_features_in_ = X.shape[1]
         return self
 

@@ -121,23 +121,24 @@ def add_selection_argument(parser: argparse.ArgumentParser) -> None:
                              "thesis did (e.g. --calibrator snn-thesis --selection none)")
 
 
-FEATURE_GROUP_NAMES = ("degree", "indegree", "common_neighbours", "v_structure", "pairwise_gain")
-
-
 def add_features_argument(parser: argparse.ArgumentParser, where: str) -> None:
     """``--features [GROUP ...]``: pair features of the learned graphs for the calibrator."""
+    from causalcal.bootstrap.pair_features import FEATURE_GROUPS
+
     parser.add_argument(
         "--features", nargs="*", metavar="GROUP",
         help="give the calibrator features of the learned graphs beside the probabilities "
              f"(thesis §6.2.6), read from {where} without new searches: "
-             f"{', '.join(FEATURE_GROUP_NAMES)} (no GROUP: all)")
+             f"{', '.join(FEATURE_GROUPS)} (no GROUP: all)")
 
 
 def feature_groups(groups: list[str] | None) -> tuple[str, ...]:
     """``--features`` as groups: absent -> none, given without names -> all."""
+    from causalcal.bootstrap.pair_features import FEATURE_GROUPS
+
     if groups is None:
         return ()
-    return tuple(groups) if groups else FEATURE_GROUP_NAMES
+    return tuple(groups) if groups else tuple(FEATURE_GROUPS)
 
 
 def parse_params(items: list[str] | None) -> dict:
