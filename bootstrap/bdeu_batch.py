@@ -54,12 +54,15 @@ class _Layout:
             p0 = int(np.searchsorted(self.par, r, "left"))
             p1 = int(np.searchsorted(self.par, r, "right"))
             self.groups.append((int(r), p0, p1, int(self.cols[p0])))
+        self.arities = [g[0] for g in self.groups]
         self.width = int(self.cols[-1])
         self.exact = score.integral_weights and score.total_weight < (1 << 24)
         self.dtype = np.float32 if self.exact else np.float64
         self._onehot: np.ndarray | None = None
         self._transposed: np.ndarray | None = None
         self._columns: dict[bytes, _Columns] = {}
+        w = np.ones(score.n_samples) if score.weights is None else score.weights
+        self.weights = w.astype(self.dtype)
 
     def encode(self, r0: int, r1: int) -> np.ndarray:
         """Reduced one-hot of samples ``r0 … r1 − 1`` (sorted variable order)."""
@@ -115,42 +118,58 @@ class _Columns:
 
     def __init__(self, lay: _Layout, candidates: np.ndarray | None) -> None:
         self.lay = lay
+        self._by_index: np.ndarray | None = None
         if candidates is None:
             self.variables, self.groups, self.cols = lay.order, lay.groups, None
             self.width = lay.width
             return
-        pos = np.unique(lay.position[np.asarray(candidates, dtype=np.intp)])
+        pos = np.sort(lay.position[np.asarray(candidates, dtype=np.intp)])
+        if len(pos) > 1 and not np.all(pos[1:] > pos[:-1]):
+            pos = np.unique(pos)
         self.variables = lay.order[pos]
-        par = lay.par[pos]
+        par = lay.par[pos]  # sorted: the layout orders variables by arity
         local = np.concatenate([[0], np.cumsum(par - 1)])
-        self.groups = []
-        for r in np.unique(par):
-            p0 = int(np.searchsorted(par, r, "left"))
-            self.groups.append((int(r), p0, int(np.searchsorted(par, r, "right")), int(local[p0])))
+        ends = np.searchsorted(par, lay.arities, "right").tolist()
+        self.groups = [(r, p0, p1, int(local[p0]))
+                       for r, p0, p1 in zip(lay.arities, [0] + ends[:-1], ends) if p1 > p0]
         self.width = int(local[-1])
         self.cols = np.repeat(lay.cols[pos] - local[:-1], par - 1) + np.arange(self.width)
 
-    def count(self, labels: list[np.ndarray], sizes: list[int], w: np.ndarray) -> np.ndarray:
-        """Weighted counts (stacked rows × columns) of stacked requests whose samples carry
+    def local_of(self, variables: list[int]) -> np.ndarray:
+        """Local positions of those ``variables`` that are candidates."""
+        if self.cols is None:
+            return self.lay.position[variables]
+        if self._by_index is None:
+            self._by_index = np.argsort(self.variables)
+        v = np.asarray(variables, dtype=np.intp)
+        at = np.searchsorted(self.variables, v, sorter=self._by_index)
+        at = self._by_index[np.minimum(at, len(self.variables) - 1)]
+        return at[self.variables[at] == v]
+
+    def count(self, labels: list[np.ndarray], sizes: list[int]) -> np.ndarray:
+        """Weighted counts (columns × stacked rows) of stacked requests whose samples carry
         the row ``labels`` (one array per request, ``sizes`` rows each)."""
-        n = len(w)
-        offs = np.cumsum([0] + sizes[:-1])
-        rows = np.stack([lab + o for lab, o in zip(labels, offs)], axis=1).ravel()
+        w, n, k = self.lay.weights, len(self.lay.weights), len(labels)
+        if k == 1:
+            rows = labels[0]
+        else:
+            offs = np.cumsum([0] + sizes[:-1])
+            rows = np.stack([lab + o for lab, o in zip(labels, offs)], axis=1).ravel()
         if self.cols is None:
             z = sparse.csc_matrix(
-                (np.repeat(w, len(labels)), rows, np.arange(0, len(rows) + 1, len(labels))),
-                shape=(sum(sizes), n),
+                (np.repeat(w, k), rows, np.arange(0, len(rows) + 1, k)), shape=(sum(sizes), n)
             )
-            return z @ self.lay.onehot
-        z = np.zeros((sum(sizes), n), dtype=self.lay.dtype)
-        z[rows, np.repeat(np.arange(n), len(labels))] = np.repeat(w, len(labels))
-        return z @ self.lay.transposed[self.cols].T
+            return np.ascontiguousarray((z @ self.lay.onehot).T)
+        zt = np.zeros((n, sum(sizes)), dtype=self.lay.dtype)
+        zt[np.repeat(np.arange(n), k), rows] = np.repeat(w, k)
+        return self.lay.transposed[self.cols] @ zt
 
 
 def stacked_tables(score, keys: list[tuple[float, int]]) -> tuple:
     """Stacked tables ``k ↦ lnΓ(k + b) − lnΓ(b)`` and ``k ↦ lnΓ(a) − lnΓ(k + a)`` with
     ``a = α / qr``, ``b = a / r_y`` for the distinct keys ``(qr, r_y)``
-    (``k = 0 … total weight``; integer weights only), and each key's table offset."""
+    (``k = 0 … total weight``; integer weights only), and each key's table offset
+    (``None`` when there is one key)."""
     step = int(round(score.total_weight)) + 1
     distinct = sorted(set(keys))
     cache = score._lgamma_tables
@@ -160,6 +179,8 @@ def stacked_tables(score, keys: list[tuple[float, int]]) -> tuple:
             a = score.sample_prior / qr
             b = a / ry
             cache[(qr, ry)] = (gammaln(k + b) - gammaln(b), gammaln(a) - gammaln(k + a))
+    if len(distinct) == 1:
+        return (*cache[distinct[0]], None)
     tb = np.concatenate([cache[key][0] for key in distinct])
     ta = np.concatenate([cache[key][1] for key in distinct])
     where = {key: i * step for i, key in enumerate(distinct)}
@@ -182,45 +203,65 @@ def _family_rows(score, y: int, parents: list[int]):
     return inv, tot, starts
 
 
+def _cells(blk: np.ndarray, tot: np.ndarray) -> list[np.ndarray]:
+    """The categories of every variable of a block (variables × r − 1 × rows) as arrays
+    (variables × rows); the dropped last one is the row total minus the others."""
+    cells = [blk[:, k] for k in range(blk.shape[1])]
+    if not cells:  # arity 1: the one category holds the totals
+        return [np.repeat(tot[None, :], blk.shape[0], axis=0)]
+    rest = cells[0] if len(cells) == 1 else sum(cells[1:], cells[0])
+    return cells + [tot - rest]
+
+
+def _table_sum(table: np.ndarray, cells: list[np.ndarray], off) -> np.ndarray:
+    """``Σ_c table[c + off]`` over the cells (``off`` None: no offset)."""
+    out = table[cells[0] if off is None else cells[0] + off]
+    for c in cells[1:]:
+        out += table[c if off is None else c + off]
+    return out
+
+
+def _per_family(t: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Sum the rows (last axis) of ``t`` family by family (``starts``): variables × families."""
+    return t.sum(axis=1, keepdims=True) if len(starts) == 1 else np.add.reduceat(t, starts, axis=1)
+
+
 def _block_likelihoods(
     score, lay: _Layout, cs: _Columns, fams: list, counts: np.ndarray
 ) -> np.ndarray:
     """Likelihood part of ``s(y | P ∪ {x})`` for stacked families ``(y, P, rows)`` and every
-    variable (sorted positions) from their reduced counts ``counts`` (stacked rows × width);
-    the dropped last category of ``x`` is the family row total minus the others."""
-    sizes = np.array([len(f[2][1]) for f in fams])
-    n_cfg = np.array([len(f[2][2]) for f in fams])
-    row0 = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    cfg0 = np.concatenate([[0], np.cumsum(n_cfg)[:-1]])
-    tot = np.concatenate([f[2][1] for f in fams])
+    variable (sorted positions) from their reduced counts ``counts`` (width × stacked rows),
+    a category of ``x`` at a time."""
+    sizes = [len(f[2][1]) for f in fams]
+    n_cfg = [len(f[2][2]) for f in fams]
+    row0 = np.cumsum([0] + sizes[:-1])
+    cfg0 = np.cumsum([0] + n_cfg[:-1])
+    tot = np.concatenate([f[2][1] for f in fams]) if len(fams) > 1 else fams[0][2][1]
     cfg_starts = np.concatenate([f[2][2] + o for f, o in zip(fams, row0)])
-    q = np.array([math.exp(score._log_q(f[1])) for f in fams])
-    ry = np.array([int(score.arities[f[0]]) for f in fams])
+    q = [math.exp(score._log_q(f[1])) for f in fams]
+    ry = [int(score.arities[f[0]]) for f in fams]
     if lay.exact:
-        counts = counts.astype(np.intp)
-        tot = np.rint(tot).astype(np.intp)
+        counts = counts.astype(np.int32)
+        tot = np.rint(tot).astype(np.int32)
+    nj = np.add.reduceat(counts, cfg_starts, axis=1)  # (config, x) counts
+    nj_tot = np.add.reduceat(tot, cfg_starts)
     lik = np.empty((len(fams), len(cs.variables)))
     for r, p0, p1, c0 in cs.groups:
         m = p1 - p0
-        blk = counts[:, c0 : c0 + m * (r - 1)].reshape(len(tot), m, r - 1)
-        last = tot[:, None] - (blk[:, :, 0] if r == 2 else blk.sum(axis=2))
-        nj_blk = np.add.reduceat(blk, cfg_starts, axis=0)
-        nj_last = np.add.reduceat(last, cfg_starts, axis=0)
+        cells = _cells(counts[c0 : c0 + m * (r - 1)].reshape(m, r - 1, len(tot)), tot)
+        cfg_cells = _cells(nj[c0 : c0 + m * (r - 1)].reshape(m, r - 1, len(nj_tot)), nj_tot)
         if lay.exact:
-            tb, ta, off = stacked_tables(score, list(zip((q * r).tolist(), ry.tolist())))
-            ob = np.repeat(off, sizes)[:, None]
-            oa = np.repeat(off, n_cfg)[:, None]
-            t1 = tb[blk + ob[:, :, None]].sum(axis=2) + tb[last + ob]
-            t2 = ta[nj_blk + oa[:, :, None]].sum(axis=2) + ta[nj_last + oa]
+            tb, ta, off = stacked_tables(score, [(qk * r, rk) for qk, rk in zip(q, ry)])
+            one = off is None
+            t1 = _table_sum(tb, cells, None if one else np.repeat(off, sizes))
+            t2 = _table_sum(ta, cfg_cells, None if one else np.repeat(off, n_cfg))
         else:
-            a = score.sample_prior / (q * r)
-            b = np.repeat(a / ry, sizes)[:, None]
-            t1 = (gammaln(blk + b[:, :, None]) - gammaln(b[:, :, None])).sum(axis=2)
-            t1 += gammaln(last + b) - gammaln(b)
-            a = np.repeat(a, n_cfg)[:, None]
-            t2 = (gammaln(a[:, :, None]) - gammaln(nj_blk + a[:, :, None])).sum(axis=2)
-            t2 += gammaln(a) - gammaln(nj_last + a)
-        lik[:, p0:p1] = np.add.reduceat(t1, row0, axis=0) + np.add.reduceat(t2, cfg0, axis=0)
+            a = score.sample_prior / (np.array(q) * r)
+            b = np.repeat(a / np.array(ry), sizes)
+            t1 = sum(gammaln(c + b) - gammaln(b) for c in cells)
+            a = np.repeat(a, n_cfg)
+            t2 = sum(gammaln(a) - gammaln(c + a) for c in cfg_cells)
+        lik[:, p0:p1] = (_per_family(t1, row0) + _per_family(t2, cfg0)).T
     return lik
 
 
@@ -248,10 +289,10 @@ def _units(score, requests: Sequence[tuple[int, frozenset[int]]], dense: bool):
 
 
 def _coarsen(counts: np.ndarray, to: np.ndarray) -> np.ndarray:
-    """Sum the rows of ``counts`` that map to the same row ``to[i]`` (every target row hit)."""
+    """Sum the columns of ``counts`` that map to the same column ``to[i]`` (all hit)."""
     order = np.argsort(to, kind="stable")
     starts = np.flatnonzero(np.r_[True, np.diff(to[order]) != 0])
-    return np.add.reduceat(counts[order], starts, axis=0)
+    return np.add.reduceat(counts[:, order], starts, axis=1)
 
 
 def family_gains(
@@ -265,32 +306,29 @@ def family_gains(
     ``(y_k, P_k)``.
 
     Returns arrays ``(k, x, g)`` sorted by ``(k, x)``.  The requests are counted in blocks:
-    one sparse product ``Zᵀ X`` per block, ``Z`` holding one weighted entry per sample and
-    request (so a block costs about n × width additions per request).
+    one product ``Xᵀ Z`` per block, ``Z`` holding one weighted entry per sample and request
+    (sparse for all variables: about n × width additions per request; dense over the
+    gathered columns of a subset).
     """
     lay = _layout(score)
     cs = lay.columns(candidates)
-    n = score.n_samples
-    w = np.ones(n) if score.weights is None else score.weights
-    w = w.astype(lay.dtype)
     cap = max(1, _BLOCK_BYTES // (8 * (cs.width + len(cs.variables))))
-    local = np.full(score.n_vars, -1, dtype=np.intp)
-    local[cs.variables] = np.arange(len(cs.variables))
     found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
     def flush(units: list) -> None:
-        counts = cs.count([u[0] for u in units], [u[1] for u in units], w)
+        counts = cs.count([u[0] for u in units], [u[1] for u in units])
         ks, fams, pieces = [], [], []
         for (_, g, members), o in zip(units, np.cumsum([0] + [u[1] for u in units[:-1]])):
             for k, fam, to in members:
                 ks.append(k)
                 fams.append(fam)
-                pieces.append(counts[o : o + g] if to is None else _coarsen(counts[o : o + g], to))
-        gain = _block_likelihoods(score, lay, cs, fams, np.concatenate(pieces))
+                part = counts[:, o : o + g]
+                pieces.append(part if to is None else _coarsen(part, to))
+        counts = pieces[0] if len(pieces) == 1 else np.concatenate(pieces, axis=1)
+        gain = _block_likelihoods(score, lay, cs, fams, counts)
         for row, (y, pa, _) in enumerate(fams):
             gain[row] += score.structure_term(len(pa) + 1) - score.local_score(y, pa)
-            out = local[pa + [y]]
-            gain[row, out[out >= 0]] = -np.inf
+            gain[row, cs.local_of(pa + [y])] = -np.inf
         kk, xs = np.nonzero(gain > min_gain)
         found.append((np.asarray(ks)[kk], cs.variables[xs], gain[kk, xs]))
 
@@ -308,20 +346,26 @@ def family_gains(
     if not found:
         z = np.zeros(0, dtype=np.intp)
         return z, z, np.zeros(0)
-    out_k, out_x, out_g = (np.concatenate(a) for a in zip(*found))
+    if len(found) == 1:
+        out_k, out_x, out_g = found[0]
+    else:
+        out_k, out_x, out_g = (np.concatenate(a) for a in zip(*found))
     order = np.lexsort((out_x, out_k))
     return out_k[order], out_x[order], out_g[order]
 
 
-def _pair_tables(g, ma: np.ndarray, mb: np.ndarray, ra: int, rb: int, dtype) -> np.ndarray:
-    """Full count tables ``(a, b, r_a × r_b)`` from the reduced product block ``g`` and the
-    marginal counts ``ma`` (a, r_a), ``mb`` (b, r_b)."""
-    g = g.reshape(len(ma), ra - 1, len(mb), rb - 1).transpose(0, 2, 1, 3)
-    full = np.empty((len(ma), len(mb), ra, rb), dtype=dtype)
-    full[:, :, : ra - 1, : rb - 1] = g
-    full[:, :, : ra - 1, rb - 1] = ma[:, None, : ra - 1] - full[:, :, : ra - 1, : rb - 1].sum(3)
-    full[:, :, ra - 1, :] = mb[None, :, :] - full[:, :, : ra - 1, :].sum(axis=2)
-    return full.reshape(len(ma), len(mb), ra * rb)
+def _pair_cells(g, ma: np.ndarray, mb: np.ndarray, ra: int, rb: int) -> list:
+    """The ``r_a × r_b`` cells of every pair's count table, one (a, b) array per cell, from
+    the reduced product block ``g`` and the marginal counts ``ma`` (a, r_a), ``mb`` (b, r_b):
+    the dropped last category of either variable is its marginal minus the other cells."""
+    g = g.reshape(len(ma), ra - 1, len(mb), rb - 1)
+    rows = []
+    for k in range(ra - 1):
+        row = [g[:, k, :, m] for m in range(rb - 1)]
+        row.append(ma[:, k, None] - sum(row))
+        rows.append(row)
+    last = [mb[None, :, m] - sum(row[m] for row in rows) for m in range(rb)]
+    return [cell for row in rows for cell in row] + last
 
 
 class _PairGains:
@@ -371,17 +415,23 @@ class _PairGains:
         return oh, wt
 
     def _log_gammas(self, g, ra: int, r0: int, r1: int, rb: int, c0: int, c1: int):
-        """Σ over the cells of each pair's table of lnΓ(N + c) − lnΓ(c), c = α/(r_a r_b)."""
+        """Σ over the cells of each pair's table of lnΓ(N + c) − lnΓ(c), c = α/(r_a r_b),
+        a cell at a time (integer counts: lnΓ from a table when the block is large)."""
         c = self.score.sample_prior / (ra * rb)
-        if not self.lay.exact:
-            full = _pair_tables(g, self.marg[r0:r1, :ra], self.marg[c0:c1, :rb], ra, rb,
-                                np.float64)
-            return (gammaln(full + c) - gammaln(c)).sum(axis=2)
-        full = _pair_tables(g, self.imarg[r0:r1, :ra], self.imarg[c0:c1, :rb], ra, rb, np.int32)
-        if full.size > 2 * len(self.counts_range) and (ra, rb) not in self.tables:
-            self.tables[(ra, rb)] = gammaln(self.counts_range + c) - gammaln(c)
-        table = self.tables.get((ra, rb))  # integer counts: lnΓ from a table if worth it
-        return (table[full] if table is not None else gammaln(full + c) - gammaln(c)).sum(axis=2)
+        exact = self.lay.exact
+        marg = self.imarg if exact else self.marg
+        if exact:
+            g = g.astype(np.int32)
+        cells = _pair_cells(g, marg[r0:r1, :ra], marg[c0:c1, :rb], ra, rb)
+        table = None
+        if exact and g.size > len(self.counts_range):
+            table = self.tables.get((ra, rb))
+            if table is None:
+                table = self.tables[(ra, rb)] = gammaln(self.counts_range + c) - gammaln(c)
+        out = np.zeros(cells[0].shape)
+        for cell in cells:
+            out += table[cell] if table is not None else gammaln(cell + c) - gammaln(c)
+        return out
 
     def block(self, s: int, e: int) -> np.ndarray:
         """Gains of the pairs (i, j) with sorted positions ``s ≤ i < e``, ``j ≥ s``."""
@@ -453,7 +503,7 @@ def pairwise_gains(
     k = min(int(top), v - 1)
     ranked = np.empty((v, k), dtype=np.intp)
     np.fill_diagonal(dense, -np.inf)
-    if k > 0:
-        part = np.argpartition(dense, v - k, axis=1)[:, v - k :]
-        ranked[lay.order] = np.sort(lay.order[part], axis=1)
+    for s in range(0, v if k > 0 else 0, 256):  # in row chunks: no V × V index array
+        part = np.argpartition(dense[s : s + 256], v - k, axis=1)[:, v - k :]
+        ranked[lay.order[s : s + 256]] = np.sort(lay.order[part], axis=1)
     return (*found, ranked)

@@ -68,6 +68,24 @@ def test_real_weights_match_brute_force_and_repetition():
     assert a.local_score(3, [0, 1]) == pytest.approx(b.local_score(3, [0, 1]), rel=1e-12)
 
 
+def test_rows_of_weight_zero_are_dropped():
+    """A bootstrap replicate's rows of weight 0 are left out: every score, pairwise gain and
+    family gain equals that of the data without those rows."""
+    x, d = _data(2, n=200)
+    w = np.random.default_rng(5).multinomial(200, np.full(200, 1 / 200))
+    keep = w > 0
+    a = BDeuScore(d, weights=w)
+    b = BDeuScore(DiscreteData(x[keep], arities=d.arities), weights=w[keep])
+    assert a.n_samples == b.n_samples == int(keep.sum()) < 200
+    for y, pa in [(0, []), (2, [1]), (4, [0, 3, 5])]:
+        assert a.local_score(y, pa) == b.local_score(y, pa)
+    for got, want in zip(a.pairwise_gains(top=3), b.pairwise_gains(top=3)):
+        np.testing.assert_array_equal(got, want)
+    reqs = [(1, frozenset({0})), (3, frozenset({2, 4}))]
+    for got, want in zip(family_gains(a, reqs, -np.inf), family_gains(b, reqs, -np.inf)):
+        np.testing.assert_array_equal(got, want)
+
+
 def test_structure_prior_term_and_switch():
     x, d = _data()
     s1 = BDeuScore(d, structure_prior=1.0)
