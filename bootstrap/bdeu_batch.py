@@ -226,12 +226,28 @@ def _per_family(t: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return t.sum(axis=1, keepdims=True) if len(starts) == 1 else np.add.reduceat(t, starts, axis=1)
 
 
+def _family_terms(score, exact: bool, keys: list, sizes, n_cfg, cells, cfg_cells) -> tuple:
+    """``Σ lnΓ(N + b) − lnΓ(b)`` over ``cells`` (… × rows) and ``Σ lnΓ(a) − lnΓ(N + a)``
+    over ``cfg_cells`` (… × configurations) of families with prior keys ``(qr, r_y)``
+    (``a = α / qr``, ``b = a / r_y``; ``sizes`` rows and ``n_cfg`` configurations each)."""
+    if exact:
+        tb, ta, off = stacked_tables(score, keys)
+        one = off is None
+        return (_table_sum(tb, cells, None if one else np.repeat(off, sizes)),
+                _table_sum(ta, cfg_cells, None if one else np.repeat(off, n_cfg)))
+    a = score.sample_prior / np.array([k[0] for k in keys])
+    b = np.repeat(a / np.array([k[1] for k in keys]), sizes)
+    a = np.repeat(a, n_cfg)
+    return (sum(gammaln(c + b) - gammaln(b) for c in cells),
+            sum(gammaln(a) - gammaln(c + a) for c in cfg_cells))
+
+
 def _block_likelihoods(
     score, lay: _Layout, cs: _Columns, fams: list, counts: np.ndarray
-) -> np.ndarray:
-    """Likelihood part of ``s(y | P ∪ {x})`` for stacked families ``(y, P, rows)`` and every
+) -> tuple[np.ndarray, np.ndarray]:
+    """Likelihood parts of ``s(y | P ∪ {x})`` for stacked families ``(y, P, rows)`` and every
     variable (sorted positions) from their reduced counts ``counts`` (width × stacked rows),
-    a category of ``x`` at a time."""
+    a category of ``x`` at a time, and of each ``s(y | P)`` from its row totals."""
     sizes = [len(f[2][1]) for f in fams]
     n_cfg = [len(f[2][2]) for f in fams]
     row0 = np.cumsum([0] + sizes[:-1])
@@ -250,19 +266,12 @@ def _block_likelihoods(
         m = p1 - p0
         cells = _cells(counts[c0 : c0 + m * (r - 1)].reshape(m, r - 1, len(tot)), tot)
         cfg_cells = _cells(nj[c0 : c0 + m * (r - 1)].reshape(m, r - 1, len(nj_tot)), nj_tot)
-        if lay.exact:
-            tb, ta, off = stacked_tables(score, [(qk * r, rk) for qk, rk in zip(q, ry)])
-            one = off is None
-            t1 = _table_sum(tb, cells, None if one else np.repeat(off, sizes))
-            t2 = _table_sum(ta, cfg_cells, None if one else np.repeat(off, n_cfg))
-        else:
-            a = score.sample_prior / (np.array(q) * r)
-            b = np.repeat(a / np.array(ry), sizes)
-            t1 = sum(gammaln(c + b) - gammaln(b) for c in cells)
-            a = np.repeat(a, n_cfg)
-            t2 = sum(gammaln(a) - gammaln(c + a) for c in cfg_cells)
+        keys = [(qk * r, rk) for qk, rk in zip(q, ry)]
+        t1, t2 = _family_terms(score, lay.exact, keys, sizes, n_cfg, cells, cfg_cells)
         lik[:, p0:p1] = (_per_family(t1, row0) + _per_family(t2, cfg0)).T
-    return lik
+    keys = list(zip(q, ry))
+    t1, t2 = _family_terms(score, lay.exact, keys, sizes, n_cfg, [tot[None]], [nj_tot[None]])
+    return lik, (_per_family(t1, row0) + _per_family(t2, cfg0))[0]
 
 
 def _units(score, requests: Sequence[tuple[int, frozenset[int]]], dense: bool):
@@ -325,9 +334,12 @@ def family_gains(
                 part = counts[:, o : o + g]
                 pieces.append(part if to is None else _coarsen(part, to))
         counts = pieces[0] if len(pieces) == 1 else np.concatenate(pieces, axis=1)
-        gain = _block_likelihoods(score, lay, cs, fams, counts)
-        for row, (y, pa, _) in enumerate(fams):
-            gain[row] += score.structure_term(len(pa) + 1) - score.local_score(y, pa)
+        gain, base = _block_likelihoods(score, lay, cs, fams, counts)
+        for row, (y, pa, _) in enumerate(fams):  # s(y | P) from the same rows, if not cached
+            own = score._cache.setdefault(
+                (y, frozenset(pa)), float(base[row]) + score.structure_term(len(pa))
+            )
+            gain[row] += score.structure_term(len(pa) + 1) - own
             gain[row, cs.local_of(pa + [y])] = -np.inf
         kk, xs = np.nonzero(gain > min_gain)
         found.append((np.asarray(ks)[kk], cs.variables[xs], gain[kk, xs]))
