@@ -158,6 +158,7 @@ class FGES(GESState):
             at = np.minimum(np.searchsorted(allowed, key), len(allowed) - 1)
             keep = allowed[at] == key
             a, t, b = a[keep], t[keep], b[keep]
+        self._remember_empty_families(a, t, b)
         a, t, b = a.tolist(), t.tolist(), b.tolist()
         if self.knowledge is not None:  # no arc the knowledge excludes
             keep = [self.knowledge.allows_insert(x, y, ()) for x, y in zip(a, t)]
@@ -165,6 +166,18 @@ class FGES(GESState):
         self.options = {(x, y): [(bump, ())] for x, y, bump in zip(a, t, b)}
         self.heap = [(-bump, x, y, 0) for x, y, bump in zip(a, t, b)]
         heapq.heapify(self.heap)
+
+    def _remember_empty_families(self, a: np.ndarray, t: np.ndarray, b: np.ndarray) -> None:
+        """GES mode: the pairwise gains are the improving gains of every family ``(t, ∅)``
+        over its candidates, so no node recounts its empty parent set."""
+        if self.faithful:
+            return
+        order = np.lexsort((a, t))
+        a, t, b = a[order], t[order], b[order]
+        bounds = np.searchsorted(t, np.arange(self.score.n_vars + 1))
+        for y in range(self.score.n_vars):
+            lo, hi = bounds[y], bounds[y + 1]
+            self.family_cache[(y, frozenset())] = (a[lo:hi], b[lo:hi])
 
     def _rescore_forward(self, touched: set[int]) -> None:
         """New context stamps and Insert options for the nodes whose context changed."""
