@@ -31,7 +31,7 @@ from scipy.special import gammaln
 from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData
 from causalcal.graph import PDAG, pdag_to_dag
 
-from .bdeu_batch import pairwise_gains
+from .bdeu_pairs import pairwise_gains
 
 __all__ = ["BDeuScore"]
 
@@ -314,7 +314,7 @@ class BDeuScore:
         from lookup tables), float64 otherwise; the one-hot matrix is built in row chunks
         of at most ``onehot_bytes`` when n is large.  Returns ``(i, j, gain)`` arrays with
         ``i < j``, and with ``top`` also a (V, top) array of every variable's ``top`` best
-        partners by gain (see :func:`.bdeu_batch.pairwise_gains`).
+        partners by gain (see :func:`.bdeu_pairs.pairwise_gains`).
         """
         return pairwise_gains(self, min_gain, top, block_bytes, onehot_bytes)
 

@@ -3,9 +3,8 @@
 Counting is the hot path of every score-based search here, and counting many families at
 once is a matrix product.  Let ``X`` be the n × ΣA one-hot encoding of all variables.
 
-* :func:`pairwise_gains` — ``Xᵀ diag(w) X`` holds the r_i × r_j count tables of all pairs,
-  hence ``s(j | {i}) − s(j | ∅)`` for every pair (BDeu is score equivalent, so one gain
-  serves both directions).
+* :func:`.bdeu_pairs.pairwise_gains` — ``Xᵀ diag(w) X`` holds the r_i × r_j count tables
+  of all pairs (see that module).
 * :func:`family_gains` — for requests ``(y, P)``, ``Zᵀ diag(w) X`` with ``Z`` the one-hot
   of the observed ``(configuration of P, y)`` values holds ``N(P, y, x)`` for every
   variable ``x`` at once, hence ``s(y | P ∪ {x}) − s(y | P)`` for all ``x``.  ``Z`` has
@@ -29,7 +28,7 @@ import numpy as np
 from scipy import sparse
 from scipy.special import gammaln
 
-__all__ = ["family_gains", "pairwise_gains"]
+__all__ = ["batch_layout", "family_gains"]
 
 _BLOCK_BYTES = 64 << 20  # output block of a stacked product
 _FINE_MAX_ROWS = 256  # requests of one target share a product up to this many rows
@@ -104,7 +103,8 @@ class _Layout:
         return self.score.n_samples * self.width * np.dtype(self.dtype).itemsize
 
 
-def _layout(score) -> _Layout:
+def batch_layout(score) -> _Layout:
+    """The score's one-hot layout (built once, kept on the score)."""
     if getattr(score, "_batch_layout", None) is None:
         score._batch_layout = _Layout(score)
     return score._batch_layout
@@ -319,7 +319,7 @@ def family_gains(
     (sparse for all variables: about n × width additions per request; dense over the
     gathered columns of a subset).
     """
-    lay = _layout(score)
+    lay = batch_layout(score)
     cs = lay.columns(candidates)
     cap = max(1, _BLOCK_BYTES // (8 * (cs.width + len(cs.variables))))
     found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
@@ -364,158 +364,3 @@ def family_gains(
         out_k, out_x, out_g = (np.concatenate(a) for a in zip(*found))
     order = np.lexsort((out_x, out_k))
     return out_k[order], out_x[order], out_g[order]
-
-
-def _pair_cells(g, ma: np.ndarray, mb: np.ndarray, ra: int, rb: int) -> list:
-    """The ``r_a × r_b`` cells of every pair's count table, one (a, b) array per cell, from
-    the reduced product block ``g`` and the marginal counts ``ma`` (a, r_a), ``mb`` (b, r_b):
-    the dropped last category of either variable is its marginal minus the other cells."""
-    g = g.reshape(len(ma), ra - 1, len(mb), rb - 1)
-    rows = []
-    for k in range(ra - 1):
-        row = [g[:, k, :, m] for m in range(rb - 1)]
-        row.append(ma[:, k, None] - sum(row))
-        rows.append(row)
-    last = [mb[None, :, m] - sum(row[m] for row in rows) for m in range(rb)]
-    return [cell for row in rows for cell in row] + last
-
-
-class _PairGains:
-    """Gains of all pairs by blocks of ``X'ᵀ diag(w) X'`` (see :func:`pairwise_gains`)."""
-
-    def __init__(self, score, onehot_bytes: int) -> None:
-        self.score = score
-        self.lay = lay = _layout(score)
-        n, par = score.n_samples, lay.par
-        if lay._onehot is not None or lay.nbytes() <= onehot_bytes:
-            self.chunks = [(0, n)]
-        else:
-            step = max(1, int(onehot_bytes // (lay.width * np.dtype(lay.dtype).itemsize)))
-            self.chunks = [(r0, min(n, r0 + step)) for r0 in range(0, n, step)]
-        self.torch = None
-        if score.device is not None:  # the same products with torch (e.g. on a GPU)
-            import torch
-
-            self.torch = torch
-        self.encoded = self.encode(0, n) if len(self.chunks) == 1 else None
-        self.marg = np.zeros((len(par), int(par.max())))
-        for p, j in enumerate(lay.order):
-            self.marg[p, : par[p]] = np.bincount(
-                score._codes[j], weights=score.weights, minlength=par[p]
-            )
-        self.imarg = np.rint(self.marg).astype(np.int32)
-        alpha = score.sample_prior
-        # s(y | ∅) likelihood and the per-x term Σ_k lnΓ(α/r) − lnΓ(N_k + α/r) of s(y | {x})
-        self.empty = np.array([score._score_from_counts(self.marg[p, None, :r], 0.0, r)
-                               for p, r in enumerate(par.tolist())])
-        self.ax_terms = np.array([
-            float(np.sum(gammaln(alpha / r) - gammaln(self.marg[p, :r] + alpha / r)))
-            for p, r in enumerate(par.tolist())
-        ])
-        self.tables: dict[tuple[int, int], np.ndarray] = {}
-        self.counts_range = np.arange(int(round(score.total_weight)) + 1)
-
-    def encode(self, r0: int, r1: int):
-        """Unweighted and weighted reduced one-hot rows (torch tensors with a device)."""
-        lay, w = self.lay, self.score.weights
-        oh = lay.onehot if len(self.chunks) == 1 else lay.encode(r0, r1)
-        wt = oh if w is None else oh * w[r0:r1, None].astype(lay.dtype)
-        if self.torch is not None:
-            dev = self.score.device
-            oh_t = self.torch.from_numpy(oh).to(dev)
-            return oh_t, (oh_t if wt is oh else self.torch.from_numpy(wt).to(dev))
-        return oh, wt
-
-    def _log_gammas(self, g, ra: int, r0: int, r1: int, rb: int, c0: int, c1: int):
-        """Σ over the cells of each pair's table of lnΓ(N + c) − lnΓ(c), c = α/(r_a r_b),
-        a cell at a time (integer counts: lnΓ from a table when the block is large)."""
-        c = self.score.sample_prior / (ra * rb)
-        exact = self.lay.exact
-        marg = self.imarg if exact else self.marg
-        if exact:
-            g = g.astype(np.int32)
-        cells = _pair_cells(g, marg[r0:r1, :ra], marg[c0:c1, :rb], ra, rb)
-        table = None
-        if exact and g.size > len(self.counts_range):
-            table = self.tables.get((ra, rb))
-            if table is None:
-                table = self.tables[(ra, rb)] = gammaln(self.counts_range + c) - gammaln(c)
-        out = np.zeros(cells[0].shape)
-        for cell in cells:
-            out += table[cell] if table is not None else gammaln(cell + c) - gammaln(c)
-        return out
-
-    def block(self, s: int, e: int) -> np.ndarray:
-        """Gains of the pairs (i, j) with sorted positions ``s ≤ i < e``, ``j ≥ s``."""
-        lay, cols, v = self.lay, self.lay.cols, len(self.lay.order)
-        b = np.empty((e - s, v - s), dtype=np.float64)
-        pairs = [
-            (ra, max(ga0, s), min(ga1, e), rb, max(gb0, s), gb1)
-            for ra, ga0, ga1, _ in lay.groups
-            for rb, gb0, gb1, _ in lay.groups
-            if max(ga0, s) < min(ga1, e) and max(gb0, s) < gb1
-        ]
-        counts: list = [None] * len(pairs)
-        for q0, q1 in self.chunks:  # Σ over row chunks of X'_cᵀ diag(w_c) X'_c
-            oh, wt = self.encoded if self.encoded is not None else self.encode(q0, q1)
-            for k, (_, r0, r1, _, c0, c1) in enumerate(pairs):
-                part = wt[:, cols[r0] : cols[r1]].T @ oh[:, cols[c0] : cols[c1]]
-                counts[k] = part if counts[k] is None else counts[k] + part
-        for (ra, r0, r1, rb, c0, c1), g in zip(pairs, counts):
-            if self.torch is not None:
-                g = g.cpu().numpy()
-            b[r0 - s : r1 - s, c0 - s : c1 - s] = self._log_gammas(g, ra, r0, r1, rb, c0, c1)
-        d_prior = self.score.structure_term(1) - self.score.structure_term(0)
-        return b + (self.ax_terms[s:e, None] - self.empty[None, s:] + d_prior)
-
-
-def pairwise_gains(
-    score,
-    min_gain: float = 0.0,
-    top: int | None = None,
-    block_bytes: int = 48 << 20,
-    onehot_bytes: int = 256 << 20,
-):
-    """All pairs ``i < j`` with ``s(j | {i}) − s(j | ∅) > min_gain`` (BDeu is score
-    equivalent, so the gain is the same for ``j → i``); see
-    :meth:`BDeuScore.pairwise_gains <causalcal.bootstrap.BDeuScore.pairwise_gains>`.
-
-    The count tables come from blocks of ``X'ᵀ diag(w) X'`` (reduced one-hot, float32
-    BLAS for integer weights, built in row chunks of at most ``onehot_bytes``; torch on
-    ``score.device`` if set).  With ``top``, also returns a (V, top) array of each
-    variable's ``top`` best partners by gain, sorted by index.
-    """
-    pg = _PairGains(score, onehot_bytes)
-    lay, v = pg.lay, score.n_vars
-    dense = None if top is None else np.full((v, v), -np.inf, dtype=np.float32)
-    out_i, out_j, out_g = [], [], []
-    per_var = max(1, int(block_bytes // (8 * int(lay.par.sum()) * int(lay.par.max()))))
-    for s in range(0, v - 1, per_var):
-        e = min(v, s + per_var)
-        b = pg.block(s, e)
-        if dense is not None:  # every gain of the block, both ways (score equivalence)
-            dense[s:e, s:] = b
-            dense[s:, s:e] = b.T
-        upper = np.arange(s, v)[None, :] > np.arange(s, e)[:, None]
-        ii, jj = np.nonzero((b > min_gain) & upper)
-        out_i.append(ii + s)
-        out_j.append(jj + s)
-        out_g.append(b[ii, jj])
-    p0 = score.structure_term(0)
-    for p in range(v):
-        score._cache.setdefault((int(lay.order[p]), frozenset()), float(pg.empty[p] + p0))
-    oi = lay.order[np.concatenate(out_i)] if out_i else np.zeros(0, dtype=np.intp)
-    oj = lay.order[np.concatenate(out_j)] if out_j else np.zeros(0, dtype=np.intp)
-    gain = np.concatenate(out_g) if out_g else np.zeros(0)
-    lo, hi = np.minimum(oi, oj), np.maximum(oi, oj)
-    srt = np.lexsort((hi, lo))
-    found = (lo[srt], hi[srt], gain[srt])
-    if dense is None:
-        return found
-    k = min(int(top), v - 1)
-    ranked = np.empty((v, k), dtype=np.intp)
-    np.fill_diagonal(dense, -np.inf)
-    for s in range(0, v if k > 0 else 0, 256):  # in row chunks: no V × V index array
-        part = np.argpartition(dense[s : s + 256], v - k, axis=1)[:, v - k :]
-        ranked[lay.order[s : s + 256]] = np.sort(lay.order[part], axis=1)
-    return (*found, ranked)

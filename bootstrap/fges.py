@@ -3,16 +3,16 @@
 Ramsey, Glymour, Sanchez-Romero & Glymour (2017), "A million variables and more", on
 Chickering's (2002) GES; operators and CPDAG maintenance are in :mod:`.ges_ops`.
 
-* As in FGES, the best operator for every ordered pair is cached in a priority queue
-  ("arrows") with a version stamp of its target's context (dropped when that moves on).
-  An arrow whose best options fail the semi-directed path test is parked with the paths
-  that refuted them, and re-queued only when a newly directed edge cuts one of them.
+* As in FGES, every ordered pair's best operator waits in a priority queue ("arrows"),
+  stamped with its target's context; an arrow whose options fail the semi-directed path
+  test is parked with the refuting paths until a newly directed edge cuts one.
 * ``faithfulness_assumed=False`` (the default) searches GES's neighbourhood: after every
   step, each node whose context changed rescores *all* its candidate parents in one
   stacked product (:func:`.bdeu_batch.family_gains`), so the search is Chickering's GES
   (it reproduces causal-learn's GES result).  At large V each node's candidate parents
   are its ``max_candidates`` best partners by pairwise gain (``"auto"`` = ⌈10⁶ / V⌉:
-  every variable up to V = 1001, 200 at V = 5000; ``None``: every variable).
+  all up to V = 1001, 200 at V = 5000; ``None``: all); the pairwise gains are also every
+  node's empty-parent family, so that one is never recounted.
 * ``faithfulness_assumed=True`` is Tetrad's one-edge faithfulness heuristic: only pairs
   with a positive pairwise gain, then a second forward + backward pass that also admits
   pairs two steps apart through a non-collider (faster; can score well below GES).
@@ -35,6 +35,7 @@ from causalcal.knowledge import BoundKnowledge, Knowledge, bind_knowledge
 
 from .bdeu import BDeuScore
 from .bdeu_batch import family_gains
+from .bdeu_pairs import empty_families
 from .ges_ops import GESState, candidate_limit, cliques_within, is_clique
 
 __all__ = ["fges", "FGES", "candidate_limit"]
@@ -158,7 +159,8 @@ class FGES(GESState):
             at = np.minimum(np.searchsorted(allowed, key), len(allowed) - 1)
             keep = allowed[at] == key
             a, t, b = a[keep], t[keep], b[keep]
-        self._remember_empty_families(a, t, b)
+        if not self.faithful:
+            self.family_cache.update(empty_families(a, t, b, self.score.n_vars))
         a, t, b = a.tolist(), t.tolist(), b.tolist()
         if self.knowledge is not None:  # no arc the knowledge excludes
             keep = [self.knowledge.allows_insert(x, y, ()) for x, y in zip(a, t)]
@@ -166,18 +168,6 @@ class FGES(GESState):
         self.options = {(x, y): [(bump, ())] for x, y, bump in zip(a, t, b)}
         self.heap = [(-bump, x, y, 0) for x, y, bump in zip(a, t, b)]
         heapq.heapify(self.heap)
-
-    def _remember_empty_families(self, a: np.ndarray, t: np.ndarray, b: np.ndarray) -> None:
-        """GES mode: the pairwise gains are the improving gains of every family ``(t, ∅)``
-        over its candidates, so no node recounts its empty parent set."""
-        if self.faithful:
-            return
-        order = np.lexsort((a, t))
-        a, t, b = a[order], t[order], b[order]
-        bounds = np.searchsorted(t, np.arange(self.score.n_vars + 1))
-        for y in range(self.score.n_vars):
-            lo, hi = bounds[y], bounds[y + 1]
-            self.family_cache[(y, frozenset())] = (a[lo:hi], b[lo:hi])
 
     def _rescore_forward(self, touched: set[int]) -> None:
         """New context stamps and Insert options for the nodes whose context changed."""
@@ -203,9 +193,9 @@ class FGES(GESState):
 
     # ---------------------------------------------------------- candidates
     def _is_candidate(self, a: int, t: int) -> bool:
-        """Whether ``a`` may become a parent of ``t`` (GES mode, before adjacency)."""
+        """Whether ``a`` may become a parent of ``t`` (before adjacency)."""
         if self.faithful:
-            return True
+            return a in self._candidates(t)
         rank = self.ranked
         if rank is None:
             return True
@@ -442,14 +432,9 @@ class FGES(GESState):
         # NaYX(src, w) = N(w) ∩ adj(src), i.e. when other is a neighbour of w
         for src, other in ((x, y), (y, x)):
             for w in sorted(g.neighbors(other) - touched):
-                if w != src and not g.is_adjacent(src, w) and self._watches(w, src):
+                if w != src and not g.is_adjacent(src, w) and self._is_candidate(src, w):
                     self._eval_insert_into(w, [src])
         self._unpark()
-
-    def _watches(self, w: int, src: int) -> bool:
-        if self.faithful:
-            return src in self._candidates(w)
-        return self._is_candidate(src, w)
 
     # ----------------------------------------------------------- backward
     def _eval_delete_into(self, y: int, sources: list[int]) -> None:
