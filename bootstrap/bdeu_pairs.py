@@ -20,7 +20,8 @@ __all__ = ["empty_families", "pairwise_gains"]
 def _pair_cells(g, ma: np.ndarray, mb: np.ndarray, ra: int, rb: int) -> list:
     """The ``r_a × r_b`` cells of every pair's count table, one (a, b) array per cell, from
     the reduced product block ``g`` and the marginal counts ``ma`` (a, r_a), ``mb`` (b, r_b):
-    the dropped last category of either variable is its marginal minus the other cells."""
+    the dropped last category of either variable is its marginal minus the other cells
+    (with a constant variable, r = 1, a cell is a marginal: broadcast to (a, b))."""
     g = g.reshape(len(ma), ra - 1, len(mb), rb - 1)
     rows = []
     for k in range(ra - 1):
@@ -28,7 +29,8 @@ def _pair_cells(g, ma: np.ndarray, mb: np.ndarray, ra: int, rb: int) -> list:
         row.append(ma[:, k, None] - sum(row))
         rows.append(row)
     last = [mb[None, :, m] - sum(row[m] for row in rows) for m in range(rb)]
-    return [cell for row in rows for cell in row] + last
+    shape = (len(ma), len(mb))
+    return [np.broadcast_to(cell, shape) for cell in [c for row in rows for c in row] + last]
 
 
 class _PairGains:

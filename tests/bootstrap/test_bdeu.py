@@ -113,7 +113,9 @@ def test_pairwise_gains_equal_local_score_differences(weighted):
     x = rng.integers(0, 2, size=(150, 7))
     x[:, 2] = rng.integers(0, 4, 150)  # mixed arities
     x[:, 3] = (x[:, 2] + (rng.random(150) < 0.3)) % 4
+    x[:, 5:] = 0  # two constant columns (arity 1) pair with every other arity
     d = DiscreteData(x)
+    assert list(d.arities[5:]) == [1, 1]
     w = {"none": None, "int": rng.integers(0, 3, 150), "real": rng.random(150)}[weighted]
     gi, gj, gain = BDeuScore(d, weights=w).pairwise_gains(min_gain=-np.inf)
     assert len(gi) == 21 and np.all(gi < gj)
