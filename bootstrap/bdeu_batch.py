@@ -20,6 +20,7 @@ are exact and lnΓ comes from lookup tables.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Sequence
@@ -62,15 +63,19 @@ class _Layout:
         self._columns: dict[bytes, _Columns] = {}
         w = np.ones(score.n_samples) if score.weights is None else score.weights
         self.weights = w.astype(self.dtype)
+        self.samples = np.arange(score.n_samples)
+        self.table_size = int(round(score.total_weight)) + 1 if self.exact else 0
+        # a family's lnΓ tables: one pair per arity 1, 2, …, max (see _lookup_tables)
+        self.table_arities = tuple(range(1, int(self.par.max(initial=1)) + 1))
+        self.flag = np.zeros(score.n_vars, dtype=bool)  # scratch of :meth:`_Columns.members`
 
     def encode(self, r0: int, r1: int) -> np.ndarray:
         """Reduced one-hot of samples ``r0 … r1 − 1`` (sorted variable order)."""
         x = np.zeros((r1 - r0, self.width), dtype=self.dtype)
-        rows = np.arange(r1 - r0)
-        for p, j in enumerate(self.order):
-            c = self.score._codes[j, r0:r1]
-            hit = c < self.par[p] - 1
-            x[rows[hit], self.cols[p] + c[hit]] = 1
+        codes = self.score._codes[self.order, r0:r1]  # sorted variables × samples
+        hit = codes < (self.par - 1)[:, None]
+        at = self.cols[:-1, None] + codes + (np.arange(r1 - r0) * self.width)[None, :]
+        x.ravel()[at[hit]] = 1
         return x
 
     @property
@@ -83,7 +88,7 @@ class _Layout:
     def transposed(self) -> np.ndarray:
         """The one-hot matrix as (columns × samples), for gathering columns."""
         if self._transposed is None:
-            self._transposed = np.ascontiguousarray(self.onehot.T)
+            self._transposed = np.ascontiguousarray(self.onehot.T, dtype=np.uint8)
         return self._transposed
 
     def columns(self, candidates) -> _Columns:
@@ -118,7 +123,6 @@ class _Columns:
 
     def __init__(self, lay: _Layout, candidates: np.ndarray | None) -> None:
         self.lay = lay
-        self._by_index: np.ndarray | None = None
         if candidates is None:
             self.variables, self.groups, self.cols = lay.order, lay.groups, None
             self.width = lay.width
@@ -135,21 +139,22 @@ class _Columns:
         self.width = int(local[-1])
         self.cols = np.repeat(lay.cols[pos] - local[:-1], par - 1) + np.arange(self.width)
 
-    def local_of(self, variables: list[int]) -> np.ndarray:
-        """Local positions of those ``variables`` that are candidates."""
-        if self.cols is None:
-            return self.lay.position[variables]
-        if self._by_index is None:
-            self._by_index = np.argsort(self.variables)
-        v = np.asarray(variables, dtype=np.intp)
-        at = np.searchsorted(self.variables, v, sorter=self._by_index)
-        at = self._by_index[np.minimum(at, len(self.variables) - 1)]
-        return at[self.variables[at] == v]
+    def members(self, variables: list[int]) -> np.ndarray:
+        """Mask over the candidates (local positions): which are among ``variables``."""
+        flag = self.lay.flag  # all False between calls
+        flag[variables] = True
+        out = flag[self.variables]
+        flag[variables] = False
+        return out
 
     def count(self, labels: list[np.ndarray], sizes: list[int]) -> np.ndarray:
         """Weighted counts (columns × stacked rows) of stacked requests whose samples carry
         the row ``labels`` (one array per request, ``sizes`` rows each)."""
         w, n, k = self.lay.weights, len(self.lay.weights), len(labels)
+        if k == 1 and self.cols is not None:
+            zt = np.zeros((n, sizes[0]), dtype=self.lay.dtype)
+            zt[self.lay.samples, labels[0]] = w
+            return self.lay.transposed[self.cols].astype(self.lay.dtype) @ zt
         if k == 1:
             rows = labels[0]
         else:
@@ -162,29 +167,7 @@ class _Columns:
             return np.ascontiguousarray((z @ self.lay.onehot).T)
         zt = np.zeros((n, sum(sizes)), dtype=self.lay.dtype)
         zt[np.repeat(np.arange(n), k), rows] = np.repeat(w, k)
-        return self.lay.transposed[self.cols] @ zt
-
-
-def stacked_tables(score, keys: list[tuple[float, int]]) -> tuple:
-    """Stacked tables ``k ↦ lnΓ(k + b) − lnΓ(b)`` and ``k ↦ lnΓ(a) − lnΓ(k + a)`` with
-    ``a = α / qr``, ``b = a / r_y`` for the distinct keys ``(qr, r_y)``
-    (``k = 0 … total weight``; integer weights only), and each key's table offset
-    (``None`` when there is one key)."""
-    step = int(round(score.total_weight)) + 1
-    distinct = sorted(set(keys))
-    cache = score._lgamma_tables
-    for qr, ry in distinct:
-        if (qr, ry) not in cache:
-            k = np.arange(step, dtype=np.float64)
-            a = score.sample_prior / qr
-            b = a / ry
-            cache[(qr, ry)] = (gammaln(k + b) - gammaln(b), gammaln(a) - gammaln(k + a))
-    if len(distinct) == 1:
-        return (*cache[distinct[0]], None)
-    tb = np.concatenate([cache[key][0] for key in distinct])
-    ta = np.concatenate([cache[key][1] for key in distinct])
-    where = {key: i * step for i, key in enumerate(distinct)}
-    return tb, ta, np.array([where[key] for key in keys], dtype=np.intp)
+        return self.lay.transposed[self.cols].astype(self.lay.dtype) @ zt
 
 
 def _family_rows(score, y: int, parents: list[int]):
@@ -199,79 +182,119 @@ def _family_rows(score, y: int, parents: list[int]):
     inv = rank[key]
     tot = np.bincount(inv, weights=score.weights, minlength=len(u))
     c = u // r
-    starts = np.flatnonzero(np.r_[True, c[1:] != c[:-1]])
-    return inv, tot, starts
+    change = np.empty(len(c), dtype=bool)
+    change[0] = True
+    np.not_equal(c[1:], c[:-1], out=change[1:])
+    return inv, tot, np.flatnonzero(change)
 
 
-def _cells(blk: np.ndarray, tot: np.ndarray) -> list[np.ndarray]:
-    """The categories of every variable of a block (variables × r − 1 × rows) as arrays
-    (variables × rows); the dropped last one is the row total minus the others."""
-    cells = [blk[:, k] for k in range(blk.shape[1])]
-    if not cells:  # arity 1: the one category holds the totals
-        return [np.repeat(tot[None, :], blk.shape[0], axis=0)]
-    rest = cells[0] if len(cells) == 1 else sum(cells[1:], cells[0])
-    return cells + [tot - rest]
+def _lookup_tables(score, keys: list[tuple[float, int]], arities: tuple[int, ...]) -> np.ndarray:
+    """For each family key ``(q, r_y)`` and each arity ``r``: the table ``k ↦ lnΓ(k + b) −
+    lnΓ(b)`` followed by ``k ↦ lnΓ(a) − lnΓ(k + a)`` (``a = α / (q r)``, ``b = a / r_y``,
+    ``k = 0 … total weight``; integer weights only), stacked key by key, arity by arity."""
+    cache = score._lgamma_tables
+    blocks = []
+    for q, ry in keys:
+        block = cache.get((q, ry, arities))
+        if block is None:
+            k = np.arange(int(round(score.total_weight)) + 1, dtype=np.float64)
+            parts = []
+            for r in arities:
+                a = score.sample_prior / (q * r)
+                b = a / ry
+                parts += [gammaln(k + b) - gammaln(b), gammaln(a) - gammaln(k + a)]
+            block = cache[(q, ry, arities)] = np.concatenate(parts)
+        blocks.append(block)
+    return blocks[0] if len(blocks) == 1 else np.concatenate(blocks)
 
 
-def _table_sum(table: np.ndarray, cells: list[np.ndarray], off) -> np.ndarray:
-    """``Σ_c table[c + off]`` over the cells (``off`` None: no offset)."""
-    out = table[cells[0] if off is None else cells[0] + off]
-    for c in cells[1:]:
-        out += table[c if off is None else c + off]
-    return out
+class _Terms:
+    """lnΓ terms of stacked families.  A cell array has one column per row of every family
+    (``lnΓ(N + b) − lnΓ(b)``), then one per configuration (``lnΓ(a) − lnΓ(N + a)``), with
+    ``a = α / (q r)`` for a variable of arity ``r`` and ``b = a / r_y`` (BDeu, thesis
+    §2.3.2).  With integer weights a cell holds its count plus ``off``, the column's
+    place in the stacked tables of :func:`_lookup_tables`."""
+
+    def __init__(self, score, lay: _Layout, fams: list, sizes: list, n_cfg: list) -> None:
+        self.exact = lay.exact
+        q = [math.exp(score._log_q(f[1])) for f in fams]
+        ry = [int(score.arities[f[0]]) for f in fams]
+        n_rows, n_cfgs = sum(sizes), sum(n_cfg)
+        self.cuts = None if len(fams) == 1 else np.cumsum([0] + sizes + n_cfg[:-1])
+        if not self.exact:
+            self.off = 0
+            self.alpha = score.sample_prior
+            self.q = np.concatenate([np.repeat(q, sizes), np.repeat(q, n_cfg)])
+            self.ry = np.concatenate([np.repeat(ry, sizes), np.ones(n_cfgs)])
+            self.sign = np.repeat([1.0, -1.0], [n_rows, n_cfgs])
+            return
+        keys = list(zip(q, ry))
+        distinct = sorted(set(keys))
+        self.table = _lookup_tables(score, distinct, lay.table_arities)
+        self.step = step = lay.table_size
+        if len(distinct) == 1:
+            self.off = np.repeat(np.array([0, step]), [n_rows, n_cfgs])
+            return
+        at = np.array([distinct.index(k) for k in keys]) * (2 * step * len(lay.table_arities))
+        self.off = np.concatenate([np.repeat(at, sizes), np.repeat(at + step, n_cfg)])
+
+    def group(self, r: int, blk: np.ndarray, tot: np.ndarray) -> np.ndarray:
+        """Terms of a block of variables of arity ``r`` (variables × r − 1 × columns of
+        cells; the dropped last category is the total ``tot`` minus the others) summed
+        family by family: variables × families."""
+        cells = [blk[:, k] for k in range(r - 1)]
+        rest = cells[0] if len(cells) == 1 else sum(cells[1:], cells[0])
+        cells.append(tot + r * self.off - rest)
+        vals = self._look(r, cells[0])
+        for c in cells[1:]:
+            vals += self._look(r, c)
+        return self.per_family(vals)
+
+    def _look(self, r: int, cells: np.ndarray) -> np.ndarray:
+        if self.exact:
+            return self.table[(r - 1) * 2 * self.step :][cells]
+        p = self.alpha / (r * self.q) / self.ry
+        return self.sign * (gammaln(cells + p) - gammaln(p))
+
+    def per_family(self, terms: np.ndarray) -> np.ndarray:
+        """Sums of ``terms`` (… × columns) family by family: … × families."""
+        if self.cuts is None:
+            return terms.sum(axis=-1)[..., None]
+        sums = np.add.reduceat(terms, self.cuts, axis=-1)
+        f = sums.shape[-1] // 2
+        return sums[..., :f] + sums[..., f:]
 
 
-def _per_family(t: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Sum the rows (last axis) of ``t`` family by family (``starts``): variables × families."""
-    return t.sum(axis=1, keepdims=True) if len(starts) == 1 else np.add.reduceat(t, starts, axis=1)
-
-
-def _family_terms(score, exact: bool, keys: list, sizes, n_cfg, cells, cfg_cells) -> tuple:
-    """``Σ lnΓ(N + b) − lnΓ(b)`` over ``cells`` (… × rows) and ``Σ lnΓ(a) − lnΓ(N + a)``
-    over ``cfg_cells`` (… × configurations) of families with prior keys ``(qr, r_y)``
-    (``a = α / qr``, ``b = a / r_y``; ``sizes`` rows and ``n_cfg`` configurations each)."""
-    if exact:
-        tb, ta, off = stacked_tables(score, keys)
-        one = off is None
-        return (_table_sum(tb, cells, None if one else np.repeat(off, sizes)),
-                _table_sum(ta, cfg_cells, None if one else np.repeat(off, n_cfg)))
-    a = score.sample_prior / np.array([k[0] for k in keys])
-    b = np.repeat(a / np.array([k[1] for k in keys]), sizes)
-    a = np.repeat(a, n_cfg)
-    return (sum(gammaln(c + b) - gammaln(b) for c in cells),
-            sum(gammaln(a) - gammaln(c + a) for c in cfg_cells))
-
-
-def _block_likelihoods(
-    score, lay: _Layout, cs: _Columns, fams: list, counts: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+def _block_likelihoods(score, cs: _Columns, fams: list, counts: np.ndarray):
     """Likelihood parts of ``s(y | P ∪ {x})`` for stacked families ``(y, P, rows)`` and every
-    variable (sorted positions) from their reduced counts ``counts`` (width × stacked rows),
-    a category of ``x`` at a time, and of each ``s(y | P)`` from its row totals."""
+    candidate ``x`` (local positions) from their reduced counts ``counts`` (width × stacked
+    rows), a category of ``x`` at a time, and of each ``s(y | P)`` from its row totals (a
+    constant candidate leaves the likelihood as it is)."""
     sizes = [len(f[2][1]) for f in fams]
     n_cfg = [len(f[2][2]) for f in fams]
-    row0 = np.cumsum([0] + sizes[:-1])
-    cfg0 = np.cumsum([0] + n_cfg[:-1])
-    tot = np.concatenate([f[2][1] for f in fams]) if len(fams) > 1 else fams[0][2][1]
-    cfg_starts = np.concatenate([f[2][2] + o for f, o in zip(fams, row0)])
-    q = [math.exp(score._log_q(f[1])) for f in fams]
-    ry = [int(score.arities[f[0]]) for f in fams]
-    if lay.exact:
+    if len(fams) == 1:
+        tot, cfg_starts = fams[0][2][1], fams[0][2][2]
+    else:
+        tot = np.concatenate([f[2][1] for f in fams])
+        row0 = np.cumsum([0] + sizes[:-1])
+        cfg_starts = np.concatenate([f[2][2] + o for f, o in zip(fams, row0)])
+    terms = _Terms(score, cs.lay, fams, sizes, n_cfg)
+    if terms.exact:
         counts = counts.astype(np.int32)
         tot = np.rint(tot).astype(np.int32)
-    nj = np.add.reduceat(counts, cfg_starts, axis=1)  # (config, x) counts
-    nj_tot = np.add.reduceat(tot, cfg_starts)
+    # rows, then (configuration, x) counts: the cells of both lnΓ sums side by side
+    both = np.concatenate([counts, np.add.reduceat(counts, cfg_starts, axis=1)], axis=1)
+    both += terms.off
+    both_tot = np.concatenate([tot, np.add.reduceat(tot, cfg_starts)])
+    base = terms.per_family(terms._look(1, (both_tot + terms.off)[None]))[0]
     lik = np.empty((len(fams), len(cs.variables)))
     for r, p0, p1, c0 in cs.groups:
-        m = p1 - p0
-        cells = _cells(counts[c0 : c0 + m * (r - 1)].reshape(m, r - 1, len(tot)), tot)
-        cfg_cells = _cells(nj[c0 : c0 + m * (r - 1)].reshape(m, r - 1, len(nj_tot)), nj_tot)
-        keys = [(qk * r, rk) for qk, rk in zip(q, ry)]
-        t1, t2 = _family_terms(score, lay.exact, keys, sizes, n_cfg, cells, cfg_cells)
-        lik[:, p0:p1] = (_per_family(t1, row0) + _per_family(t2, cfg0)).T
-    keys = list(zip(q, ry))
-    t1, t2 = _family_terms(score, lay.exact, keys, sizes, n_cfg, [tot[None]], [nj_tot[None]])
-    return lik, (_per_family(t1, row0) + _per_family(t2, cfg0))[0]
+        if r == 1:
+            lik[:, p0:p1] = base[:, None]
+            continue
+        blk = both[c0 : c0 + (p1 - p0) * (r - 1)].reshape(p1 - p0, r - 1, len(both_tot))
+        lik[:, p0:p1] = terms.group(r, blk, both_tot).T
+    return lik, base
 
 
 def _units(score, requests: Sequence[tuple[int, frozenset[int]]], dense: bool):
@@ -304,6 +327,28 @@ def _coarsen(counts: np.ndarray, to: np.ndarray) -> np.ndarray:
     return np.add.reduceat(counts[:, order], starts, axis=1)
 
 
+def _flush(score, cs: _Columns, min_gain: float, found: list, units: list) -> None:
+    """Count a block of units and append its improving ``(k, x, gain)`` to ``found``."""
+    counts = cs.count([u[0] for u in units], [u[1] for u in units])
+    ks, fams, pieces = [], [], []
+    for (_, g, members), o in zip(units, itertools.accumulate([u[1] for u in units], initial=0)):
+        for k, fam, to in members:
+            ks.append(k)
+            fams.append(fam)
+            part = counts[:, o : o + g]
+            pieces.append(part if to is None else _coarsen(part, to))
+    counts = pieces[0] if len(pieces) == 1 else np.concatenate(pieces, axis=1)
+    gain, base = _block_likelihoods(score, cs, fams, counts)
+    for row, (y, pa, _) in enumerate(fams):  # s(y | P) from the same rows, if not cached
+        own = score._cache.setdefault(
+            (y, frozenset(pa)), float(base[row]) + score.structure_term(len(pa))
+        )
+        gain[row] += score.structure_term(len(pa) + 1) - own
+        gain[row, cs.members(pa + [y])] = -np.inf
+    kk, xs = np.nonzero(gain > min_gain)
+    found.append((np.asarray(ks)[kk], cs.variables[xs], gain[kk, xs]))
+
+
 def family_gains(
     score,
     requests: Sequence[tuple[int, frozenset[int]]],
@@ -323,26 +368,7 @@ def family_gains(
     cs = lay.columns(candidates)
     cap = max(1, _BLOCK_BYTES // (8 * (cs.width + len(cs.variables))))
     found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-
-    def flush(units: list) -> None:
-        counts = cs.count([u[0] for u in units], [u[1] for u in units])
-        ks, fams, pieces = [], [], []
-        for (_, g, members), o in zip(units, np.cumsum([0] + [u[1] for u in units[:-1]])):
-            for k, fam, to in members:
-                ks.append(k)
-                fams.append(fam)
-                part = counts[:, o : o + g]
-                pieces.append(part if to is None else _coarsen(part, to))
-        counts = pieces[0] if len(pieces) == 1 else np.concatenate(pieces, axis=1)
-        gain, base = _block_likelihoods(score, lay, cs, fams, counts)
-        for row, (y, pa, _) in enumerate(fams):  # s(y | P) from the same rows, if not cached
-            own = score._cache.setdefault(
-                (y, frozenset(pa)), float(base[row]) + score.structure_term(len(pa))
-            )
-            gain[row] += score.structure_term(len(pa) + 1) - own
-            gain[row, cs.local_of(pa + [y])] = -np.inf
-        kk, xs = np.nonzero(gain > min_gain)
-        found.append((np.asarray(ks)[kk], cs.variables[xs], gain[kk, xs]))
+    flush = functools.partial(_flush, score, cs, min_gain, found)
 
     block: list = []
     n_rows = 0

@@ -57,14 +57,13 @@ class _PairGains:
                 score._codes[j], weights=score.weights, minlength=par[p]
             )
         self.imarg = np.rint(self.marg).astype(np.int32)
-        alpha = score.sample_prior
-        # s(y | ∅) likelihood and the per-x term Σ_k lnΓ(α/r) − lnΓ(N_k + α/r) of s(y | {x})
-        self.empty = np.array([score._score_from_counts(self.marg[p, None, :r], 0.0, r)
-                               for p, r in enumerate(par.tolist())])
-        self.ax_terms = np.array([
-            float(np.sum(gammaln(alpha / r) - gammaln(self.marg[p, :r] + alpha / r)))
-            for p, r in enumerate(par.tolist())
-        ])
+        # S = Σ_k lnΓ(N_k + α/r) − lnΓ(α/r) (a category beyond r adds 0): s(y | ∅) is
+        # lnΓ(α) − lnΓ(N + α) + S, and each x adds −S_x to s(y | {x}) (thesis §2.3.2)
+        alpha, b = score.sample_prior, score.sample_prior / par[:, None]
+        per_category = gammaln(self.marg + b) - gammaln(b)
+        per_var = per_category.sum(axis=1)
+        self.empty = gammaln(alpha) - gammaln(score.total_weight + alpha) + per_var
+        self.ax_terms = -per_var
         self.tables: dict[tuple[int, int], np.ndarray] = {}
         self.counts_range = np.arange(int(round(score.total_weight)) + 1)
 
@@ -140,7 +139,7 @@ def pairwise_gains(
     """
     pg = _PairGains(score, onehot_bytes)
     lay, v = pg.lay, score.n_vars
-    dense = None if top is None else np.full((v, v), -np.inf, dtype=np.float32)
+    dense = None if top is None else np.empty((v, v), dtype=np.float32)  # all written
     out_i, out_j, out_g = [], [], []
     per_var = max(1, int(block_bytes // (8 * int(lay.par.sum()) * int(lay.par.max()))))
     for s in range(0, v - 1, per_var):

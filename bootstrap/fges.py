@@ -110,6 +110,7 @@ class FGES(GESState):
         self.parked: dict[tuple[int, int], int] = {}
         self.blockers: dict[tuple[int, int], set[tuple[int, int]]] = {}
         self.effect: list[set[int]] = [set() for _ in range(v)]
+        self.flag = np.zeros(v, dtype=bool)  # scratch mask, all False between uses
         self.family_cache: dict[tuple[int, frozenset[int]], tuple[np.ndarray, np.ndarray]] = {}
         self.ranked: np.ndarray | None = None  # (V, limit) best partners, sorted
         self.cover = False  # the faithfulness heuristic's second pass
@@ -219,12 +220,17 @@ class FGES(GESState):
 
     def _all_candidates(self, r: int) -> np.ndarray:
         """GES mode: every non-adjacent variable among ``r``'s candidates (sorted)."""
-        if self.ranked is None:
-            keep = np.ones(self.score.n_vars, dtype=bool)
-        else:
-            keep = np.zeros(self.score.n_vars, dtype=bool)
-            keep[self.ranked[r]] = True
-        keep[list(self.graph.adjacent(r))] = False
+        adj = list(self.graph.adjacent(r))
+        if self.ranked is not None:
+            pool = self.ranked[r]
+            if not adj:
+                return pool
+            self.flag[adj] = True
+            keep = ~self.flag[pool]
+            self.flag[adj] = False
+            return pool[keep]
+        keep = np.ones(self.score.n_vars, dtype=bool)
+        keep[adj] = False
         keep[r] = False
         return np.flatnonzero(keep)
 
