@@ -101,8 +101,8 @@ class BDeuScore:
         self.arities = np.maximum(arities, 1)
         self.sample_prior = float(sample_prior)
         self.structure_prior = float(structure_prior)
-        # Variables as rows: fast column access for counting.
-        self._codes = np.ascontiguousarray(data.codes.T, dtype=np.intp)
+        # Variables as rows (in the data's small integer type): fast access for counting.
+        self._codes = np.ascontiguousarray(data.codes.T)
         if weights is None:
             self.weights = None
             self.integral_weights = True
@@ -145,7 +145,7 @@ class BDeuScore:
         n = self.n_samples
         if not parents:
             return np.zeros(n, dtype=np.intp), 1
-        cfg = self._codes[parents[0]].copy()
+        cfg = self._codes[parents[0]].astype(np.intp)
         size = int(self.arities[parents[0]])
         for p in parents[1:]:
             r = int(self.arities[p])
@@ -275,7 +275,7 @@ class BDeuScore:
         # joint index ((cand, config, x), y) = cand·cells + (config·amax + x)·r + y
         cells = size * amax * r
         base = cfg * (amax * r) + self._codes[y]
-        keys = self._codes[xs] * r + (np.arange(k)[:, None] * cells + base[None, :])
+        keys = self._codes[xs].astype(np.intp) * r + (np.arange(k)[:, None] * cells + base[None, :])
         w = None if self.weights is None else np.tile(self.weights, k)
         if cells <= _DENSE_CELLS_PER_ROW * n:
             njk = np.bincount(keys.ravel(), weights=w, minlength=k * cells).reshape(

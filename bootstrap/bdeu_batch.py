@@ -213,7 +213,7 @@ class _Terms:
     (``lnΓ(N + b) − lnΓ(b)``), then one per configuration (``lnΓ(a) − lnΓ(N + a)``), with
     ``a = α / (q r)`` for a variable of arity ``r`` and ``b = a / r_y`` (BDeu, thesis
     §2.3.2).  With integer weights a cell holds its count plus ``off``, the column's
-    place in the stacked tables of :func:`_lookup_tables`."""
+    place in the stacked tables of :func:`_lookup_tables` (without, ``off`` is 0)."""
 
     def __init__(self, score, lay: _Layout, fams: list, sizes: list, n_cfg: list) -> None:
         self.exact = lay.exact
@@ -222,12 +222,13 @@ class _Terms:
         n_rows, n_cfgs = sum(sizes), sum(n_cfg)
         self.cuts = None if len(fams) == 1 else np.cumsum([0] + sizes + n_cfg[:-1])
         if not self.exact:
-            self.off = 0
+            self.dtype, self.off = np.float64, np.zeros(n_rows + n_cfgs, dtype=np.intp)
             self.alpha = score.sample_prior
             self.q = np.concatenate([np.repeat(q, sizes), np.repeat(q, n_cfg)])
             self.ry = np.concatenate([np.repeat(ry, sizes), np.ones(n_cfgs)])
             self.sign = np.repeat([1.0, -1.0], [n_rows, n_cfgs])
             return
+        self.dtype = np.intp
         keys = list(zip(q, ry))
         distinct = sorted(set(keys))
         self.table = _lookup_tables(score, distinct, lay.table_arities)
@@ -238,31 +239,33 @@ class _Terms:
         at = np.array([distinct.index(k) for k in keys]) * (2 * step * len(lay.table_arities))
         self.off = np.concatenate([np.repeat(at, sizes), np.repeat(at + step, n_cfg)])
 
-    def group(self, r: int, blk: np.ndarray, tot: np.ndarray) -> np.ndarray:
-        """Terms of a block of variables of arity ``r`` (variables × r − 1 × columns of
-        cells; the dropped last category is the total ``tot`` minus the others) summed
-        family by family: variables × families."""
+    def group(self, r: int, blk: np.ndarray, last: np.ndarray, out: np.ndarray) -> None:
+        """Sum into ``out`` (families × variables) the terms of a block of variables of arity
+        ``r``: ``blk`` (variables × r − 1 × columns) holds all but the last category, whose
+        cells are ``last`` minus the others."""
         cells = [blk[:, k] for k in range(r - 1)]
         rest = cells[0] if len(cells) == 1 else sum(cells[1:], cells[0])
-        cells.append(tot + r * self.off - rest)
-        vals = self._look(r, cells[0])
+        cells.append(last - rest)
+        vals = self.look(r, cells[0])
         for c in cells[1:]:
-            vals += self._look(r, c)
-        return self.per_family(vals)
+            vals += self.look(r, c)
+        self.per_family(vals, out)
 
-    def _look(self, r: int, cells: np.ndarray) -> np.ndarray:
+    def look(self, r: int, cells: np.ndarray) -> np.ndarray:
+        """The terms of the ``cells`` of variables of arity ``r``."""
         if self.exact:
             return self.table[(r - 1) * 2 * self.step :][cells]
         p = self.alpha / (r * self.q) / self.ry
         return self.sign * (gammaln(cells + p) - gammaln(p))
 
-    def per_family(self, terms: np.ndarray) -> np.ndarray:
-        """Sums of ``terms`` (… × columns) family by family: … × families."""
+    def per_family(self, terms: np.ndarray, out: np.ndarray) -> None:
+        """Sum ``terms`` (… × columns) family by family into ``out`` (families × …)."""
         if self.cuts is None:
-            return terms.sum(axis=-1)[..., None]
+            terms.sum(axis=-1, out=out[0])
+            return
         sums = np.add.reduceat(terms, self.cuts, axis=-1)
         f = sums.shape[-1] // 2
-        return sums[..., :f] + sums[..., f:]
+        out[:] = (sums[..., :f] + sums[..., f:]).T
 
 
 def _block_likelihoods(score, cs: _Columns, fams: list, counts: np.ndarray):
@@ -279,22 +282,26 @@ def _block_likelihoods(score, cs: _Columns, fams: list, counts: np.ndarray):
         row0 = np.cumsum([0] + sizes[:-1])
         cfg_starts = np.concatenate([f[2][2] + o for f, o in zip(fams, row0)])
     terms = _Terms(score, cs.lay, fams, sizes, n_cfg)
-    if terms.exact:
-        counts = counts.astype(np.int32)
-        tot = np.rint(tot).astype(np.int32)
+    off = terms.off
     # rows, then (configuration, x) counts: the cells of both lnΓ sums side by side
+    counts = counts.astype(terms.dtype)
     both = np.concatenate([counts, np.add.reduceat(counts, cfg_starts, axis=1)], axis=1)
-    both += terms.off
+    both += off
+    tot = tot.astype(terms.dtype)
     both_tot = np.concatenate([tot, np.add.reduceat(tot, cfg_starts)])
-    base = terms.per_family(terms._look(1, (both_tot + terms.off)[None]))[0]
+    # row r − 1: the totals plus r·off, the last category's cells (arity r) before the
+    # others' (each holding count + off) are subtracted
+    last = both_tot + np.multiply.outer(np.arange(1, len(cs.lay.table_arities) + 1), off)
+    base = np.empty((len(fams), 1))
+    terms.per_family(terms.look(1, last[:1]), base)
     lik = np.empty((len(fams), len(cs.variables)))
     for r, p0, p1, c0 in cs.groups:
         if r == 1:
-            lik[:, p0:p1] = base[:, None]
+            lik[:, p0:p1] = base
             continue
-        blk = both[c0 : c0 + (p1 - p0) * (r - 1)].reshape(p1 - p0, r - 1, len(both_tot))
-        lik[:, p0:p1] = terms.group(r, blk, both_tot).T
-    return lik, base
+        blk = both[c0 : c0 + (p1 - p0) * (r - 1)].reshape(p1 - p0, r - 1, len(off))
+        terms.group(r, blk, last[r - 1], lik[:, p0:p1])
+    return lik, base[:, 0]
 
 
 def _units(score, requests: Sequence[tuple[int, frozenset[int]]], dense: bool):
