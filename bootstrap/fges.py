@@ -267,8 +267,30 @@ class FGES(GESState):
             for a, col in zip(generic, bumps.T.tolist()):
                 self._set_options(a, b, [(v, t) for v, t in zip(col, subsets) if v > _EPS])
             cands = [a for a in cands if a in near]
+        per_a = self._near_conditions(b, cands)
         requests: dict[frozenset, list[int]] = {}
-        per_a: list[tuple[int, list[tuple[tuple[int, ...], frozenset]]]] = []
+        for a, opts in per_a:
+            for _, cond in opts:
+                requests.setdefault(cond, []).append(a)
+        with_x: dict[tuple[frozenset, int], float] = {}
+        base: dict[frozenset, float] = {}
+        for cond, xs in requests.items():
+            base[cond] = sc.local_score(b, cond)
+            for x, val in zip(xs, sc.local_scores_batch(b, cond, xs).tolist()):
+                with_x[(cond, x)] = val
+        for a, opts in per_a:
+            scored = [(with_x[(cond, a)] - base[cond], s) for s, cond in opts]
+            self._set_options(a, b, [(v, s) for v, s in scored if v > _EPS])
+
+    def _near_conditions(self, b: int, cands: list[int]) -> list:
+        """For candidates ``a`` adjacent to a neighbour of ``b``: ``(a, [(T, NaYX ∪ Pa(b) ∪
+        T)])`` over the valid ``T`` (``NaYX ∪ T`` a clique of neighbours of ``b``, hence
+        one of the families of :meth:`_rescore_full`); an ``a`` whose ``NaYX`` is no
+        clique loses its options."""
+        g = self.graph
+        nb = g.neighbors(b)
+        pa_b = frozenset(g.parents(b))
+        per_a = []
         clique_cache: dict[tuple[frozenset, tuple[int, ...]], list[tuple[int, ...]]] = {}
         for a in cands:
             adj_a = g.adjacent(a)
@@ -280,21 +302,8 @@ class FGES(GESState):
             subsets = clique_cache.get((naxy, tn))
             if subsets is None:
                 subsets = clique_cache[(naxy, tn)] = cliques_within(g, naxy, list(tn))
-            opts = []
-            for s in subsets:
-                cond = naxy | pa_b | frozenset(s)
-                requests.setdefault(cond, []).append(a)
-                opts.append((s, cond))
-            per_a.append((a, opts))
-        with_x: dict[tuple[frozenset, int], float] = {}
-        base: dict[frozenset, float] = {}
-        for cond, xs in requests.items():
-            base[cond] = sc.local_score(b, cond)
-            for x, val in zip(xs, sc.local_scores_batch(b, cond, xs).tolist()):
-                with_x[(cond, x)] = val
-        for a, opts in per_a:
-            scored = [(with_x[(cond, a)] - base[cond], s) for s, cond in opts]
-            self._set_options(a, b, [(v, s) for v, s in scored if v > _EPS])
+            per_a.append((a, [(t, naxy | pa_b | frozenset(t)) for t in subsets]))
+        return per_a
 
     def _set_options(self, a: int, b: int, scored: list[tuple[float, tuple[int, ...]]]) -> None:
         if self.knowledge is not None:
@@ -326,14 +335,15 @@ class FGES(GESState):
             generic = np.zeros(self.score.n_vars, dtype=bool)
             generic[pool] = True
             nb = g.neighbors(y)
+            near: list[int] = []
             if nb:
-                near = np.zeros_like(generic)
-                near[list(set().union(*(g.adjacent(u) for u in nb)))] = True
-                self._score_each(y, pool[near[pool]].tolist())
-                generic &= ~near
+                mask = np.zeros_like(generic)
+                mask[list(set().union(*(g.adjacent(u) for u in nb)))] = True
+                near = pool[mask[pool]].tolist()
+                generic &= ~mask
             pa = frozenset(g.parents(y))
             subsets = cliques_within(g, frozenset(), sorted(nb))
-            batch.append((y, generic, [(y, pa | frozenset(s)) for s in subsets], subsets))
+            batch.append((y, generic, [(y, pa | frozenset(s)) for s in subsets], subsets, near))
         if cands is not None:  # a given list: count it as it is
             for item in batch:
                 self._take_gains([item], np.asarray(cands, dtype=np.intp))
@@ -344,14 +354,14 @@ class FGES(GESState):
                 self._take_gains([item], self.ranked[item[0]])
 
     def _take_gains(self, batch: list, candidates: np.ndarray | None) -> None:
-        """Count the families of ``batch`` (target, generic mask, requests, subsets) and
-        set the options of every candidate with an improving one.
+        """Count the families of ``batch`` (target, generic mask, requests, subsets, near
+        candidates) and set the options of every candidate with an improving one.
 
         The improving gains of a family over its target's own candidates never change, so
         they are remembered: a node rescored because its neighbours changed recounts only
         the families it has not had before."""
         keep = candidates is None or self.ranked is not None
-        requests = [r for _, _, reqs, _ in batch for r in reqs]
+        requests = [r for item in batch for r in item[2]]
         todo = requests if not keep else list(dict.fromkeys(
             r for r in requests if r not in self.family_cache))
         found_rows = {}
@@ -363,15 +373,24 @@ class FGES(GESState):
             if keep:
                 self.family_cache.update(found_rows)
         rows = self.family_cache if keep else found_rows
-        for y, generic, reqs, subsets in batch:
+        none = (np.zeros(0, dtype=np.intp), np.zeros(0))
+        for y, generic, reqs, subsets, near in batch:
             found: dict[int, list[tuple[float, tuple[int, ...]]]] = {}
             for r, s in zip(reqs, subsets):
-                xs, gains = rows.get(r, (np.zeros(0, dtype=np.intp), np.zeros(0)))
+                xs, gains = rows.get(r, none)
                 sel = generic[xs]
                 for x, v in zip(xs[sel].tolist(), gains[sel].tolist()):
                     found.setdefault(x, []).append((v, s))
             for a in sorted(found):
                 self._set_options(a, y, found[a])
+            for a, opts in self._near_conditions(y, near):  # their families were counted too
+                scored = []
+                for t, cond in opts:
+                    xs, gains = rows.get((y, cond), none)
+                    k = int(np.searchsorted(xs, a))
+                    if k < len(xs) and xs[k] == a:
+                        scored.append((float(gains[k]), t))
+                self._set_options(a, y, scored)
 
     # ------------------------------------------------------------ forward
     def _forward(self) -> None:
