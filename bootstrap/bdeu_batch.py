@@ -60,6 +60,7 @@ class _Layout:
         self.dtype = np.float32 if self.exact else np.float64
         self._onehot: np.ndarray | None = None
         self._transposed: np.ndarray | None = None
+        self._buffer: np.ndarray | None = None
         self._columns: dict[bytes, _Columns] = {}
         w = np.ones(score.n_samples) if score.weights is None else score.weights
         self.weights = w.astype(self.dtype)
@@ -103,6 +104,15 @@ class _Layout:
                 self._columns.clear()
             hit = self._columns[key] = _Columns(self, candidates)
         return hit
+
+    def gather(self, cols: np.ndarray) -> np.ndarray:
+        """Rows ``cols`` of the transposed one-hot in the count type, in a buffer reused
+        from call to call (valid until the next call)."""
+        if self._buffer is None or len(self._buffer) < len(cols):
+            self._buffer = np.empty((max(len(cols), 256), self.score.n_samples), self.dtype)
+        out = self._buffer[: len(cols)]
+        out[...] = self.transposed[cols]
+        return out
 
     def nbytes(self) -> int:
         return self.score.n_samples * self.width * np.dtype(self.dtype).itemsize
@@ -150,11 +160,8 @@ class _Columns:
     def count(self, labels: list[np.ndarray], sizes: list[int]) -> np.ndarray:
         """Weighted counts (columns × stacked rows) of stacked requests whose samples carry
         the row ``labels`` (one array per request, ``sizes`` rows each)."""
-        w, n, k = self.lay.weights, len(self.lay.weights), len(labels)
-        if k == 1 and self.cols is not None:
-            zt = np.zeros((n, sizes[0]), dtype=self.lay.dtype)
-            zt[self.lay.samples, labels[0]] = w
-            return self.lay.transposed[self.cols].astype(self.lay.dtype) @ zt
+        lay, k = self.lay, len(labels)
+        w, n = lay.weights, len(lay.weights)
         if k == 1:
             rows = labels[0]
         else:
@@ -164,10 +171,13 @@ class _Columns:
             z = sparse.csc_matrix(
                 (np.repeat(w, k), rows, np.arange(0, len(rows) + 1, k)), shape=(sum(sizes), n)
             )
-            return np.ascontiguousarray((z @ self.lay.onehot).T)
-        zt = np.zeros((n, sum(sizes)), dtype=self.lay.dtype)
-        zt[np.repeat(np.arange(n), k), rows] = np.repeat(w, k)
-        return self.lay.transposed[self.cols].astype(self.lay.dtype) @ zt
+            return np.ascontiguousarray((z @ lay.onehot).T)
+        zt = np.zeros((n, sum(sizes)), dtype=lay.dtype)
+        if k == 1:
+            zt[lay.samples, rows] = w
+        else:
+            zt[np.repeat(lay.samples, k), rows] = np.repeat(w, k)
+        return lay.gather(self.cols) @ zt
 
 
 def _family_rows(score, y: int, parents: list[int]):
@@ -177,7 +187,7 @@ def _family_rows(score, y: int, parents: list[int]):
     key = cfg * r + score._codes[y]
     seen = np.zeros(size * r, dtype=bool)
     seen[key] = True
-    u = np.flatnonzero(seen)
+    u = np.nonzero(seen)[0]
     rank = np.cumsum(seen) - 1
     inv = rank[key]
     tot = np.bincount(inv, weights=score.weights, minlength=len(u))
@@ -185,7 +195,7 @@ def _family_rows(score, y: int, parents: list[int]):
     change = np.empty(len(c), dtype=bool)
     change[0] = True
     np.not_equal(c[1:], c[:-1], out=change[1:])
-    return inv, tot, np.flatnonzero(change)
+    return inv, tot, np.nonzero(change)[0]
 
 
 def _lookup_tables(score, keys: list[tuple[float, int]], arities: tuple[int, ...]) -> np.ndarray:
