@@ -96,14 +96,22 @@ class _Layout:
         """The :class:`_Columns` of ``candidates`` (remembered for up to 2V + 64 lists:
         searches ask for each node's own candidates again and again)."""
         if candidates is None:
-            return _Columns(self, None)
+            return _Columns(self, self.order, self.groups, None)
         key = np.asarray(candidates, dtype=np.intp).tobytes()
         hit = self._columns.get(key)
         if hit is None:
             if len(self._columns) > 2 * len(self.order) + 64:
                 self._columns.clear()
-            hit = self._columns[key] = _Columns(self, candidates)
+            pos = np.unique(self.position[np.asarray(candidates, dtype=np.intp)])
+            hit = self._columns[key] = _subset_columns(self, pos[None])[0]
         return hit
+
+    def remember_columns(self, candidates: np.ndarray) -> None:
+        """Prepare the :class:`_Columns` of every row of ``candidates`` (distinct variables
+        per row) at once."""
+        made = _subset_columns(self, np.sort(self.position[candidates], axis=1))
+        for row, cs in zip(candidates, made):
+            self._columns[np.ascontiguousarray(row, dtype=np.intp).tobytes()] = cs
 
     def gather(self, cols: np.ndarray) -> np.ndarray:
         """Rows ``cols`` of the transposed one-hot in the count type, in a buffer reused
@@ -126,28 +134,14 @@ def batch_layout(score) -> _Layout:
 
 
 class _Columns:
-    """The candidate variables of a :func:`family_gains` call and their arity groups
-    ``(arity, first, end, first column)`` in local positions.  All variables: counts come
-    from a sparse product with the one-hot matrix; a subset: from a dense product with its
-    rows of the transposed one-hot (a cheap gather)."""
+    """The candidate ``variables`` of a :func:`family_gains` call and their arity groups
+    ``(arity, first, end, first column)`` in local positions.  All variables (``cols``
+    None): counts come from a sparse product with the one-hot matrix; a subset: from a
+    dense product with its rows ``cols`` of the transposed one-hot (a cheap gather)."""
 
-    def __init__(self, lay: _Layout, candidates: np.ndarray | None) -> None:
-        self.lay = lay
-        if candidates is None:
-            self.variables, self.groups, self.cols = lay.order, lay.groups, None
-            self.width = lay.width
-            return
-        pos = np.sort(lay.position[np.asarray(candidates, dtype=np.intp)])
-        if len(pos) > 1 and not np.all(pos[1:] > pos[:-1]):
-            pos = np.unique(pos)
-        self.variables = lay.order[pos]
-        par = lay.par[pos]  # sorted: the layout orders variables by arity
-        local = np.concatenate([[0], np.cumsum(par - 1)])
-        ends = np.searchsorted(par, lay.arities, "right").tolist()
-        self.groups = [(r, p0, p1, int(local[p0]))
-                       for r, p0, p1 in zip(lay.arities, [0] + ends[:-1], ends) if p1 > p0]
-        self.width = int(local[-1])
-        self.cols = np.repeat(lay.cols[pos] - local[:-1], par - 1) + np.arange(self.width)
+    def __init__(self, lay: _Layout, variables: np.ndarray, groups: list, cols) -> None:
+        self.lay, self.variables, self.groups, self.cols = lay, variables, groups, cols
+        self.width = lay.width if cols is None else len(cols)
 
     def members(self, variables: list[int]) -> np.ndarray:
         """Mask over the candidates (local positions): which are among ``variables``."""
@@ -178,6 +172,25 @@ class _Columns:
         else:
             zt[np.repeat(lay.samples, k), rows] = np.repeat(w, k)
         return lay.gather(self.cols) @ zt
+
+
+def _subset_columns(lay: _Layout, pos: np.ndarray) -> list[_Columns]:
+    """The :class:`_Columns` of each row of ``pos`` (sorted layout positions, as many per
+    row), computed for all rows at once."""
+    par = lay.par[pos]  # sorted: the layout orders variables by arity
+    local = np.zeros((len(pos), pos.shape[1] + 1), dtype=np.intp)
+    np.cumsum(par - 1, axis=1, out=local[:, 1:])
+    ends = (par[:, :, None] <= np.array(lay.arities)).sum(axis=1).tolist()
+    widths = local[:, -1]
+    starts = np.concatenate([[0], np.cumsum(widths)])
+    cols = np.repeat((lay.cols[pos] - local[:, :-1]).ravel(), (par - 1).ravel())
+    cols += np.arange(len(cols)) - np.repeat(starts[:-1], widths)
+    out = []
+    for i, e in enumerate(ends):
+        groups = [(r, p0, p1, int(local[i, p0]))
+                  for r, p0, p1 in zip(lay.arities, [0] + e[:-1], e) if p1 > p0]
+        out.append(_Columns(lay, lay.order[pos[i]], groups, cols[starts[i] : starts[i + 1]]))
+    return out
 
 
 def _family_rows(score, y: int, parents: list[int]):

@@ -34,7 +34,7 @@ from causalcal.graph import PDAG
 from causalcal.knowledge import BoundKnowledge, Knowledge, bind_knowledge
 
 from .bdeu import BDeuScore
-from .bdeu_batch import family_gains
+from .bdeu_batch import batch_layout, family_gains
 from .bdeu_pairs import empty_families
 from .ges_ops import GESState, candidate_limit, cliques_within, is_clique
 
@@ -147,6 +147,7 @@ class FGES(GESState):
             gi, gj, gain = sc.pairwise_gains(min_gain=_EPS)
         else:
             gi, gj, gain, self.ranked = sc.pairwise_gains(min_gain=_EPS, top=self.limit)
+            batch_layout(sc).remember_columns(self.ranked)  # each node's candidates
         for i, j in zip(gi.tolist(), gj.tolist()):
             self.effect[i].add(j)
             self.effect[j].add(i)
