@@ -177,7 +177,7 @@ class FGES(GESState):
             self.in_stamp[u] += 1
         if self.faithful:
             for u in sorted(touched):
-                self._eval_insert_into(u, self._candidates(u))
+                self._rescore_full([u], self._candidates(u))
         else:
             self._rescore_full(touched)
 
@@ -191,7 +191,7 @@ class FGES(GESState):
         """Fresh arrows for every node over its candidates (after a backward phase)."""
         self._reset_queue()
         for y in range(self.score.n_vars):
-            self._eval_insert_into(y, self._candidates(y))
+            self._rescore_full([y], self._candidates(y))
 
     # ---------------------------------------------------------- candidates
     def _is_candidate(self, a: int, t: int) -> bool:
@@ -239,22 +239,12 @@ class FGES(GESState):
         return self.max_degree is None or len(self.graph.adjacent(b)) < self.max_degree
 
     # --------------------------------------------------------- forward scoring
-    def _eval_insert_into(self, b: int, cands: list[int]) -> None:
-        """Score the best Insert(a, b, T) options for every candidate ``a``."""
-        if len(cands) >= _BULK_CANDIDATES:
-            self._rescore_full([b], cands)
-        else:
-            self._score_each(b, cands)
-
     def _score_each(self, b: int, cands: list[int]) -> None:
-        """:meth:`_eval_insert_into` one candidate at a time (batched per conditioning set)."""
+        """Insert options of a few candidates ``a`` of ``b``, counted one at a time (batched
+        per conditioning set)."""
         g = self.graph
         nb = g.neighbors(b)
         pa_b = frozenset(g.parents(b))
-        if not self._room(b):
-            for a in cands:
-                self.options.pop((a, b), None)
-            return
         sc = self.score
         near = set().union(*(g.adjacent(u) for u in nb)) if nb else set()
         generic = [a for a in cands if a not in near]
@@ -328,23 +318,26 @@ class FGES(GESState):
         batch: list = []
         for y in sorted(nodes):
             if not self._room(y):
+                for a in cands or ():
+                    self.options.pop((a, y), None)
                 continue
             pool = self._all_candidates(y) if cands is None else np.asarray(cands, dtype=np.intp)
-            if len(pool) < _BULK_CANDIDATES:  # few candidates: counting each is cheaper
-                self._score_each(y, pool.tolist())
+            nb = g.neighbors(y)
+            pa = frozenset(g.parents(y))
+            subsets = cliques_within(g, frozenset(), sorted(nb))
+            reqs = [(y, pa | frozenset(s)) for s in subsets]
+            if len(pool) < _BULK_CANDIDATES and not all(r in self.family_cache for r in reqs):
+                self._score_each(y, pool.tolist())  # few candidates: counting each is cheaper
                 continue
             generic = np.zeros(self.score.n_vars, dtype=bool)
             generic[pool] = True
-            nb = g.neighbors(y)
             near: list[int] = []
             if nb:
                 mask = np.zeros_like(generic)
                 mask[list(set().union(*(g.adjacent(u) for u in nb)))] = True
                 near = pool[mask[pool]].tolist()
                 generic &= ~mask
-            pa = frozenset(g.parents(y))
-            subsets = cliques_within(g, frozenset(), sorted(nb))
-            batch.append((y, generic, [(y, pa | frozenset(s)) for s in subsets], subsets, near))
+            batch.append((y, generic, reqs, subsets, near))
         if cands is not None:  # a given list: count it as it is
             for item in batch:
                 self._take_gains([item], np.asarray(cands, dtype=np.intp))
@@ -359,13 +352,13 @@ class FGES(GESState):
         candidates) and set the options of every candidate with an improving one.
 
         The improving gains of a family over its target's own candidates never change, so
-        they are remembered: a node rescored because its neighbours changed recounts only
-        the families it has not had before."""
+        they are remembered (GES mode: over the target's own candidates, a superset of any
+        list asked for): a node rescored because its neighbours changed, or for one new
+        candidate, recounts only the families it has not had before."""
         keep = candidates is None or self.ranked is not None
         requests = [r for item in batch for r in item[2]]
-        todo = requests if not keep else list(dict.fromkeys(
-            r for r in requests if r not in self.family_cache))
-        found_rows = {}
+        todo = list(dict.fromkeys(r for r in requests if r not in self.family_cache))
+        found_rows = {r: self.family_cache[r] for r in requests if r in self.family_cache}
         if todo and (candidates is None or len(candidates)):
             ks, xs, gains = family_gains(self.score, todo, _EPS, candidates)
             bounds = np.searchsorted(ks, np.arange(len(todo) + 1))
@@ -373,7 +366,7 @@ class FGES(GESState):
                 found_rows[r] = (xs[bounds[k] : bounds[k + 1]], gains[bounds[k] : bounds[k + 1]])
             if keep:
                 self.family_cache.update(found_rows)
-        rows = self.family_cache if keep else found_rows
+        rows = found_rows
         none = (np.zeros(0, dtype=np.intp), np.zeros(0))
         for y, generic, reqs, subsets, near in batch:
             found: dict[int, list[tuple[float, tuple[int, ...]]]] = {}
@@ -459,7 +452,7 @@ class FGES(GESState):
         for src, other in ((x, y), (y, x)):
             for w in sorted(g.neighbors(other) - touched):
                 if w != src and not g.is_adjacent(src, w) and self._is_candidate(src, w):
-                    self._eval_insert_into(w, [src])
+                    self._rescore_full([w], [src])
         self._unpark()
 
     # ----------------------------------------------------------- backward
