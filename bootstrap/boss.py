@@ -37,11 +37,11 @@ from causalcal.knowledge import Knowledge, bind_knowledge
 from .bdeu import BDeuScore
 from .bdeu_batch import family_gains
 from .fges import FGES, candidate_limit
+from .ges_ops import MIN_GAIN
 
 log = logging.getLogger(__name__)
 __all__ = ["boss", "GrowShrinkTree"]
 
-_EPS = 1e-10  # a gain must exceed this to count
 _TOL = 1e-9  # ... and a change of a total score this fraction of it (rounding of long sums)
 
 
@@ -74,7 +74,7 @@ class GrowShrinkTree:
         pool = [int(c) for c in self.candidates if c not in excluded and c not in parents]
         branches: list[tuple[int, float]] = []
         if pool:
-            _, xs, gains = family_gains(self.score, [(self.y, frozenset(parents))], _EPS, pool)
+            _, xs, gains = family_gains(self.score, [(self.y, frozenset(parents))], MIN_GAIN, pool)
             order = np.lexsort((xs, -gains))
             branches = [(int(xs[k]), node.score + float(gains[k])) for k in order]
         node.branches = branches
@@ -89,7 +89,7 @@ class GrowShrinkTree:
                 drops = [(sc.local_score(y, kept - {p}), -p)
                          for p in sorted(kept - set(self.required))]
                 value, neg = max(drops)
-                if value <= best + _EPS:
+                if value <= best + MIN_GAIN:
                     break
                 best = value
                 kept.discard(-neg)

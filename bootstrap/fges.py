@@ -1,7 +1,8 @@
 """Fast Greedy Equivalence Search with the BDeu score (thesis §6.2.2; docs/design.md §5).
 
 Ramsey, Glymour, Sanchez-Romero & Glymour (2017), "A million variables and more", on
-Chickering's (2002) GES; operators and CPDAG maintenance are in :mod:`.ges_ops`.
+Chickering's (2002) GES; operators and CPDAG maintenance are in :mod:`.ges_ops`, the
+backward phase in :mod:`.bes`.
 
 * As in FGES, every ordered pair's best operator waits in a priority queue ("arrows"),
   stamped with its target's context; an arrow whose options fail the semi-directed path
@@ -36,11 +37,11 @@ from causalcal.knowledge import BoundKnowledge, Knowledge, bind_knowledge
 from .bdeu import BDeuScore
 from .bdeu_batch import batch_layout, family_gains
 from .bdeu_pairs import empty_families
-from .ges_ops import GESState, candidate_limit, cliques_within, is_clique
+from .bes import BackwardPhase
+from .ges_ops import MIN_GAIN, GESState, candidate_limit, cliques_within, is_clique
 
 __all__ = ["fges", "FGES", "candidate_limit"]
 
-_EPS = 1e-10  # bumps must exceed this to count as improvements
 _BULK_CANDIDATES = 64  # from this many candidates of a target, score them as stacked products
 
 
@@ -82,7 +83,7 @@ def fges(
     ).search()
 
 
-class FGES(GESState):
+class FGES(BackwardPhase, GESState):
     """The search state; use :func:`fges` unless you need the scorer afterwards."""
 
     def __init__(
@@ -144,9 +145,9 @@ class FGES(GESState):
         """First step: every candidate pair with a positive gain, both ways, ``T = ∅``."""
         sc = self.score
         if self.limit is None:
-            gi, gj, gain = sc.pairwise_gains(min_gain=_EPS)
+            gi, gj, gain = sc.pairwise_gains(min_gain=MIN_GAIN)
         else:
-            gi, gj, gain, self.ranked = sc.pairwise_gains(min_gain=_EPS, top=self.limit)
+            gi, gj, gain, self.ranked = sc.pairwise_gains(min_gain=MIN_GAIN, top=self.limit)
             batch_layout(sc).remember_columns(self.ranked)  # each node's candidates
         for i, j in zip(gi.tolist(), gj.tolist()):
             self.effect[i].add(j)
@@ -256,7 +257,7 @@ class FGES(GESState):
                 for t in subsets
             ])
             for a, col in zip(generic, bumps.T.tolist()):
-                self._set_options(a, b, [(v, t) for v, t in zip(col, subsets) if v > _EPS])
+                self._set_options(a, b, [(v, t) for v, t in zip(col, subsets) if v > MIN_GAIN])
             cands = [a for a in cands if a in near]
         per_a = self._near_conditions(b, cands)
         requests: dict[frozenset, list[int]] = {}
@@ -271,7 +272,7 @@ class FGES(GESState):
                 with_x[(cond, x)] = val
         for a, opts in per_a:
             scored = [(with_x[(cond, a)] - base[cond], s) for s, cond in opts]
-            self._set_options(a, b, [(v, s) for v, s in scored if v > _EPS])
+            self._set_options(a, b, [(v, s) for v, s in scored if v > MIN_GAIN])
 
     def _near_conditions(self, b: int, cands: list[int]) -> list:
         """For candidates ``a`` adjacent to a neighbour of ``b``: ``(a, [(T, NaYX ∪ Pa(b) ∪
@@ -360,7 +361,7 @@ class FGES(GESState):
         todo = list(dict.fromkeys(r for r in requests if r not in self.family_cache))
         found_rows = {r: self.family_cache[r] for r in requests if r in self.family_cache}
         if todo and (candidates is None or len(candidates)):
-            ks, xs, gains = family_gains(self.score, todo, _EPS, candidates)
+            ks, xs, gains = family_gains(self.score, todo, MIN_GAIN, candidates)
             bounds = np.searchsorted(ks, np.arange(len(todo) + 1))
             for k, r in enumerate(todo):
                 found_rows[r] = (xs[bounds[k] : bounds[k + 1]], gains[bounds[k] : bounds[k + 1]])
@@ -454,63 +455,3 @@ class FGES(GESState):
                 if w != src and not g.is_adjacent(src, w) and self._is_candidate(src, w):
                     self._rescore_full([w], [src])
         self._unpark()
-
-    # ----------------------------------------------------------- backward
-    def _eval_delete_into(self, y: int, sources: list[int]) -> None:
-        """Best Delete(x, y, H) for each ``x`` adjacent to ``y`` by ``x → y`` or ``x — y``."""
-        g = self.graph
-        nb = g.neighbors(y)
-        pa = frozenset(g.parents(y))
-        sc = self.score
-        sy = self.in_stamp[y]
-        for x in sources:
-            if not (x in pa or x in nb):
-                self.options.pop((x, y), None)
-                continue
-            naxy = sorted(nb & g.adjacent(x))
-            best = None
-            for k_set in cliques_within(g, frozenset(), naxy):
-                kept = frozenset(k_set)
-                cond = (kept | pa) - {x}
-                bump = sc.local_score(y, cond) - sc.local_score(y, cond | {x})
-                h = tuple(sorted(set(naxy) - kept))
-                if self.knowledge is not None and not self.knowledge.allows_delete(x, y, h):
-                    continue
-                if bump > _EPS and (best is None or (bump, -len(h)) > (best[0], -len(best[1]))):
-                    best = (bump, h)
-            if best is None:
-                self.options.pop((x, y), None)
-                continue
-            self.options[(x, y)] = [best]
-            heapq.heappush(self.heap, (-best[0], x, y, sy))
-
-    def _backward(self) -> None:
-        """The backward phase: best Delete first while one improves the score."""
-        g = self.graph
-        for y in range(g.n_vars):
-            self._eval_delete_into(y, sorted(g.parents(y) | g.neighbors(y)))
-        heap = self.heap
-        while heap:
-            negb, x, y, sy = heapq.heappop(heap)
-            if sy != self.in_stamp[y]:
-                continue
-            opts = self.options.get((x, y))
-            if not opts or -negb != opts[0][0]:
-                continue
-            if not (g.has_directed(x, y) or g.has_undirected(x, y)):
-                continue
-            bump, h = opts[0]
-            if self.knowledge is None or self.keeps_knowledge(self.apply_delete, x, y, h):
-                self._delete(x, y, h, bump)
-
-    def _delete(self, x: int, y: int, h: tuple[int, ...], bump: float) -> None:
-        g = self.graph
-        self.n_steps += 1
-        self.log_step("DELETE", x, y, h, bump)
-        touched = self.apply_delete(x, y, h)
-        for u in touched:
-            self.in_stamp[u] += 1
-        # (a Delete arrow src → w with src ∈ {x, y} changes only if w was adjacent to both,
-        # and those common neighbours are in ``touched``)
-        for u in sorted(touched):
-            self._eval_delete_into(u, sorted(g.parents(u) | g.neighbors(u)))

@@ -30,7 +30,9 @@ import numpy as np
 from causalcal.graph import PDAG, apply_meek_rules, dag_to_cpdag, pdag_to_dag
 
 log = logging.getLogger(__name__)
-__all__ = ["GESState", "candidate_limit", "cliques_within", "is_clique"]
+__all__ = ["MIN_GAIN", "GESState", "candidate_limit", "cliques_within", "is_clique"]
+
+MIN_GAIN = 1e-10  # an operator's bump (a score gain) must exceed this to count
 
 CANDIDATE_PAIRS = 1_000_000  # "auto": V × max_candidates stays within this
 
