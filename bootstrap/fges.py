@@ -311,10 +311,11 @@ class FGES(BackwardPhase, GESState):
         """Score every candidate of each node (``cands`` for a single node; default all,
         or the ``max_candidates`` best partners).
 
-        Candidates adjacent to no neighbour of their target share ``NaYX = ∅`` and the
-        cliques of its neighbours as ``T``: all ``(target, Pa ∪ T)`` families are counted
-        in stacked products (one product per node when its candidates are a subset: their
-        columns are gathered); the few others are scored one by one."""
+        Every valid ``NaYX ∪ T`` is a clique of the target's neighbours, so all options
+        come from the families ``(target, Pa ∪ S)``, S such a clique.  In GES mode these
+        are counted over all the target's candidates in stacked products (one per node
+        when its candidates are a subset: their columns are gathered) and remembered; the
+        faithfulness heuristic counts its few candidates one by one."""
         g = self.graph
         batch: list = []
         for y in sorted(nodes):
@@ -327,7 +328,7 @@ class FGES(BackwardPhase, GESState):
             pa = frozenset(g.parents(y))
             subsets = cliques_within(g, frozenset(), sorted(nb))
             reqs = [(y, pa | frozenset(s)) for s in subsets]
-            if len(pool) < _BULK_CANDIDATES and not all(r in self.family_cache for r in reqs):
+            if self.faithful and len(pool) < _BULK_CANDIDATES:
                 self._score_each(y, pool.tolist())  # few candidates: counting each is cheaper
                 continue
             generic = np.zeros(self.score.n_vars, dtype=bool)
@@ -339,7 +340,7 @@ class FGES(BackwardPhase, GESState):
                 near = pool[mask[pool]].tolist()
                 generic &= ~mask
             batch.append((y, generic, reqs, subsets, near))
-        if cands is not None:  # a given list: count it as it is
+        if cands is not None and self.faithful:  # a given list: count it as it is
             for item in batch:
                 self._take_gains([item], np.asarray(cands, dtype=np.intp))
         elif self.ranked is None:
