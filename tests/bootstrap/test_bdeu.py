@@ -10,7 +10,7 @@ import pytest
 from causallearn.score.LocalScoreFunction import local_score_BDeu
 
 from causalcal.bootstrap import BDeuScore
-from causalcal.bootstrap.bdeu_batch import family_gains
+from causalcal.bootstrap.bdeu_batch import batch_layout, family_gains
 from causalcal.data import DiscreteData
 from causalcal.graph import PDAG, dag_to_cpdag
 
@@ -221,6 +221,32 @@ def test_family_gains_equal_local_score_differences(weighted):
     np.testing.assert_array_equal(sk, ks[keep])
     np.testing.assert_array_equal(sx, xs[keep])
     np.testing.assert_allclose(sg, gains[keep], rtol=1e-12, atol=1e-9)
+
+
+def test_candidate_columns_prepared_at_once_equal_those_made_on_demand():
+    """``remember_columns`` (every node's candidate list at once, as FGES does after the
+    pairwise ranking) gives the layout of each list that a single call builds, and the
+    same gains; lists mix arities 1 to 4."""
+    rng = np.random.default_rng(5)
+    x = rng.integers(0, 4, size=(200, 16))
+    x[:, 3] = 0
+    x[:, 9] = (x[:, 2] + rng.integers(0, 2, 200)) % 2
+    arities = [4, 3, 2, 1, 4, 2, 3, 4, 2, 2, 3, 3, 4, 2, 4, 3]
+    x = x % np.maximum(arities, 1)
+    d = DiscreteData(x, arities=arities)
+    rows = np.sort(np.array([rng.choice(16, 7, replace=False) for _ in range(16)]), axis=1)
+    on_demand, prepared = BDeuScore(d), BDeuScore(d)
+    batch_layout(prepared).remember_columns(rows)
+    for y, row in enumerate(rows):
+        a, b = batch_layout(on_demand).columns(row), batch_layout(prepared).columns(row)
+        np.testing.assert_array_equal(a.variables, b.variables)
+        np.testing.assert_array_equal(a.cols, b.cols)
+        assert a.groups == b.groups and a.width == b.width == int((d.arities[row] - 1).sum())
+        assert sorted(a.variables.tolist()) == row.tolist()
+        reqs = [(y, frozenset()), (y, frozenset({(y + 1) % 16}))]
+        for got, want in zip(family_gains(prepared, reqs, -np.inf, row),
+                             family_gains(on_demand, reqs, -np.inf, row)):
+            np.testing.assert_array_equal(got, want)
 
 
 @pytest.mark.parametrize("weighted", [False, True])

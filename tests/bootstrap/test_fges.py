@@ -182,16 +182,49 @@ def test_phases_end_in_local_optima(seed, monkeypatch):
         assert max(_all_operator_bumps(done, "delete"), default=0) <= 1e-9
 
 
-@pytest.mark.parametrize("faithful", [False, True])
-def test_bulk_scoring_of_same_context_candidates_changes_nothing(faithful, monkeypatch):
+def test_bulk_scoring_of_same_context_candidates_changes_nothing(monkeypatch):
+    """The faithfulness heuristic scores few candidates one by one, many in bulk."""
     fges_module = sys.modules["causalcal.bootstrap.fges"]  # the attribute is the function
 
     for seed in range(3):
         d = random_network(25, 45, seed=seed).sample(800, seed=seed)
         monkeypatch.setattr(fges_module, "_BULK_CANDIDATES", 10**9)
-        one_by_one = fges(d, faithfulness_assumed=faithful)
+        one_by_one = fges(d, faithfulness_assumed=True)
         monkeypatch.setattr(fges_module, "_BULK_CANDIDATES", 2)
-        assert fges(d, faithfulness_assumed=faithful) == one_by_one
+        assert fges(d, faithfulness_assumed=True) == one_by_one
+
+
+@pytest.mark.parametrize("limit", [None, 6])
+def test_options_from_counted_families_equal_one_by_one_scores(limit):
+    """GES mode reads every candidate's Insert options, those adjacent to a neighbour of
+    the target (NaYX ≠ ∅) included, from the target's counted families (all candidates,
+    or each node's gathered best partners); they equal the options scored one candidate
+    and one conditioning set at a time."""
+    for seed in range(3):
+        net = random_network(25, 45, seed=seed)
+        d = net.sample(800, seed=seed)
+        # two thirds of the true skeleton, undirected: chains (NaYX ≠ ∅) and missing edges
+        edges = np.r_[net.cpdag().directed_edges(), net.cpdag().undirected_edges()].tolist()
+        g = PDAG.from_edges(25, undirected=edges[::3] + edges[1::3])
+        st = FGES(BDeuScore(d), max_candidates=limit)
+        st._seed_pairwise()
+        st.graph = g
+        nodes = range(g.n_vars)
+        near = sum(bool(g.neighbors(y) & g.adjacent(a)) for y in nodes
+                   for a in st._all_candidates(y).tolist())
+        assert near > 0
+        st._reset_queue()
+        st._rescore_full(nodes)
+        bulk = dict(st.options)
+        st._reset_queue()
+        for y in nodes:
+            st._score_each(y, st._all_candidates(y).tolist())
+        one = dict(st.options)
+        assert bulk.keys() == one.keys() and bulk
+        for key, opts in one.items():
+            assert [t for _, t in bulk[key]] == [t for _, t in opts]
+            np.testing.assert_allclose([v for v, _ in bulk[key]], [v for v, _ in opts],
+                                       rtol=1e-9, atol=1e-8)
 
 
 @pytest.mark.parametrize("seed", range(4))
