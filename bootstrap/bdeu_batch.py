@@ -66,8 +66,10 @@ class _Layout:
         self.weights = w.astype(self.dtype)
         self.samples = np.arange(score.n_samples)
         self.table_size = int(round(score.total_weight)) + 1 if self.exact else 0
-        # a family's lnΓ tables: one pair per arity 1, 2, …, max (see _lookup_tables)
-        self.table_arities = tuple(range(1, int(self.par.max(initial=1)) + 1))
+        # a family's lnΓ tables: one pair per arity of a candidate (1: none; see
+        # _lookup_tables), at 2·table_size × its index
+        self.table_arities = tuple(sorted({1, *self.arities}))
+        self.table_index = {r: i for i, r in enumerate(self.table_arities)}
         self.flag = np.zeros(score.n_vars, dtype=bool)  # scratch of :meth:`_Columns.members`
 
     def encode(self, r0: int, r1: int) -> np.ndarray:
@@ -255,7 +257,8 @@ class _Terms:
         keys = list(zip(q, ry))
         distinct = sorted(set(keys))
         self.table = _lookup_tables(score, distinct, lay.table_arities)
-        self.step = step = lay.table_size
+        self.index, self.step = lay.table_index, lay.table_size
+        step = self.step
         if len(distinct) == 1:
             self.off = np.repeat(np.array([0, step]), [n_rows, n_cfgs])
             return
@@ -277,7 +280,7 @@ class _Terms:
     def look(self, r: int, cells: np.ndarray) -> np.ndarray:
         """The terms of the ``cells`` of variables of arity ``r``."""
         if self.exact:
-            return self.table[(r - 1) * 2 * self.step :][cells]
+            return self.table[self.index[r] * 2 * self.step :][cells]
         p = self.alpha / (r * self.q) / self.ry
         return self.sign * (gammaln(cells + p) - gammaln(p))
 
@@ -312,9 +315,9 @@ def _block_likelihoods(score, cs: _Columns, fams: list, counts: np.ndarray):
     both += off
     tot = tot.astype(terms.dtype)
     both_tot = np.concatenate([tot, np.add.reduceat(tot, cfg_starts)])
-    # row r − 1: the totals plus r·off, the last category's cells (arity r) before the
-    # others' (each holding count + off) are subtracted
-    last = both_tot + np.multiply.outer(np.arange(1, len(cs.lay.table_arities) + 1), off)
+    # the totals plus r·off: the last category's cells (arity r) before the others'
+    # (each holding count + off) are subtracted
+    last = both_tot + np.multiply.outer(np.array(cs.lay.table_arities), off)
     base = np.empty((len(fams), 1))
     terms.per_family(terms.look(1, last[:1]), base)
     lik = np.empty((len(fams), len(cs.variables)))
@@ -323,7 +326,7 @@ def _block_likelihoods(score, cs: _Columns, fams: list, counts: np.ndarray):
             lik[:, p0:p1] = base
             continue
         blk = both[c0 : c0 + (p1 - p0) * (r - 1)].reshape(p1 - p0, r - 1, len(off))
-        terms.group(r, blk, last[r - 1], lik[:, p0:p1])
+        terms.group(r, blk, last[cs.lay.table_index[r]], lik[:, p0:p1])
     return lik, base[:, 0]
 
 
