@@ -324,13 +324,12 @@ class FGES(BackwardPhase, GESState):
                     self.options.pop((a, y), None)
                 continue
             pool = self._all_candidates(y) if cands is None else np.asarray(cands, dtype=np.intp)
-            nb = g.neighbors(y)
-            pa = frozenset(g.parents(y))
-            subsets = cliques_within(g, frozenset(), sorted(nb))
-            reqs = [(y, pa | frozenset(s)) for s in subsets]
             if self.faithful and len(pool) < _BULK_CANDIDATES:
                 self._score_each(y, pool.tolist())  # few candidates: counting each is cheaper
                 continue
+            nb = g.neighbors(y)
+            pa = frozenset(g.parents(y))
+            subsets = cliques_within(g, frozenset(), sorted(nb))
             generic = np.zeros(self.score.n_vars, dtype=bool)
             generic[pool] = True
             near: list[int] = []
@@ -339,7 +338,7 @@ class FGES(BackwardPhase, GESState):
                 mask[list(set().union(*(g.adjacent(u) for u in nb)))] = True
                 near = pool[mask[pool]].tolist()
                 generic &= ~mask
-            batch.append((y, generic, reqs, subsets, near))
+            batch.append((y, generic, [(y, pa | frozenset(s)) for s in subsets], subsets, near))
         if cands is not None and self.faithful:  # a given list: count it as it is
             for item in batch:
                 self._take_gains([item], np.asarray(cands, dtype=np.intp))
@@ -360,15 +359,14 @@ class FGES(BackwardPhase, GESState):
         keep = candidates is None or self.ranked is not None
         requests = [r for item in batch for r in item[2]]
         todo = list(dict.fromkeys(r for r in requests if r not in self.family_cache))
-        found_rows = {r: self.family_cache[r] for r in requests if r in self.family_cache}
+        rows = {r: self.family_cache[r] for r in requests if r in self.family_cache}
         if todo and (candidates is None or len(candidates)):
             ks, xs, gains = family_gains(self.score, todo, MIN_GAIN, candidates)
             bounds = np.searchsorted(ks, np.arange(len(todo) + 1))
             for k, r in enumerate(todo):
-                found_rows[r] = (xs[bounds[k] : bounds[k + 1]], gains[bounds[k] : bounds[k + 1]])
+                rows[r] = (xs[bounds[k] : bounds[k + 1]], gains[bounds[k] : bounds[k + 1]])
             if keep:
-                self.family_cache.update(found_rows)
-        rows = found_rows
+                self.family_cache.update(rows)
         none = (np.zeros(0, dtype=np.intp), np.zeros(0))
         for y, generic, reqs, subsets, near in batch:
             found: dict[int, list[tuple[float, tuple[int, ...]]]] = {}
