@@ -131,7 +131,7 @@ class BDeuScore:
             self._prior_on = self._prior_off = 0.0
         self._vm = v - 1
         self._cache: dict[tuple[int, frozenset[int]], float] = {}
-        self._lgamma_tables: dict[tuple[float, int], np.ndarray] = {}
+        self._lgamma_tables: dict[tuple, np.ndarray] = {}  # see bdeu_batch._lookup_tables
         self.n_computed = 0
 
     # ------------------------------------------------------------ helpers
