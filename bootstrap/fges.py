@@ -110,7 +110,7 @@ class FGES(BackwardPhase, GESState):
         self.options: dict[tuple[int, int], list[tuple[float, tuple[int, ...]]]] = {}
         self.parked: dict[tuple[int, int], int] = {}
         self.blockers: dict[tuple[int, int], set[tuple[int, int]]] = {}
-        self.effect: list[set[int]] = [set() for _ in range(v)]
+        self.effect: list[set[int]] = [set() for _ in range(v)]  # faithfulness heuristic
         self.flag = np.zeros(v, dtype=bool)  # scratch mask, all False between uses
         self.family_cache: dict[tuple[int, frozenset[int]], tuple[np.ndarray, np.ndarray]] = {}
         self.ranked: np.ndarray | None = None  # (V, limit) best partners, sorted
@@ -149,9 +149,10 @@ class FGES(BackwardPhase, GESState):
         else:
             gi, gj, gain, self.ranked = sc.pairwise_gains(min_gain=MIN_GAIN, top=self.limit)
             batch_layout(sc).remember_columns(self.ranked)  # each node's candidates
-        for i, j in zip(gi.tolist(), gj.tolist()):
-            self.effect[i].add(j)
-            self.effect[j].add(i)
+        if self.faithful:  # the heuristic's candidates: pairs with a positive gain
+            for i, j in zip(gi.tolist(), gj.tolist()):
+                self.effect[i].add(j)
+                self.effect[j].add(i)
         a = np.concatenate([gi, gj])
         t = np.concatenate([gj, gi])
         b = np.concatenate([gain, gain])
@@ -363,10 +364,11 @@ class FGES(BackwardPhase, GESState):
         if todo and (candidates is None or len(candidates)):
             ks, xs, gains = family_gains(self.score, todo, MIN_GAIN, candidates)
             bounds = np.searchsorted(ks, np.arange(len(todo) + 1))
-            for k, r in enumerate(todo):
-                rows[r] = (xs[bounds[k] : bounds[k + 1]], gains[bounds[k] : bounds[k + 1]])
+            counted = {r: (xs[bounds[k] : bounds[k + 1]], gains[bounds[k] : bounds[k + 1]])
+                       for k, r in enumerate(todo)}
+            rows.update(counted)
             if keep:
-                self.family_cache.update(rows)
+                self.family_cache.update(counted)
         none = (np.zeros(0, dtype=np.intp), np.zeros(0))
         for y, generic, reqs, subsets, near in batch:
             found: dict[int, list[tuple[float, tuple[int, ...]]]] = {}
