@@ -40,15 +40,12 @@ from .bdeu import BDeuScore
 from .checkpoint import Checkpoint
 
 __all__ = [
-    "FEATURE_GROUPS",
     "FEATURE_NAMES",
     "FEATURE_SWAP",
-    "feature_columns",
     "PairFeatureAccumulator",
     "checkpoint_pair_features",
     "pair_features",
     "pairwise_gain_all",
-    "transform_features",
 ]
 
 #: Columns of the feature matrix, in order.
@@ -58,11 +55,6 @@ FEATURE_NAMES: tuple[str, ...] = (
 )
 #: Column permutation of the features when a pair is read the other way round (B, A).
 FEATURE_SWAP: tuple[int, ...] = (1, 0, 3, 2, 4, 5, 6)
-#: Feature groups, the unit of selection: a node feature comes for A and B together.
-FEATURE_GROUPS: dict[str, tuple[int, ...]] = {
-    "degree": (0, 1), "indegree": (2, 3), "common_neighbours": (4,),
-    "v_structure": (5,), "pairwise_gain": (6,),
-}
 
 
 class PairFeatureAccumulator:
@@ -178,31 +170,3 @@ def checkpoint_pair_features(data: DiscreteData, checkpoint, *, n_boot: int, see
                 raise ValueError(f"{checkpoint}: replicate {b} is unreadable; rerun the bootstrap")
             acc.add(*replicate)
     return acc.features(pairwise_gain_all(data, **search_options))
-
-
-def transform_features(F: np.ndarray, names: tuple[str, ...] = FEATURE_NAMES) -> np.ndarray:
-    """Calibrator inputs from raw features: ``log1p`` of the counts, the v-structure
-    fraction as it is, ``sign · log1p(|gain|)`` of the pairwise gain (heavy-tailed)."""
-    F = np.asarray(F, dtype=np.float64)
-    out = np.empty_like(F)
-    for k, name in enumerate(names):
-        col = F[:, k]
-        if name == "v_structure":
-            out[:, k] = col
-        elif name == "pairwise_gain":
-            out[:, k] = np.sign(col) * np.log1p(np.abs(col))
-        else:
-            out[:, k] = np.log1p(col)
-    return out
-
-
-def feature_columns(groups: tuple[str, ...]) -> tuple[np.ndarray, tuple[int, ...]]:
-    """Columns of the feature ``groups`` (in :data:`FEATURE_NAMES` order) and the
-    swap permutation of that selection (for :class:`SwapEquivariant`)."""
-    unknown = [g for g in groups if g not in FEATURE_GROUPS]
-    if unknown:
-        raise ValueError(f"unknown pair feature group {unknown[0]!r}; choose from "
-                         f"{', '.join(FEATURE_GROUPS)}")
-    cols = np.array(sorted({c for g in groups for c in FEATURE_GROUPS[g]}), dtype=np.int64)
-    where = {int(c): k for k, c in enumerate(cols)}
-    return cols, tuple(where[FEATURE_SWAP[int(c)]] for c in cols)

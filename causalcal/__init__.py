@@ -26,10 +26,10 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    # causalcal.discover is the real-data workflow of the evaluate stage; importing it
+    # causalcal.discover is the real-data workflow (causalcal.workflow); importing it
     # lazily keeps the core free of stage imports (docs/design.md §2).
     if name == "discover":
-        from causalcal.evaluate.discover import discover
+        from causalcal.workflow.discover import discover
 
         return discover
     raise AttributeError(f"module 'causalcal' has no attribute {name!r}")

@@ -1,7 +1,5 @@
 """Edge-type evaluation, stratified calibration sets and simulation studies (thesis §6.2.4–6.2.5).
 
-* :func:`stratified_calibration_set` — the N-pair calibration set (N/4 per edge type,
-  five probability bins per type), the test mask and the design's inclusion rates.
 * :func:`edge_type_metrics` — precision/recall/F1 (directed by thesis Table 32), MCE with
   100-instance bins per edge type, overall MCE, ECE and Brier.
 * :func:`run_study` / :func:`preset` — the cached, resumable study behind Tables 33–34
@@ -17,7 +15,6 @@ from .edge_metrics import (
     reliability_bins,
 )
 from .report import markdown_table, paired_wilcoxon, summarize_runs
-from .sampling import CalibrationSample, ClassTooSmallError, stratified_calibration_set
 from .study import (
     PRESETS,
     SELECTIONS,
@@ -31,8 +28,6 @@ from .study import (
 __all__ = [
     "PRESETS",
     "SELECTIONS",
-    "CalibrationSample",
-    "ClassTooSmallError",
     "StudyConfig",
     "StudyResult",
     "binned_calibration_error",
@@ -45,6 +40,5 @@ __all__ = [
     "preset",
     "reliability_bins",
     "run_study",
-    "stratified_calibration_set",
     "summarize_runs",
 ]

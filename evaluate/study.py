@@ -6,8 +6,8 @@ For every configuration (V, E, N) and repeat r = 0 … R−1:
 2. n = 1000 samples from it,
 3. n_boot = 200 bootstrap FGES searches → edge-type probabilities
    (``causalcal.bootstrap.bootstrap_edge_probabilities``),
-4. a stratified calibration set of N pairs (:func:`stratified_calibration_set`),
-5. a calibrator fitted on it (``causalcal.calibration.get(name)``; SNN by default),
+4. a stratified calibration set of N pairs (``causalcal.edgecal.drawn_calibration_set``),
+5. a calibrator fitted on it (``causalcal.edgecal.fit_edge_calibrator``; SNN by default),
 6. the edge-type measures (:func:`edge_type_metrics`) of the bootstrap ("before") and
    calibrated ("after") probabilities of all other pairs.
 
@@ -28,12 +28,13 @@ calibrator, so calibrators are compared on the same splits.
 The study is split by job (docs/design.md §9.5): :mod:`.study_config` (configuration,
 presets, seeds), :mod:`.study_cache` (steps 1–3, cached), :mod:`.study_run` (steps 4–6 of
 one run), :mod:`.study_output` (summary files and plots), :mod:`.study_files` (atomic
-JSON records); this module runs the loop. Applying a fitted calibrator to all pairs is
-:func:`causalcal.calibration.apply.calibrate_all_pairs`.
+JSON records); this module runs the loop. Fitting and applying the calibrator is the
+calibrate stage's (:mod:`causalcal.edgecal`).
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import time
@@ -42,7 +43,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .sampling import ClassTooSmallError
+from causalcal.edgecal import ClassTooSmallError, PairInputs
+
 from .study_cache import prepare_unit, unit_features
 from .study_config import (
     PRESETS,
@@ -79,17 +81,16 @@ def _start(config: StudyConfig, out: Path) -> None:
         write_text(study_path, dumps(config.cache_key()))
 
 
-def _one_run(config: StudyConfig, probs, truth: np.ndarray, dense: np.ndarray,
-             v: int, e: int, n: int, r: int, settings: dict, features=None) -> dict:
+def _one_run(config: StudyConfig, inputs: PairInputs, truth: np.ndarray, dense: np.ndarray,
+             v: int, e: int, n: int, r: int, settings: dict) -> dict:
     """The record of run (V, E, N, r): evaluated, or ``skipped`` when a class is too small."""
     base = {"V": v, "E": e, "N": n, "repeat": r, "calibrator": config.calibrator,
             "true_counts": np.bincount(truth, minlength=4).tolist()}
     try:
         record = evaluate_run(
-            probs, truth, n, calibrator=config.calibrator,
+            inputs, truth, n, calibrator=config.calibrator,
             calibrator_params=config.calibrator_params, selection=config.selection,
             **run_seeds(config.seed, v, e, r, n), bin_size=config.bin_size, dense=dense,
-            **(features or {}),
         )
     except ClassTooSmallError as err:
         warnings.warn(f"V={v} E={e} N={n} repeat {r} skipped: {err}", stacklevel=4)
@@ -97,13 +98,12 @@ def _one_run(config: StudyConfig, probs, truth: np.ndarray, dense: np.ndarray,
     return {**base, **record, "settings": settings}
 
 
-def _run_features(config: StudyConfig, cache: Path, meta: dict) -> dict:
-    """``evaluate_run``'s feature arguments: the chosen groups, transformed, and their swap."""
-    from causalcal.bootstrap.pair_features import feature_columns, transform_features
-
-    cols, swap = feature_columns(config.features)
-    return {"features": transform_features(unit_features(config, cache, meta))[:, cols],
-            "feature_swap": swap}
+def _run_inputs(config: StudyConfig, cache: Path, meta: dict, probs) -> PairInputs:
+    """The calibrator's inputs of every pair: probabilities and the chosen feature groups."""
+    if config.features:
+        probs = copy.copy(probs)
+        probs.pair_features = unit_features(config, cache, meta)
+    return PairInputs(probs, config.features)
 
 
 def _run_unit(config: StudyConfig, out: Path, results: Path, v: int, e: int, r: int,
@@ -118,14 +118,14 @@ def _run_unit(config: StudyConfig, out: Path, results: Path, v: int, e: int, r: 
     had_probs = (cache / "probs.npz").exists()
     probs, truth, meta = prepare_unit(config, cache, v, e, r, progress)
     dense = probs.dense(np.float32)
-    features = _run_features(config, cache, meta) if config.features else None
+    inputs = _run_inputs(config, cache, meta, probs)
     records = []
     for n in config.sizes:
         if done[n] is not None:
             records.append(done[n])
             counts["runs_resumed"] += 1
             continue
-        record = _one_run(config, probs, truth, dense, v, e, n, r, settings, features)
+        record = _one_run(config, inputs, truth, dense, v, e, n, r, settings)
         write_text(paths[n], dumps(record))
         records.append(record)
         counts["runs_new"] += 1

@@ -13,12 +13,11 @@ from pathlib import Path
 
 import numpy as np
 
+from causalcal.edgecal import FEATURE_GROUPS, SELECTIONS, feature_columns
+
 __all__ = ["PRESETS", "SELECTIONS", "StudyConfig", "StudyResult", "derive_seed", "preset",
            "run_seeds", "unit_seeds"]
 
-
-#: How a calibrator treats the stratified design: correct for it, or ignore it (thesis).
-SELECTIONS = ("design", "none")
 
 # stage codes mixed into the seed sequence
 _NETWORK, _DATA, _BOOTSTRAP, _CALSET, _CALIBRATOR = range(5)
@@ -51,7 +50,7 @@ class StudyConfig:
     calibration set sizes N (multiples of 4). ``network_options`` go to
     ``random_network`` (e.g. ``max_in_degree``), ``search_options`` to the bootstrap.
     ``features``: pair-feature groups of the learned graphs given to the calibrator beside
-    the probabilities (:data:`causalcal.bootstrap.pair_features.FEATURE_GROUPS`).
+    the probabilities (:data:`causalcal.edgecal.FEATURE_GROUPS`).
     """
 
     grid: tuple[tuple[int, tuple[int, ...]], ...]
@@ -91,8 +90,6 @@ class StudyConfig:
             raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, "
                              f"got {self.selection!r}")
         if self.features:
-            from causalcal.bootstrap.pair_features import feature_columns
-
             feature_columns(self.features)  # unknown groups are an error now, not later
         for name in ("repeats", "n_samples", "n_boot", "n_jobs", "bin_size"):
             if getattr(self, name) < 1:
@@ -106,8 +103,6 @@ class StudyConfig:
         if self.selection == "none":
             name += "_random-sample"
         if self.features:
-            from causalcal.bootstrap.pair_features import FEATURE_GROUPS
-
             every = set(self.features) == set(FEATURE_GROUPS)
             name += "_features" if every else "_features-" + "+".join(self.features)
         if not self.calibrator_params:

@@ -24,7 +24,7 @@ def truth_from_csv(path: str | os.PathLike | pd.DataFrame, names: Sequence[str])
     silently count all their pairs as NONE. Unknown or missing variables, unknown
     relations and conflicting duplicates are errors naming the file.
     """
-    from .discover import read_known_pairs
+    from causalcal.workflow.discover import read_known_pairs
 
     names = list(names)
     pairs = read_known_pairs(path, names)

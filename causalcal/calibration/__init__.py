@@ -1,19 +1,15 @@
 """Binary and multi-class calibrators as scikit-learn estimators (docs/design.md §7).
 
-``get(name, **params)`` builds a calibrator by its registry name; ``available()``
-lists the names.
+Only generic estimators live here: the binary and multi-class suite, :class:`SwapEquivariant`,
+:class:`SelectionDesign` and the registry (``get(name, **params)``, ``available()``,
+``make_calibrator``). Fitting one to edge types is the calibrate stage's job
+(:mod:`causalcal.edgecal`).
 """
 
 from __future__ import annotations
 
 from causalcal.calibration._base import BinaryCalibrator, MulticlassCalibrator
 from causalcal.calibration.anchored_snn import AnchoredSNNCalibrator
-from causalcal.calibration.apply import (
-    calibrate_all_pairs,
-    edge_calibrator,
-    fit_calibrator,
-    make_calibrator,
-)
 from causalcal.calibration.bayesian_binning import ABB, SBB
 from causalcal.calibration.bbq import BBQ
 from causalcal.calibration.classifier import CalibratedClassifier
@@ -28,32 +24,11 @@ from causalcal.calibration.kde import KDECalibration
 from causalcal.calibration.multi_classifier_isotonic import MultiClassifierIsotonic
 from causalcal.calibration.one_vs_rest import OneVsRestCalibrator
 from causalcal.calibration.platt import PlattScaling
+from causalcal.calibration.registry import available, get, make_calibrator
 from causalcal.calibration.selection import SelectionDesign
 from causalcal.calibration.snn import SNNCalibrator  # torch is imported lazily in fit
 from causalcal.calibration.softmax import SoftmaxCalibrator
 from causalcal.calibration.temperature import TemperatureScaling
-
-# registry name -> calibrator class
-_REGISTRY: dict[str, type] = {
-    # binary (thesis ch. 2-3)
-    "histogram": HistogramBinning,
-    "platt": PlattScaling,
-    "isotonic": IsotonicCalibration,
-    "kde": KDECalibration,
-    "dpm": DPMCalibration,
-    "sbb": SBB,
-    "abb": ABB,
-    "bbq": BBQ,
-    "enir": ENIR,
-    "elite": ELiTE,
-    "multi_classifier_isotonic": MultiClassifierIsotonic,
-    # multi-class (thesis §6.1; Guo et al. 2017; Kull et al. 2019)
-    "snn": AnchoredSNNCalibrator,  # the default: identity-anchored, selection-aware
-    "snn_thesis": SNNCalibrator,  # the thesis's SNN as published
-    "softmax": SoftmaxCalibrator,
-    "temperature": TemperatureScaling,
-    "dirichlet": DirichletCalibration,
-}
 
 __all__ = [
     "ABB",
@@ -79,32 +54,6 @@ __all__ = [
     "SwapEquivariant",
     "TemperatureScaling",
     "available",
-    "calibrate_all_pairs",
-    "edge_calibrator",
-    "fit_calibrator",
     "get",
     "make_calibrator",
 ]
-
-
-def available() -> list[str]:
-    """Registry names of all calibrators (``ovr-NAME`` works for every binary NAME)."""
-    return sorted(_REGISTRY)
-
-
-def get(name: str, **params):
-    """A new calibrator of registry name ``name`` (case-insensitive) with ``params``.
-
-    ``"ovr-NAME"`` (or ``"ovr_NAME"``) is :class:`OneVsRestCalibrator` over the binary
-    calibrator ``NAME``; ``params`` then go to ``NAME``.
-    """
-    key = name.lower().replace("-", "_")
-    if key.startswith("ovr_") and key[4:] in _REGISTRY:
-        inner = _REGISTRY[key[4:]]
-        if not issubclass(inner, BinaryCalibrator):
-            raise ValueError(f"{name!r}: one-vs-rest needs a binary calibrator, "
-                             f"{key[4:]!r} is multi-class")
-        return OneVsRestCalibrator(inner(**params))
-    if key not in _REGISTRY:
-        raise ValueError(f"unknown calibrator {name!r}; choose one of {', '.join(available())}")
-    return _REGISTRY[key](**params)

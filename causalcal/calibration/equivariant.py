@@ -108,7 +108,10 @@ class SwapEquivariant(MulticlassCalibrator):
         if offsets is not None:
             O = check_offsets(offsets, n, k)
             args["offsets"] = np.vstack([O, O[:, perm]])
-        model.fit(np.vstack([X, self._swapped(X, perm)]), np.vstack([Y, Y[:, perm]]), **args)
+        Y = np.vstack([Y, Y[:, perm]])
+        # single labels as class indices, so that any scikit-learn classifier can be wrapped
+        labels = Y.argmax(axis=1) if (Y.sum(axis=1) == 1).all() else Y
+        model.fit(np.vstack([X, self._swapped(X, perm)]), labels, **args)
         self.calibrator_ = model
         self.n_classes_ = k
         self.n_features_in_ = X.shape[1]

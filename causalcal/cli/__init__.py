@@ -123,7 +123,7 @@ def add_selection_argument(parser: argparse.ArgumentParser) -> None:
 
 def add_features_argument(parser: argparse.ArgumentParser, where: str) -> None:
     """``--features [GROUP ...]``: pair features of the learned graphs for the calibrator."""
-    from causalcal.bootstrap.pair_features import FEATURE_GROUPS
+    from causalcal.edgecal.inputs import FEATURE_GROUPS
 
     parser.add_argument(
         "--features", nargs="*", metavar="GROUP",
@@ -133,12 +133,10 @@ def add_features_argument(parser: argparse.ArgumentParser, where: str) -> None:
 
 
 def feature_groups(groups: list[str] | None) -> tuple[str, ...]:
-    """``--features`` as groups: absent -> none, given without names -> all."""
-    from causalcal.bootstrap.pair_features import FEATURE_GROUPS
+    """``--features`` as groups: absent -> none, given without names -> all (checked)."""
+    from causalcal.edgecal.inputs import feature_groups as checked
 
-    if groups is None:
-        return ()
-    return tuple(groups) if groups else tuple(FEATURE_GROUPS)
+    return checked(True if groups == [] else groups)
 
 
 def parse_params(items: list[str] | None) -> dict:

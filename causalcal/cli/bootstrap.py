@@ -91,17 +91,11 @@ def _parse_options(items: list[str]) -> dict[str, object]:
 
 
 def _resolve_search(name: str) -> object:
-    from causalcal.bootstrap.searches import available_searches
     from causalcal.cli import CLIError
 
-    names = available_searches()
-    if name.lower() in names:
-        return name.lower()
     module_name, sep, attr = name.partition(":")
     if not sep:
-        raise CLIError(
-            f"--search {name!r}: expected one of {', '.join(names)} or MODULE:FUNCTION"
-        )
+        return name.lower()  # a search name: the library checks it
     import importlib
 
     try:
@@ -113,53 +107,55 @@ def _resolve_search(name: str) -> object:
     return fn
 
 
-def check_bootstrap_arguments(args: argparse.Namespace) -> None:
-    """--n-boot, --jobs, --seed, --max-arity and --checkpoint, before any work (also
-    used by ``causalcal discover``)."""
-    from causalcal.bootstrap.bootstrap import MAX_N_BOOT
+#: Library parameter -> the command-line option that sets it, for error messages.
+_OPTION_NAMES = {"n_boot": "--n-boot", "seed": "--seed", "n_jobs": "--jobs"}
+
+
+def bootstrap_settings(args: argparse.Namespace, search, options: dict):
+    """The bootstrap's settings from the command line (also used by ``causalcal
+    discover``); the library checks the values, before any work, and its message names
+    the option. --max-arity and --checkpoint are checked here (the data and the folder
+    are the command line's)."""
+    from causalcal.bootstrap import BootstrapSettings
     from causalcal.bootstrap.checkpoint import check_checkpoint_folder
     from causalcal.cli import CLIError
+    from causalcal.errors import InputError
 
-    if not 1 <= args.n_boot <= MAX_N_BOOT:
-        raise CLIError(f"--n-boot must be from 1 to {MAX_N_BOOT}, got {args.n_boot}")
-    if args.jobs == 0:
-        raise CLIError("--jobs must not be 0 (use -1 for all cores)")
-    if args.seed < 0:
-        raise CLIError(f"--seed must be non-negative, got {args.seed}")
     if args.max_arity < 2:
         raise CLIError(f"--max-arity must be at least 2, got {args.max_arity}")
     if args.checkpoint is not None:
         check_checkpoint_folder(args.checkpoint)
+    try:
+        return BootstrapSettings(
+            n_boot=args.n_boot, search=search, options=options, seed=args.seed,
+            n_jobs=args.jobs, checkpoint=args.checkpoint, progress=not args.quiet,
+            scheduler=getattr(args, "scheduler", None))
+    except InputError as err:
+        message = str(err)
+        for name, option in _OPTION_NAMES.items():
+            if message.startswith(f"{name} "):
+                message = option + message[len(name):]
+        raise CLIError(message) from None
 
 
 def run(args: argparse.Namespace) -> int:
-    from causalcal.cli import check_output_file
+    from dataclasses import replace
+
+    from causalcal.cli import CLIError, check_output_file
 
     out = Path(args.out)
     check_output_file(args.out, "--out", (".npz", ".csv"))
-    check_bootstrap_arguments(args)
-    check_graph_arguments(args)
-    parse_discretize(args.discretize)
     options = _parse_options(args.option)
     if args.max_degree is not None:
         options["max_degree"] = args.max_degree
-    search = _resolve_search(args.search)
-
-    from causalcal.bootstrap import bootstrap_edge_probabilities
-    from causalcal.bootstrap.bootstrap import check_search_options
-    from causalcal.cli import CLIError
-
-    check_search_options(search, options)
-
+    settings = bootstrap_settings(args, _resolve_search(args.search), options)
+    check_graph_arguments(args)
+    parse_discretize(args.discretize)
     data = load_data(args)
-    knowledge = knowledge_from_arguments(args, data.names)
+    settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
     start = time.perf_counter()
     try:
-        probs = bootstrap_edge_probabilities(
-            data, n_boot=args.n_boot, search=search, n_jobs=args.jobs, seed=args.seed,
-            checkpoint=args.checkpoint, scheduler=args.scheduler, progress=not args.quiet,
-            knowledge=knowledge, **options,
-        )
+        probs = settings.run(data)
     except ImportError as err:
         raise CLIError(str(err)) from None
     probs.save(out)

@@ -48,53 +48,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seed of the calibration-set draw and the calibrator (default 0)")
 
 
-def _fit_on_truth(args, probs, params):
-    """Stratified calibration set from a full truth file; fit (selection-aware)."""
-    from causalcal.calibration.apply import edge_calibrator, fit_calibrator
+def _fit_on_truth(args, inputs, params):
+    """Stratified calibration set from a full truth file."""
     from causalcal.cli import CLIError
-    from causalcal.edges import pair_from_index
-    from causalcal.evaluate import stratified_calibration_set
-    from causalcal.evaluate.study import derive_seed
+    from causalcal.edgecal import drawn_calibration_set, fit_edge_calibrator
+    from causalcal.evaluate.study_config import derive_seed
     from causalcal.evaluate.truth import truth_from_csv
 
     if args.n_cal is None:
         raise CLIError("--truth needs --n-cal N (the calibration set size)")
-    truth = truth_from_csv(args.truth, probs.names)
-    keys, _, design = stratified_calibration_set(probs, truth, args.n_cal,
-                                                 seed=derive_seed(args.seed, 0))
-    labels = truth[keys].astype("int64")
-    P = probs.lookup(*pair_from_index(keys, probs.n_vars))
-    aware = args.selection == "design"
-    model = edge_calibrator(args.calibrator, params, derive_seed(args.seed, 1),
-                            n_boot=probs.n_boot, equivariant=aware)
-    fit_calibrator(model, P, labels, design.pooled([1, 2]).offsets(P) if aware else None)
-    return model, keys, labels
+    truth = truth_from_csv(args.truth, inputs.probabilities.names)
+    calset, _ = drawn_calibration_set(inputs, truth, args.n_cal, seed=derive_seed(args.seed, 0))
+    return fit_edge_calibrator(calset, args.calibrator, params, derive_seed(args.seed, 1),
+                               selection=args.selection)
 
 
-def _fit_on_known(args, probs, params):
+def _fit_on_known(args, inputs, params):
     """Known relations: set-valued labels, inclusion rates estimated by EM."""
-    from causalcal.calibration.apply import distinct_rows, edge_calibrator
-    from causalcal.calibration.known_relations import (
-        EvidenceBlend,
-        fit_known_relations,
-        relation_label_sets,
-    )
     from causalcal.cli import CLIError
-    from causalcal.edges import pair_index
-    from causalcal.evaluate.discover import read_known_pairs
-    from causalcal.evaluate.study import derive_seed
+    from causalcal.edgecal import fit_edge_calibrator, known_calibration_set
+    from causalcal.evaluate.study_config import derive_seed
+    from causalcal.workflow.discover import read_known_pairs
 
     if args.n_cal is not None:
         raise CLIError("--n-cal applies to --truth; with --known every listed pair is used")
-    known = read_known_pairs(args.known, probs.names)
-    i, j = known["i"].to_numpy(), known["j"].to_numpy()
-    labels = known["label"].to_numpy("int64")
-    model = EvidenceBlend(edge_calibrator(args.calibrator, params, derive_seed(args.seed, 1),
-                                          n_boot=probs.n_boot))
-    rows, counts, _ = distinct_rows(probs)
-    fit_known_relations(model, probs.lookup(i, j), relation_label_sets(labels), rows, counts,
-                        args.expected_edges)
-    return model, pair_index(i, j, probs.n_vars), labels
+    known = read_known_pairs(args.known, inputs.probabilities.names)
+    calset = known_calibration_set(inputs, known)
+    return fit_edge_calibrator(calset, args.calibrator, params, derive_seed(args.seed, 1),
+                               selection=args.selection, expected_edges=args.expected_edges)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -103,9 +84,9 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from causalcal._io import atomic_write
-    from causalcal.calibration.apply import calibrate_all_pairs
     from causalcal.cli import CLIError, check_calibrator, check_output_file, parse_params
-    from causalcal.edges import EdgeProbabilities, EdgeType, pair_from_index
+    from causalcal.edgecal import PairInputs, label_counts
+    from causalcal.edges import EdgeProbabilities, pair_from_index
     from causalcal.evaluate.truth import pairs_frame
 
     out = Path(args.out)
@@ -115,20 +96,20 @@ def run(args: argparse.Namespace) -> int:
     params = parse_params(args.param)
     check_calibrator(args.calibrator, params)
     probs = EdgeProbabilities.load(args.probs)
-    fit = _fit_on_truth if args.truth is not None else _fit_on_known
-    model, keys, labels = fit(args, probs, params)
-    dense = calibrate_all_pairs(model, probs, dtype=np.float64)
+    inputs = PairInputs(probs)
+    fit = (_fit_on_truth if args.truth is not None else _fit_on_known)(args, inputs, params)
+    dense = fit.predict_all(np.float64)
     dense /= dense.sum(axis=1, keepdims=True)
     all_i, all_j = pair_from_index(np.arange(probs.n_pairs), probs.n_vars)
     calibrated = EdgeProbabilities(probs.names, np.column_stack([all_i, all_j]), dense,
                                    n_boot=probs.n_boot)
     calibrated.save(out)
+    calset = fit.calibration_set
     cal_path = out.with_name(out.stem + ".calibration.csv")
     with atomic_write(cal_path, newline="", encoding="utf-8") as handle:
-        pairs_frame(keys, labels, probs.names).to_csv(handle, index=False)
-    counts = np.bincount(labels, minlength=4)
-    print(f"fitted {args.calibrator} on {len(keys)} pairs ("
-          + ", ".join(f"{t.symbol}: {counts[t]}" for t in EdgeType) + ")")
+        pairs_frame(calset.keys, calset.labels, probs.names).to_csv(handle, index=False)
+    print(f"fitted {args.calibrator} on {len(calset)} pairs ("
+          + ", ".join(f"{k}: {v}" for k, v in label_counts(calset).items()) + ")")
     print(f"calibrated probabilities of {probs.n_pairs} pairs -> {out}")
     print(f"calibration pairs -> {cal_path} (exclude them when evaluating)")
     return 0

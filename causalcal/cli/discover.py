@@ -49,7 +49,7 @@ from causalcal.cli._realdata import (
     parse_discretize,
     write_network,
 )
-from causalcal.cli.bootstrap import check_bootstrap_arguments
+from causalcal.cli.bootstrap import bootstrap_settings
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -84,9 +84,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_data_arguments(parser)
     add_knowledge_arguments(parser)
     add_graph_arguments(parser, "calibrated")
-    add_features_argument(parser, "the bootstrap's checkpoint (a temporary one unless "
-                                  "--checkpoint is given; with --probabilities, pass the "
-                                  "--checkpoint they were computed with)")
+    add_features_argument(parser, "the bootstrap (with --probabilities: those saved with "
+                                  "them, or the --checkpoint they were computed with)")
     parser.add_argument("--plot", metavar="DIR",
                         help="write DIR/network.png (the averaged network of the calibrated "
                              "probabilities, edge width by P(adjacent), at --graph-threshold) "
@@ -96,12 +95,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from causalcal._io import atomic_write
     from causalcal.edges import EdgeProbabilities
-    from causalcal.evaluate.discover import discover
+    from causalcal.workflow.discover import discover
 
     check_output_file(args.out, "--out")
-    check_bootstrap_arguments(args)
+    settings = bootstrap_settings(args, args.search.lower(), {})
     check_graph_arguments(args)
     if args.plot is not None:
         from causalcal.cli import check_output_dir
@@ -111,22 +112,18 @@ def run(args: argparse.Namespace) -> int:
             raise CLIError("--plot needs matplotlib: pip install 'causalcal[plot]'")
         check_output_dir(args.plot, "--plot")
     parse_discretize(args.discretize)
-    if not args.evidence_strength >= 0:
-        raise CLIError(f"--evidence-strength must be >= 0, got {args.evidence_strength}")
     if args.top is not None and args.top < 1:
         raise CLIError(f"--top must be at least 1, got {args.top}")
     params = parse_params(args.param)
     check_calibrator(args.calibrator, params)
+    groups = feature_groups(args.features)
     data = load_data(args)
-    knowledge = knowledge_from_arguments(args, data.names)
+    settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
     probs = EdgeProbabilities.load(args.probabilities) if args.probabilities else None
     result = discover(
-        data, args.known, n_boot=args.n_boot, calibrator=args.calibrator,
-        calibrator_params=params, expected_edges=args.expected_edges,
-        rank_by=args.rank_by, search=args.search,
-        n_jobs=args.jobs, seed=args.seed, checkpoint=args.checkpoint, probabilities=probs,
-        progress=not args.quiet, knowledge=knowledge, features=feature_groups(args.features),
-        evidence_strength=args.evidence_strength,
+        data, args.known, calibrator=args.calibrator, calibrator_params=params,
+        expected_edges=args.expected_edges, rank_by=args.rank_by, probabilities=probs,
+        features=groups, evidence_strength=args.evidence_strength, bootstrap=settings,
     )
     edges = result.edges if args.top is None else result.edges.head(args.top)
     out = Path(args.out)

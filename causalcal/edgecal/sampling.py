@@ -14,13 +14,14 @@ from typing import NamedTuple
 import numpy as np
 
 from causalcal.calibration.selection import N_BINS, SelectionDesign, probability_bins
-from causalcal.edges import EdgeProbabilities, EdgeType
+from causalcal.edges import EdgeProbabilities, EdgeType, pair_index
+from causalcal.errors import InputError
 
 __all__ = ["CalibrationSample", "ClassTooSmallError", "allocate_draws",
            "stratified_calibration_set"]
 
 
-class ClassTooSmallError(ValueError):
+class ClassTooSmallError(InputError):
     """An edge type has fewer pairs than the N/4 the calibration set needs."""
 
 
@@ -47,7 +48,7 @@ def allocate_draws(available: np.ndarray, total: int, rng: np.random.Generator) 
     """
     available = np.asarray(available, dtype=np.int64)
     if total > available.sum():
-        raise ValueError(f"cannot draw {total} from bins holding {available.sum()}")
+        raise InputError(f"cannot draw {total} from bins holding {available.sum()}")
     take = np.zeros_like(available)
     remaining = int(total)
     while remaining > 0:
@@ -67,8 +68,6 @@ def _class_column(probs: np.ndarray | EdgeProbabilities, k: int) -> np.ndarray:
     """Probability of class ``k`` for every pair (float32, pair order)."""
     if isinstance(probs, EdgeProbabilities):
         col = np.full(probs.n_pairs, 1.0 if k == EdgeType.NONE else 0.0, dtype=np.float32)
-        from causalcal.edges import pair_index
-
         keys = pair_index(probs.pairs[:, 0], probs.pairs[:, 1], probs.n_vars)
         col[keys] = probs.probs[:, k]
         return col
@@ -82,14 +81,14 @@ def _check_inputs(probs, truth, n):
     if m is None:
         probs = np.asarray(probs)
         if probs.ndim != 2 or probs.shape[1] != 4:
-            raise ValueError(f"probs must have shape (m, 4), got {probs.shape}")
+            raise InputError(f"probs must have shape (m, 4), got {probs.shape}")
         m = probs.shape[0]
     if truth.shape != (m,):
-        raise ValueError(f"truth must have shape ({m},) to match probs, got {truth.shape}")
+        raise InputError(f"truth must have shape ({m},) to match probs, got {truth.shape}")
     if not np.issubdtype(truth.dtype, np.integer):
-        raise ValueError(f"truth must hold integer edge types, got dtype {truth.dtype}")
+        raise InputError(f"truth must hold integer edge types, got dtype {truth.dtype}")
     if int(n) != n or n <= 0 or n % 4:
-        raise ValueError(f"calibration set size N must be a positive multiple of 4, got {n}")
+        raise InputError(f"calibration set size N must be a positive multiple of 4, got {n}")
     return probs, truth, m, int(n)
 
 
@@ -97,7 +96,7 @@ def _check_class_sizes(truth: np.ndarray, m: int, n: int) -> None:
     """:class:`ClassTooSmallError` (with the per-class counts) if a class has < N/4 pairs."""
     counts = np.bincount(truth.astype(np.int64, copy=False), minlength=4) if m else np.zeros(4)
     if len(counts) > 4 or (m and truth.min() < 0):
-        raise ValueError("truth labels must be edge types 0..3")
+        raise InputError("truth labels must be edge types 0..3")
     per_class = n // 4
     short = [t for t in EdgeType if counts[t] < per_class]
     if short:
@@ -159,7 +158,7 @@ def stratified_calibration_set(
     inclusion rates a calibrator must correct for: the sample holds 25 % of each class
     while the population is > 99 % "none".
 
-    Raises ``ValueError`` (with the per-class counts) if a class has fewer than N/4 pairs.
+    Raises :class:`ClassTooSmallError` (with the per-class counts) if a class has fewer than N/4 pairs.
     """
     probs, truth, m, n = _check_inputs(probs, truth, n)
     per_class = n // 4

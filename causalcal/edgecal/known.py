@@ -32,8 +32,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from causalcal._validation import HasMethods, Interval, Real
 from causalcal.calibration._base import MulticlassCalibrator
-from causalcal.calibration.apply import fit_calibrator
+from causalcal.edgecal.model import fit_with_offsets
 from causalcal.calibration.selection import N_BINS, SelectionDesign, probability_bins
+from causalcal.errors import InputError
 
 __all__ = [
     "ADJACENCY_STRATA",
@@ -73,11 +74,11 @@ def relation_label_sets(labels: np.ndarray) -> np.ndarray:
 
 
 def check_known_counts(Y: np.ndarray) -> None:
-    """At least :data:`MIN_KNOWN` known arcs and non-adjacent pairs, else a ``ValueError``."""
+    """At least :data:`MIN_KNOWN` known arcs and non-adjacent pairs, else an ``InputError``."""
     arcs = int((~Y[:, 0]).sum())
     none = int((Y[:, 0] & ~Y[:, 1:].any(axis=1)).sum())
     if arcs < MIN_KNOWN or none < MIN_KNOWN:
-        raise ValueError(
+        raise InputError(
             f"calibration needs at least {MIN_KNOWN} known arcs (->, <- or --) and "
             f"{MIN_KNOWN} known non-adjacent pairs (none); you have {arcs} arcs and "
             f"{none} none"
@@ -112,7 +113,7 @@ def _pin(q_adj: np.ndarray, weights: np.ndarray, total: float) -> np.ndarray:
 
     lo, hi = -50.0, 50.0
     if gap(lo) > 0 or gap(hi) < 0:
-        raise ValueError(f"cannot reach {total:g} expected adjacent pairs")
+        raise InputError(f"cannot reach {total:g} expected adjacent pairs")
     return expit(z + brentq(gap, lo, hi, xtol=1e-10))
 
 
@@ -145,14 +146,14 @@ def fit_known_relations(model, P_known: np.ndarray, Y_known: np.ndarray, rows: n
     pairs_per_bin = np.bincount(bins, weights=counts, minlength=N_BINS)
     total = float(np.sum(counts * p_adj)) if expected_edges is None else float(expected_edges)
     if not 0 < total < counts.sum():
-        raise ValueError(f"expected number of adjacent pairs must lie in (0, "
+        raise InputError(f"expected number of adjacent pairs must lie in (0, "
                          f"{counts.sum():.0f}), got {total:g}")
     adjacent = np.bincount(bins, weights=counts * _pin(p_adj, counts, total), minlength=N_BINS)
     converged, steps = False, 0
     while steps < max_iter:
         steps += 1
         design = adjacency_design(P_known, Y_known, pairs_per_bin, adjacent)
-        fit_calibrator(model, P_known, Y_known, design.offsets(P_known[:, :4]))
+        fit_with_offsets(model, P_known, Y_known, design.offsets(P_known[:, :4]))
         q_adj = 1.0 - np.asarray(model.predict_proba(rows), dtype=np.float64)[:, 0]
         new = np.bincount(bins, weights=counts * _pin(q_adj, counts, total), minlength=N_BINS)
         change = np.max(np.abs(new - adjacent) / np.maximum(adjacent, 1.0))
@@ -161,7 +162,7 @@ def fit_known_relations(model, P_known: np.ndarray, Y_known: np.ndarray, rows: n
             converged = True
             break
     design = adjacency_design(P_known, Y_known, pairs_per_bin, adjacent)
-    fit_calibrator(model, P_known, Y_known, design.offsets(P_known[:, :4]))
+    fit_with_offsets(model, P_known, Y_known, design.offsets(P_known[:, :4]))
     return KnownRelationsFit(model, design, total, steps, converged)
 
 
@@ -201,7 +202,7 @@ class EvidenceBlend(MulticlassCalibrator):
         X = np.asarray(X, dtype=np.float64)
         model = clone(self.calibrator)
         if sample_weight is None:
-            fit_calibrator(model, X, y, offsets)
+            fit_with_offsets(model, X, y, offsets)
         else:
             model.fit(X, y, sample_weight=sample_weight, offsets=offsets)
         per_bin = np.bincount(probability_bins(1.0 - X[:, 0]), minlength=N_BINS)

@@ -1,0 +1,70 @@
+"""How to bootstrap, as one object (docs/design.md §6).
+
+:class:`BootstrapSettings` holds everything :func:`bootstrap_edge_probabilities` takes
+besides the data, checked once when it is made: workflows (``discover``, the command
+line) build it from their arguments and pass it on whole.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from causalcal.data import DiscreteData
+from causalcal.edges import EdgeProbabilities
+
+from .bootstrap import _check_run_arguments, bootstrap_edge_probabilities, check_search_options
+from .pair_features import checkpoint_pair_features
+
+__all__ = ["BootstrapSettings"]
+
+
+@dataclass(frozen=True)
+class BootstrapSettings:
+    """The bootstrap's arguments (see :func:`bootstrap_edge_probabilities`).
+
+    Parameters
+    ----------
+    n_boot, search, seed, n_jobs, checkpoint, progress, knowledge, backend, scheduler :
+        as :func:`bootstrap_edge_probabilities` takes them.
+    options : the search's options (``max_degree``, ``sample_prior``, …).
+
+    Bad values are an ``InputError`` (or ``ImportError`` for a missing extra) when the
+    object is made, before any work.
+    """
+
+    n_boot: int = 200
+    search: Any = "fges"
+    options: dict = field(default_factory=dict)
+    knowledge: Any = None
+    seed: int = 0
+    n_jobs: int = 1
+    checkpoint: str | os.PathLike | None = None
+    progress: bool = True
+    backend: str | None = None
+    scheduler: Any = None
+
+    def __post_init__(self) -> None:
+        n_boot, seed, n_jobs, backend = _check_run_arguments(
+            self.n_boot, self.seed, self.n_jobs, self.backend, self.scheduler)
+        check_search_options(self.search, self.options)
+        for name, value in (("n_boot", n_boot), ("seed", seed), ("n_jobs", n_jobs),
+                            ("backend", backend), ("options", dict(self.options))):
+            object.__setattr__(self, name, value)
+
+    def run(self, data: DiscreteData, features: bool = False) -> EdgeProbabilities:
+        """``bootstrap_edge_probabilities(data, …)`` with these settings."""
+        return bootstrap_edge_probabilities(
+            data, n_boot=self.n_boot, search=self.search, n_jobs=self.n_jobs, seed=self.seed,
+            checkpoint=self.checkpoint, backend=self.backend, scheduler=self.scheduler,
+            progress=self.progress, knowledge=self.knowledge, features=features,
+            **self.options)
+
+    def checkpoint_features(self, data: DiscreteData) -> np.ndarray:
+        """Pair features of the finished bootstrap in :attr:`checkpoint` (no search)."""
+        return checkpoint_pair_features(
+            data, self.checkpoint, n_boot=self.n_boot, seed=self.seed, search=self.search,
+            knowledge=self.knowledge, **self.options)

@@ -1,0 +1,73 @@
+"""The calibrate stage: from bootstrap edge-type frequencies and labelled pairs to
+calibrated probabilities of every pair (docs/design.md §9.6).
+
+The hand-off object is the :class:`CalibrationSet` (pairs, their inputs, label sets and
+selection); :func:`fit_edge_calibrator` is the one function that fits an edge
+calibrator; the :class:`EdgeCalibration` it returns predicts every pair.
+
+* :mod:`.inputs` — :class:`PairInputs`: probabilities (float64) and optional pair
+  features, transformed; predicting all pairs at once.
+* :mod:`.sampling` — the thesis's stratified draw (N/4 per edge type, five bins).
+* :mod:`.known` — known relations: set-valued labels, inclusion rates by EM,
+  :class:`EvidenceBlend`.
+* :mod:`.calset` — the calibration set from either source.
+* :mod:`.model` — an edge calibrator (eps, swap equivariance) and the offsets fallback.
+* :mod:`.fit` — :func:`fit_edge_calibrator`, which decides every rule.
+* :mod:`.crossval` — held-out evidence on known pairs.
+"""
+
+from causalcal.edgecal.calset import (
+    CalibrationSet,
+    drawn_calibration_set,
+    known_calibration_set,
+    label_counts,
+)
+from causalcal.edgecal.crossval import cross_validated_log_loss
+from causalcal.edgecal.fit import (
+    SELECTIONS,
+    EdgeCalibration,
+    check_fit_options,
+    fit_edge_calibrator,
+)
+from causalcal.edgecal.inputs import (
+    FEATURE_GROUPS,
+    PairInputs,
+    distinct_rows,
+    feature_columns,
+    feature_groups,
+    transform_features,
+)
+from causalcal.edgecal.known import EvidenceBlend, selected_posterior
+from causalcal.edgecal.model import edge_calibrator, fit_with_offsets
+from causalcal.edgecal.sampling import (
+    CalibrationSample,
+    ClassTooSmallError,
+    allocate_draws,
+    stratified_calibration_set,
+)
+
+__all__ = [
+    "FEATURE_GROUPS",
+    "SELECTIONS",
+    "CalibrationSample",
+    "CalibrationSet",
+    "ClassTooSmallError",
+    "EdgeCalibration",
+    "EvidenceBlend",
+    "PairInputs",
+    "allocate_draws",
+    "check_fit_options",
+    "cross_validated_log_loss",
+    "distinct_rows",
+    "drawn_calibration_set",
+    "edge_calibrator",
+    "feature_columns",
+    "feature_groups",
+    "fit_edge_calibrator",
+    "fit_with_offsets",
+    "known_calibration_set",
+    "label_counts",
+    "selected_posterior",
+    "stratified_calibration_set",
+    "transform_features",
+]

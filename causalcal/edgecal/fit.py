@@ -1,0 +1,117 @@
+"""Fitting an edge-type calibrator: the one function that does it (docs/design.md §9.6).
+
+:func:`fit_edge_calibrator` alone decides, from the calibration set, every rule a fit of
+edge types follows:
+
+* the log floor ``eps = 0.5 / n_boot`` (half a bootstrap count) of calibrators with one;
+* swap equivariance: with the selection corrected (``selection="design"``, and always for
+  known relations) the calibrator is wrapped in :class:`SwapEquivariant`, and then the
+  forward and backward strata of a drawn design are pooled so the offsets are symmetric;
+* the selection correction: a drawn set's design gives logit offsets (§9.2); known
+  relations get their inclusion rates estimated by EM (§9.3) and the fitted map is
+  shrunk towards the bootstrap where no known pair gives evidence (``EvidenceBlend``);
+* the fallback to inverse-inclusion weights for a calibrator that takes no offsets.
+
+``study``, ``discover`` and ``causalcal calibrate`` call it and hold no rule of their own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from causalcal.calibration.selection import SelectionDesign
+from causalcal.edgecal.calset import CalibrationSet
+from causalcal.edgecal.known import EvidenceBlend, KnownRelationsFit, fit_known_relations
+from causalcal.edgecal.model import edge_calibrator, fit_with_offsets
+from causalcal.errors import InputError
+
+__all__ = ["SELECTIONS", "EdgeCalibration", "check_fit_options", "fit_edge_calibrator"]
+
+#: ``"design"``: correct for how the calibration pairs were selected (and fit
+#: swap-equivariant); ``"none"``: fit as if they were a random sample, as the thesis did.
+SELECTIONS = ("design", "none")
+
+
+@dataclass
+class EdgeCalibration:
+    """A fitted edge-type calibrator and what went into it.
+
+    Attributes
+    ----------
+    model : the fitted estimator (``predict_proba`` on input rows)
+    calibration_set : the :class:`CalibrationSet` it was fitted on
+    design : the selection design the fit corrected for (drawn, pooled when
+        equivariant; or the EM estimate for known relations), or None
+    offsets : (n, 4) training offsets of the calibration pairs (None without correction)
+    em : for known relations, the EM's result (expected adjacent pairs, steps, converged)
+    """
+
+    model: object
+    calibration_set: CalibrationSet
+    design: SelectionDesign | None = None
+    offsets: np.ndarray | None = None
+    em: KnownRelationsFit | None = None
+
+    def predict_all(self, dtype=np.float32) -> np.ndarray:
+        """Calibrated (V(V−1)/2, 4) probabilities of every pair, in pair order."""
+        return self.calibration_set.inputs.predict_all(self.model, dtype)
+
+    def predict_proba(self, X: np.ndarray) -> np.ndarray:
+        """Calibrated probabilities of input rows ``X``."""
+        return self.model.predict_proba(X)
+
+
+def check_fit_options(selection: str = "design", evidence_strength: float = 5.0) -> None:
+    """``InputError`` for a ``selection`` or ``evidence_strength`` that
+    :func:`fit_edge_calibrator` would refuse (for workflows that check before any work)."""
+    if selection not in SELECTIONS:
+        raise InputError(f"selection must be one of {', '.join(SELECTIONS)}, got {selection!r}")
+    if not evidence_strength >= 0:
+        raise InputError(f"evidence_strength must be >= 0, got {evidence_strength!r}")
+
+
+def fit_edge_calibrator(
+    calset: CalibrationSet,
+    calibrator="snn",
+    params: dict | None = None,
+    seed: int = 0,
+    *,
+    selection: str = "design",
+    expected_edges: float | None = None,
+    evidence_strength: float = 5.0,
+) -> EdgeCalibration:
+    """Fit a calibrator of edge types on ``calset`` (see the module for the rules).
+
+    Parameters
+    ----------
+    calset : the labelled pairs (:func:`drawn_calibration_set` or
+        :func:`known_calibration_set`).
+    calibrator : a registry name (``causalcal.calibration.get``) or an unfitted estimator
+        with ``fit(X, y[, sample_weight][, offsets])`` and ``predict_proba``, cloned.
+    params : hyper-parameters of the calibrator; ``seed`` its ``random_state``.
+    selection : ``"design"`` (default) or ``"none"`` (drawn sets only).
+    expected_edges : known relations: adjacent pairs assumed in the population (default
+        the bootstrap's own Σ(1 − p_none)).
+    evidence_strength : known relations: known pairs a P(adjacent) bin needs for half
+        weight on the calibrated value (0: the calibrated value everywhere).
+    """
+    check_fit_options(selection, evidence_strength)
+    inputs = calset.inputs
+    equivariant = selection == "design"
+    model = edge_calibrator(calibrator, params, seed, n_boot=inputs.n_boot,
+                            equivariant=equivariant, feature_swap=inputs.swap)
+    if calset.source == "known":
+        if not equivariant:
+            raise InputError("known relations are never a random sample: selection must "
+                             "be 'design'")
+        rows, counts = inputs.population()
+        em = fit_known_relations(EvidenceBlend(model, evidence_strength), calset.X,
+                                 calset.Y, rows, counts, expected_edges)
+        return EdgeCalibration(em.model, calset, em.design,
+                               em.design.offsets(calset.X[:, :4]), em)
+    design = calset.design.pooled([1, 2]) if equivariant else None
+    offsets = design.offsets(calset.X[:, :4]) if equivariant else None
+    fit_with_offsets(model, calset.X, calset.y, offsets)
+    return EdgeCalibration(model, calset, design, offsets)

@@ -1,0 +1,72 @@
+"""An edge-type calibrator and how it is fitted to a selected sample (docs/design.md §9.2).
+
+* :func:`edge_calibrator` — a calibrator by registry name (or a cloned estimator) made
+  for edge-type probabilities: the log floor ``eps = 0.5 / n_boot`` (half a bootstrap
+  count) and, optionally, swap equivariance.
+* :func:`fit_with_offsets` — fit with the selection's logit offsets, or, for an
+  estimator that takes none, with the inverse-inclusion weights they imply.
+
+Which of these a fit uses is decided in one place, :func:`causalcal.edgecal.fit_edge_calibrator`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from sklearn.utils.validation import has_fit_parameter
+
+from causalcal.calibration._multiclass import check_label_sets, check_offsets
+from causalcal.calibration.equivariant import EDGE_SWAP, SwapEquivariant
+from causalcal.calibration.registry import make_calibrator
+from causalcal.calibration.selection import inclusion_weights
+from causalcal.errors import InputError
+
+__all__ = ["edge_calibrator", "fit_with_offsets"]
+
+
+def edge_calibrator(name, params: dict | None = None, seed: int = 0, *,
+                    n_boot: int | None = None, equivariant: bool = True,
+                    feature_swap: Sequence[int] | None = None):
+    """:func:`~causalcal.calibration.make_calibrator` for edge-type probabilities.
+
+    A calibrator with an ``eps`` (log floor) that ``params`` leave unset gets
+    ``0.5 / n_boot`` (zero counts half a count below one bootstrap hit); with
+    ``equivariant`` it is wrapped in :class:`SwapEquivariant` so that writing a pair the
+    other way round swaps its forward and backward probabilities and nothing else
+    (``feature_swap``: how extra pair-feature columns permute when the pair is reversed).
+    """
+    params = dict(params or {})
+    model = make_calibrator(name, params, seed)
+    target = getattr(model, "binary_calibrator", model)
+    own = target.get_params(deep=False)
+    if n_boot and "eps" in own and "eps" not in params:
+        target.set_params(eps=0.5 / n_boot)
+    if "n_classes" in own and "n_classes" not in params:
+        target.set_params(n_classes=4)  # the edge types; later columns are pair features
+    return SwapEquivariant(model, EDGE_SWAP, feature_swap) if equivariant else model
+
+
+def _takes_offsets(model) -> bool:
+    """Whether ``model`` (or, for :class:`SwapEquivariant`, the calibrator it wraps)
+    trains with logit offsets."""
+    inner = model.calibrator if isinstance(model, SwapEquivariant) else model
+    return has_fit_parameter(inner, "offsets")
+
+
+def fit_with_offsets(model, X: np.ndarray, y, offsets: np.ndarray | None = None):
+    """``model.fit(X, y, offsets=offsets)``; a model that takes no offsets gets them as
+    inverse-inclusion ``sample_weight`` (and then needs single-class labels)."""
+    if offsets is None:
+        return model.fit(X, y)
+    if _takes_offsets(model):
+        return model.fit(X, y, offsets=offsets)
+    if not has_fit_parameter(model, "sample_weight"):
+        raise InputError(f"{type(model).__name__} takes neither offsets nor sample_weight, "
+                         "so it cannot correct for how the calibration pairs were selected")
+    n, k = np.shape(X)[0], len(offsets[0])
+    Y = check_label_sets(y, n, k)
+    if (Y.sum(axis=1) > 1).any():
+        raise InputError(f"{type(model).__name__} takes no set-valued labels")
+    weights = inclusion_weights(check_offsets(offsets, n, k), Y)
+    return model.fit(X, Y.argmax(axis=1), sample_weight=weights)

@@ -1,0 +1,255 @@
+"""The real-data workflow: bootstrap a search, calibrate on known relations, rank all other
+pairs (thesis §6.2.1; docs/design.md §9.3).
+
+"A relatively small, unbiased sample of the causal relationships … which we call a
+calibration training set": the calibrator learned on a scientist's known relations turns
+the bootstrap edge-type frequencies of every other pair into calibrated probabilities.
+This module only wires the stages together: the bootstrap
+(:class:`~causalcal.bootstrap.BootstrapSettings`) and the calibrate stage
+(:mod:`causalcal.edgecal`), which holds every calibration rule.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from causalcal._edge_swap import swap_labels
+from causalcal._io import read_csv_file
+from causalcal.bootstrap import BootstrapSettings
+from causalcal.data import DiscreteData
+from causalcal.edgecal import (
+    PairInputs,
+    check_fit_options,
+    cross_validated_log_loss,
+    feature_groups,
+    fit_edge_calibrator,
+    known_calibration_set,
+)
+from causalcal.edges import PROBABILITY_COLUMNS, EdgeProbabilities, EdgeType, pair_from_index
+from causalcal.errors import InputError
+from causalcal.workflow.result import DiscoveryResult
+
+__all__ = ["RANK_COLUMNS", "DiscoveryResult", "discover", "read_known_pairs"]
+
+BOOT_COLUMNS = tuple(c.replace("p_", "boot_") for c in PROBABILITY_COLUMNS)
+#: What the candidates can be ranked by: P(adjacent) = 1 − p_none (an arc, oriented or
+#: not in the CPDAG), or P(directed) = p_forward + p_backward.
+RANK_COLUMNS = ("p_adjacent", "p_directed")
+
+
+def read_known_pairs(known: pd.DataFrame | str | os.PathLike, names: list[str]) -> pd.DataFrame:
+    """Validate known relations and orient them to the data's variable order.
+
+    Input columns ``a, b, relation`` with relation one of ``->``, ``<-``, ``--``, ``none``.
+    Returns columns ``i, j`` (variable indices, ``i < j``), ``label`` (:class:`EdgeType`
+    of the pair read as (i, j)), plus the original ``a, b, relation``. A pair listed twice
+    with the same relation is kept once; with conflicting relations it is an error.
+    """
+    source = "known pairs"
+    if not isinstance(known, pd.DataFrame):
+        source = str(known)
+        _, known = read_csv_file(known, comments=True, dtype=str, skipinitialspace=True,
+                                 keep_default_na=False)
+    missing = [c for c in ("a", "b", "relation") if c not in known.columns]
+    if missing:
+        raise InputError(f"{source}: missing column(s) {', '.join(missing)}; need a,b,relation")
+    if len(known) == 0:
+        raise InputError(f"{source}: no known pairs")
+    blank = np.flatnonzero(known[["a", "b", "relation"]].isna().any(axis=1).to_numpy())
+    if len(blank):
+        raise InputError(f"{source}: row {blank[0] + 1} lacks a, b or relation")
+    frame = known[["a", "b", "relation"]].astype(str).apply(lambda s: s.str.strip())
+    index = {n: k for k, n in enumerate(names)}
+    unknown = sorted((set(frame["a"]) | set(frame["b"])) - set(index))
+    if unknown:
+        shown = ", ".join(repr(u) for u in unknown[:20])
+        more = f" and {len(unknown) - 20} more" if len(unknown) > 20 else ""
+        raise InputError(f"{source}: variables not in the data: {shown}{more}")
+    relations = frame["relation"].str.lower()
+    valid = {t.symbol for t in EdgeType}
+    bad = np.flatnonzero(~relations.isin(valid).to_numpy())
+    if len(bad):
+        rows = ", ".join(f"row {r + 1} ({frame['relation'].iloc[r]!r})" for r in bad[:10])
+        raise InputError(f"{source}: unknown relation at {rows}; use ->, <-, -- or none")
+    a = frame["a"].map(index).to_numpy(np.int64)
+    b = frame["b"].map(index).to_numpy(np.int64)
+    same = np.flatnonzero(a == b)
+    if len(same):
+        raise InputError(f"{source}: row {same[0] + 1} pairs {frame['a'].iloc[same[0]]!r} "
+                         "with itself")
+    label = np.array([EdgeType.from_symbol(r) for r in relations], dtype=np.int64)
+    swap = a > b
+    # Reading the pair the other way round swaps forward and backward.
+    label[swap] = swap_labels(label[swap])
+    out = frame.assign(i=np.minimum(a, b), j=np.maximum(a, b), label=label)
+    conflicts = out.groupby(["i", "j"])["label"].nunique()
+    conflicts = conflicts[conflicts > 1]
+    if len(conflicts):
+        i, j = conflicts.index[0]
+        rows = out[(out["i"] == i) & (out["j"] == j)]
+        listed = "; ".join(f"{r.a} {r.relation} {r.b}" for r in rows.itertuples())
+        raise InputError(
+            f"{source}: pair ({names[i]}, {names[j]}) listed with conflicting relations: {listed}"
+        )
+    return out.drop_duplicates(["i", "j"]).reset_index(drop=True)
+
+
+def _load_inputs(data, known, probabilities):
+    if not isinstance(data, DiscreteData):
+        data = (DiscreteData.from_frame(data) if isinstance(data, pd.DataFrame)
+                else DiscreteData.from_csv(data))
+    pairs = read_known_pairs(known, data.names)
+    if probabilities is not None and not isinstance(probabilities, EdgeProbabilities):
+        probabilities = EdgeProbabilities.load(probabilities)
+    if probabilities is not None and probabilities.names != data.names:
+        raise InputError("the probabilities were computed for other variables than the data's")
+    return data, pairs, probabilities
+
+
+def _edges_table(probabilities: EdgeProbabilities, Q: np.ndarray, known_keys: np.ndarray,
+                 rank_by: str) -> pd.DataFrame:
+    """One row per unknown pair: calibrated and bootstrap probabilities, ranked."""
+    keep = np.ones(probabilities.n_pairs, dtype=bool)
+    keep[known_keys] = False
+    P = probabilities.dense(np.float64)[keep]
+    Q = Q[keep]
+    i, j = pair_from_index(np.flatnonzero(keep), probabilities.n_vars)
+    names = np.asarray(probabilities.names, dtype=object)
+    edges = pd.DataFrame({"a": names[i], "b": names[j],
+                          "p_adjacent": 1.0 - Q[:, 0], "p_directed": Q[:, 1] + Q[:, 2]})
+    for k, col in enumerate(PROBABILITY_COLUMNS):
+        edges[col] = Q[:, k]
+    for k, col in enumerate(BOOT_COLUMNS):
+        edges[col] = P[:, k]
+    order = np.argsort(-edges[rank_by].to_numpy(), kind="stable")
+    return edges.iloc[order].reset_index(drop=True)
+
+
+def discover(
+    data: DiscreteData | pd.DataFrame | str | os.PathLike,
+    known: pd.DataFrame | str | os.PathLike,
+    *,
+    n_boot: int = 200,
+    calibrator: str = "snn",
+    calibrator_params: dict | None = None,
+    expected_edges: float | None = None,
+    rank_by: str = "p_adjacent",
+    search: str = "fges",
+    n_jobs: int = 1,
+    seed: int = 0,
+    checkpoint: str | os.PathLike | None = None,
+    probabilities: EdgeProbabilities | str | os.PathLike | None = None,
+    progress: bool = True,
+    knowledge=None,
+    features: bool | Sequence[str] = False,
+    evidence_strength: float = 5.0,
+    bootstrap: BootstrapSettings | None = None,
+    **search_options,
+) -> DiscoveryResult:
+    """Calibrated edge-type probabilities for every pair not in ``known`` (thesis §6.2).
+
+    data : discrete data (DiscreteData, DataFrame or CSV path with a header row).
+    known : relations known from the literature, columns ``a, b, relation``: ``->`` (the
+        true DAG has the arc a → b; as a CPDAG edge type "a → b or a — b"), ``<-``,
+        ``--`` (adjacent, direction unknown), ``none`` (not adjacent). At least 5 arcs
+        and 5 ``none`` pairs. They are not taken for a random sample: their inclusion
+        rates are estimated (:mod:`causalcal.edgecal.known`).
+    expected_edges : adjacent pairs assumed in the population (default: the bootstrap's
+        own Σ(1 − p_none)); the summary shows the top candidates at half and double it.
+    rank_by : ``"p_adjacent"`` (1 − p_none, default) or ``"p_directed"``.
+    n_boot, search, n_jobs, seed, checkpoint, progress, knowledge, search_options : the
+        bootstrap's arguments (:func:`causalcal.bootstrap.bootstrap_edge_probabilities`;
+        ``knowledge``: a :class:`causalcal.Knowledge`), or all of them at once as
+        ``bootstrap=``:class:`~causalcal.bootstrap.BootstrapSettings` (which then wins).
+        ``seed`` also seeds the calibrator.
+    calibrator : registry name of a multi-class calibrator (``snn``, ``dirichlet``,
+        ``softmax``, ``temperature``, ``ovr-isotonic`` …), made swap-equivariant.
+    evidence_strength : known pairs a P(adjacent) bin needs for half weight on the
+        calibrated value (:class:`~causalcal.edgecal.EvidenceBlend`).
+    probabilities : precomputed bootstrap probabilities, or the path of a file of them
+        (``.npz`` or ``.csv``, read with :meth:`EdgeProbabilities.load`); skips the bootstrap.
+    features : also give the calibrator features of the learned graphs (``True``: every
+        group of :data:`causalcal.edgecal.FEATURE_GROUPS`, or a list of groups), computed
+        with the bootstrap (given ``probabilities`` need them, from ``features=True``, or
+        the ``checkpoint`` they were computed with).
+
+    Returns a :class:`DiscoveryResult` whose ``edges`` DataFrame has one row per unknown
+    pair: ``a, b, p_adjacent, p_directed, p_none, p_forward, p_backward, p_undirected``
+    (calibrated; ``p_forward`` is P(a → b)) and ``boot_none … boot_undirected``
+    (bootstrap frequencies), sorted by ``rank_by`` descending.
+    """
+    if rank_by not in RANK_COLUMNS:
+        raise InputError(f"rank_by must be one of {', '.join(RANK_COLUMNS)}, got {rank_by!r}")
+    check_fit_options(evidence_strength=evidence_strength)
+    if bootstrap is None:
+        bootstrap = BootstrapSettings(
+            n_boot=n_boot, search=search, options=search_options, knowledge=knowledge,
+            seed=seed, n_jobs=n_jobs, checkpoint=checkpoint, progress=progress)
+    groups = feature_groups(features)
+    data, pairs, probabilities = _load_inputs(data, known, probabilities)
+    inputs = PairInputs(_probabilities(data, probabilities, groups, bootstrap), groups)
+    calset = known_calibration_set(inputs, pairs)
+
+    def fit(edges_assumed):
+        return fit_edge_calibrator(calset, calibrator, calibrator_params, bootstrap.seed,
+                                   expected_edges=edges_assumed,
+                                   evidence_strength=evidence_strength)
+
+    result = fit(expected_edges)
+    edges = _edges_table(inputs.probabilities, result.predict_all(np.float64), calset.keys,
+                         rank_by)
+    diagnostics = _diagnostics(result, calibrator, rank_by, bootstrap.seed)
+    diagnostics["sensitivity"] = _sensitivity(fit, result.em.expected_edges, inputs,
+                                              edges.head(10))
+    return DiscoveryResult(edges, inputs.probabilities, result, pairs, diagnostics)
+
+
+def _probabilities(data: DiscreteData, probabilities: EdgeProbabilities | None,
+                   groups: tuple[str, ...], bootstrap: BootstrapSettings) -> EdgeProbabilities:
+    """Bootstrap (unless ``probabilities`` are given); pair features come with the
+    bootstrap or, for given probabilities without them, from the checkpoint they were
+    computed with."""
+    if probabilities is None:
+        return bootstrap.run(data, features=bool(groups))
+    if groups and probabilities.pair_features is None:
+        if bootstrap.checkpoint is None:
+            raise InputError("features need the bootstrap's pair features: pass probabilities "
+                             "computed with features=True, or checkpoint= the folder they "
+                             "were computed with")
+        probabilities = copy.copy(probabilities)  # the caller's object stays as it was
+        probabilities.pair_features = bootstrap.checkpoint_features(data)
+    return probabilities
+
+
+def _diagnostics(result, calibrator, rank_by: str, seed: int) -> dict:
+    """What the summary reports of the fit: counts, EM, design, cross-validated log-loss."""
+    Y, em = result.calibration_set.Y, result.em
+    return {
+        "calibrator": calibrator, "rank_by": rank_by,
+        "features": list(result.calibration_set.inputs.groups),
+        "known_arcs": int((~Y[:, 0]).sum()), "known_none": int(Y[:, 0].sum()),
+        "expected_edges": em.expected_edges, "em_iterations": em.n_iter,
+        "em_converged": em.converged, "design": em.design.describe(),
+        "cross_validated_log_loss": cross_validated_log_loss(result, seed) or None,
+    }
+
+
+def _sensitivity(fit, expected: float, inputs: PairInputs, top: pd.DataFrame) -> dict:
+    """P(adjacent) of the ``top`` candidates when half and double ``expected`` adjacent
+    pairs are assumed."""
+    probabilities = inputs.probabilities
+    index = {n: k for k, n in enumerate(probabilities.names)}
+    i = top["a"].map(index).to_numpy(np.int64)
+    j = top["b"].map(index).to_numpy(np.int64)
+    P = inputs.rows(inputs.keys(i, j))  # the table has a < b
+    out = {}
+    for label, factor in (("half", 0.5), ("double", 2.0)):
+        assumed = min(expected * factor, probabilities.n_pairs - 0.5)
+        out[label] = (1.0 - fit(assumed).predict_proba(P)[:, 0]).tolist()
+        out[f"{label}_expected_edges"] = assumed
+    return out

@@ -1,0 +1,113 @@
+"""What :func:`causalcal.discover` returns: the ranked table and what went into it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from causalcal.edgecal import EdgeCalibration, selected_posterior
+from causalcal.edges import PROBABILITY_COLUMNS, EdgeProbabilities, EdgeType
+
+__all__ = ["DiscoveryResult"]
+
+
+@dataclass
+class DiscoveryResult:
+    """The ranked table of every unknown pair and what went into it.
+
+    Attributes
+    ----------
+    edges : one row per unknown pair (see :func:`causalcal.discover`)
+    probabilities : the bootstrap's :class:`EdgeProbabilities`
+    fit : the :class:`~causalcal.edgecal.EdgeCalibration` fitted on the known pairs
+    known : the known relations as read (``a, b, relation, i, j, label``)
+    diagnostics : what the summary reports (counts, EM, design, cross-validation)
+    """
+
+    edges: pd.DataFrame
+    probabilities: EdgeProbabilities
+    fit: EdgeCalibration
+    known: pd.DataFrame
+    diagnostics: dict = field(default_factory=dict)
+
+    @property
+    def calibrator(self):
+        """The fitted calibrator (``predict_proba`` on input rows)."""
+        return self.fit.model
+
+    def known_reliability(self, n_bins: int = 10) -> tuple[dict, dict]:
+        """Reliability-diagram bins of P(no edge) on the known pairs, bootstrap and
+        calibrated (in-sample), both as the known pairs' own selected distribution
+        (corrected for how they were chosen): ``({"none": bins}, {"none": bins})`` for
+        :func:`causalcal.evaluate.plots.plot_reliability`. Only "no edge" is an exact
+        label there (a known arc is "→ or —")."""
+        calset, offsets = self.fit.calibration_set, self.fit.offsets
+        P, eps = calset.X, calset.inputs.eps
+        raw = (P[:, :4] + eps) / (1 + 4 * eps)
+        y = calset.Y[:, 0].astype(np.float64)
+        out = []
+        for Q in (raw, self.fit.predict_proba(P)):
+            p = selected_posterior(Q, offsets)[:, 0]
+            b = np.minimum((p * n_bins).astype(np.int64), n_bins - 1)
+            out.append({"none": {"count": np.bincount(b, minlength=n_bins).astype(float),
+                                 "sum_p": np.bincount(b, p, minlength=n_bins),
+                                 "sum_y": np.bincount(b, y, minlength=n_bins)}})
+        return out[0], out[1]
+
+    def network_probabilities(self, threshold: float = 0.0) -> EdgeProbabilities:
+        """The calibrated probabilities of the candidate pairs with P(adjacent) ≥
+        ``threshold``, and the known pairs as certain (``->`` is the arc, ``--`` an
+        undirected edge, ``none`` no edge): what :meth:`averaged_network` and
+        :func:`causalcal.evaluate.plots.plot_network` draw."""
+        names = self.probabilities.names
+        index = {n: k for k, n in enumerate(names)}
+        top = self.edges[self.edges["p_adjacent"] >= threshold]
+        pairs = np.column_stack([top["a"].map(index), top["b"].map(index)]).astype(np.int64)
+        probs = top[list(PROBABILITY_COLUMNS)].to_numpy(np.float64)
+        known = self.known[self.known["label"] != EdgeType.NONE]
+        one_hot = np.eye(4)[known["label"].to_numpy(np.int64)]
+        return EdgeProbabilities(
+            names, np.concatenate([pairs, known[["i", "j"]].to_numpy(np.int64)]),
+            np.concatenate([probs, one_hot]), self.probabilities.n_boot)
+
+    def averaged_network(self, threshold: float = 0.5):
+        """The averaged network of the calibrated probabilities (known pairs as given):
+        :meth:`EdgeProbabilities.averaged_network` of :meth:`network_probabilities`."""
+        return self.network_probabilities(threshold).averaged_network(threshold)
+
+    def summary(self, top: int = 10) -> str:
+        """A short report: the fit, counts above 0.5 / 0.9, the top candidates with their
+        direction split, and how they move with the assumed number of adjacent pairs."""
+        e, d = self.edges, self.diagnostics
+        lines = [
+            f"{len(e)} candidate pairs scored; {len(self.known)} known pairs used for "
+            f"calibration ({d.get('calibrator', '?')}: {d.get('known_arcs', 0)} arcs, "
+            f"{d.get('known_none', 0)} none).",
+            f"assumed adjacent pairs in the population: {d['expected_edges']:.1f} "
+            f"(EM {'converged' if d['em_converged'] else 'stopped'} after "
+            f"{d['em_iterations']} steps)",
+            f"pairs with P(adjacent) > 0.5: {int((e['p_adjacent'] > 0.5).sum())}, "
+            f"> 0.9: {int((e['p_adjacent'] > 0.9).sum())}",
+        ]
+        cv = d.get("cross_validated_log_loss")
+        if cv:
+            lines.append(
+                f"known pairs, {cv['folds']}-fold cross-validated log-loss (corrected for "
+                f"their selection): bootstrap {cv['before']:.3f} -> calibrated "
+                f"{cv['after']:.3f}"
+            )
+        lines.append(f"top {min(top, len(e))} candidates by {d.get('rank_by', 'p_adjacent')} "
+                     "(P(adjacent) if half / double the assumed adjacent pairs):")
+        sens = d.get("sensitivity", {})
+        for k, row in enumerate(e.head(top).itertuples(index=False)):
+            moved = ""
+            if sens:
+                moved = (f"  [{sens['half'][k]:.3f} / {sens['double'][k]:.3f}]")
+            lines.append(
+                f"  {row.a} - {row.b}   P(adjacent)={row.p_adjacent:.3f}  "
+                f"(->{row.p_forward:.3f}, <-{row.p_backward:.3f}, --{row.p_undirected:.3f}; "
+                f"bootstrap {1 - row.boot_none:.3f}){moved}"
+            )
+        return "\n".join(lines)
