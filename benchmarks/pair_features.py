@@ -18,7 +18,7 @@ import argparse
 
 import numpy as np
 
-from causalcal.bootstrap.pair_features import FEATURE_GROUPS
+from causalcal.edgecal import FEATURE_GROUPS
 from causalcal.evaluate import preset, run_study
 from causalcal.evaluate.report import higher_is_better, paired_wilcoxon
 

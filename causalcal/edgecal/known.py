@@ -32,8 +32,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from causalcal._validation import HasMethods, Interval, Real
 from causalcal.calibration._base import MulticlassCalibrator
-from causalcal.edgecal.model import fit_with_offsets
 from causalcal.calibration.selection import N_BINS, SelectionDesign, probability_bins
+from causalcal.edgecal.model import fit_with_offsets
 from causalcal.errors import InputError
 
 __all__ = [

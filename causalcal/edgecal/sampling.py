@@ -158,7 +158,8 @@ def stratified_calibration_set(
     inclusion rates a calibrator must correct for: the sample holds 25 % of each class
     while the population is > 99 % "none".
 
-    Raises :class:`ClassTooSmallError` (with the per-class counts) if a class has fewer than N/4 pairs.
+    Raises :class:`ClassTooSmallError` (with the per-class counts) if a class has fewer
+    than N/4 pairs.
     """
     probs, truth, m, n = _check_inputs(probs, truth, n)
     per_class = n // 4

@@ -126,7 +126,7 @@ def test_checkpoint_features_need_a_finished_bootstrap(tmp_path):
 
 
 def test_transform_features():
-    from causalcal.bootstrap.pair_features import transform_features
+    from causalcal.edgecal import transform_features
 
     F = np.array([[0, 1, 0, 2, 3, 0.5, -20.0], [1, 0, 1, 0, 0, 0.0, 5.0]])
     T = transform_features(F)
@@ -136,7 +136,7 @@ def test_transform_features():
 
 
 def test_feature_columns_and_their_swap():
-    from causalcal.bootstrap.pair_features import FEATURE_GROUPS, feature_columns
+    from causalcal.edgecal import FEATURE_GROUPS, feature_columns
 
     cols, swap = feature_columns(("v_structure", "degree"))
     assert cols.tolist() == [0, 1, 5] and swap == (1, 0, 2)

@@ -14,13 +14,12 @@ from causalcal.calibration import (
     SelectionDesign,
     SwapEquivariant,
     TemperatureScaling,
-    edge_calibrator,
-    fit_calibrator,
     get,
 )
 from causalcal.calibration._multiclass import fit_multinomial, set_label_loss
 from causalcal.calibration.selection import inclusion_weights, probability_bins
-from causalcal.evaluate import stratified_calibration_set
+from causalcal.edgecal import edge_calibrator, stratified_calibration_set
+from causalcal.edgecal import fit_with_offsets as fit_calibrator
 from causalcal.metrics import ece_micro
 
 EYE4 = ((0,), (1,), (2,), (3,))
@@ -289,8 +288,8 @@ def test_swap_equivariant_with_pair_features():
         edge_calibrator("snn", {"n_models": 2}, seed=0, feature_swap=[1, 0]).fit(X, y)
 
 
-def test_calibrate_all_pairs_with_features_matches_dense_predict():
-    from causalcal.calibration.apply import calibrate_all_pairs
+def test_predict_all_with_features_matches_dense_predict():
+    from causalcal.edgecal import FEATURE_GROUPS, PairInputs, feature_columns, transform_features
     from causalcal.edges import EdgeProbabilities
 
     rng = np.random.default_rng(9)
@@ -298,10 +297,14 @@ def test_calibrate_all_pairs_with_features_matches_dense_predict():
     pairs = np.array([[0, 1], [2, 5], [3, 8]])
     counts = np.array([[5, 2, 1], [0, 0, 10], [3, 3, 0]])
     probs = EdgeProbabilities.from_counts([f"x{i}" for i in range(v)], pairs, counts, 10)
-    F = rng.normal(size=(probs.n_pairs, 2))
-    X = np.hstack([rng.dirichlet(np.ones(4), size=60), rng.normal(size=(60, 2))])
-    model = edge_calibrator("snn", {"n_models": 2}, seed=0, feature_swap=[1, 0]).fit(
+    probs.pair_features = rng.uniform(0, 3, size=(probs.n_pairs, 7))
+    groups = ("degree", "v_structure")
+    cols, swap = feature_columns(groups)
+    X = np.hstack([rng.dirichlet(np.ones(4), size=60), rng.normal(size=(60, len(cols)))])
+    model = edge_calibrator("snn", {"n_models": 2}, seed=0, feature_swap=swap).fit(
         X, rng.integers(0, 4, 60))
-    got = calibrate_all_pairs(model, probs, np.float64, features=F, chunk=7)
+    got = PairInputs(probs, groups).predict_all(model, np.float64, chunk=7)
+    F = transform_features(probs.pair_features)[:, cols]
     want = model.predict_proba(np.hstack([probs.dense(np.float64), F]))
     np.testing.assert_allclose(got, want, atol=1e-12)
+    assert set(groups) <= set(FEATURE_GROUPS)

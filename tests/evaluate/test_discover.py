@@ -9,8 +9,8 @@ import pytest
 import causalcal
 from causalcal.edges import PROBABILITY_COLUMNS, EdgeType, pair_index
 from causalcal.evaluate import edge_type_metrics
-from causalcal.evaluate.discover import read_known_pairs
 from causalcal.simulate import random_network
+from causalcal.workflow.discover import read_known_pairs
 
 
 @pytest.fixture(scope="module")

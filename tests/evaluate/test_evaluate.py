@@ -9,11 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.base import BaseEstimator
 
-from causalcal.calibration import calibrate_all_pairs
 from causalcal.calibration.selection import probability_bins
+from causalcal.edgecal import (
+    ClassTooSmallError,
+    PairInputs,
+    allocate_draws,
+    stratified_calibration_set,
+)
 from causalcal.edges import EdgeProbabilities, EdgeType, pair_index
 from causalcal.evaluate import (
-    ClassTooSmallError,
     binned_calibration_error,
     confusion_matrix,
     edge_type_metrics,
@@ -21,10 +25,8 @@ from causalcal.evaluate import (
     markdown_table,
     paired_wilcoxon,
     precision_recall_f1,
-    stratified_calibration_set,
     summarize_runs,
 )
-from causalcal.evaluate.sampling import allocate_draws
 
 BIN_MID = np.array([0.1, 0.3, 0.5, 0.7, 0.9])
 
@@ -330,10 +332,10 @@ def _toy_problem(v=30, seed=0):
                                          counts, 20), truth
 
 
-def test_calibrate_all_pairs_equals_dense_prediction():
+def test_predict_all_equals_dense_prediction():
     probs, truth = _toy_problem()
     model = _Sharpen().fit(None, truth)
-    fast = calibrate_all_pairs(model, probs, dtype=np.float64)
+    fast = PairInputs(probs).predict_all(model, dtype=np.float64)
     assert np.allclose(fast, model.predict_proba(probs.dense(np.float64)))
     assert pair_index(np.array([0]), np.array([1]), 30)[0] == 0
 

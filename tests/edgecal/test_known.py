@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
-from causalcal.calibration.apply import edge_calibrator
-from causalcal.calibration.known_relations import (
+from causalcal.edgecal import edge_calibrator
+from causalcal.edgecal.known import (
     EvidenceBlend,
     adjacency_design,
     check_known_counts,
