@@ -112,6 +112,16 @@ def add_calibrator_arguments(parser: argparse.ArgumentParser) -> None:
                         help="calibrator hyper-parameter (repeatable), e.g. n_models=5")
 
 
+def add_map_argument(parser: argparse.ArgumentParser) -> None:
+    """``--map auto|calibrated|identity``: what known relations may change."""
+    parser.add_argument(
+        "--map", choices=("auto", "calibrated", "identity"), default="auto",
+        help="with known relations: auto (default) writes the calibrated probabilities only "
+             "if they beat the bootstrap frequencies on held-out known pairs "
+             "(cross-validated, by more than one standard error), else the bootstrap "
+             "frequencies themselves; calibrated or identity force one")
+
+
 def add_selection_argument(parser: argparse.ArgumentParser) -> None:
     """``--selection design|none``: how the stratified calibration set is treated."""
     parser.add_argument("--selection", choices=("design", "none"), default="design",

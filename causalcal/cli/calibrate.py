@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import argparse
 
-from causalcal.cli import add_calibrator_arguments, add_selection_argument
+from causalcal.cli import add_calibrator_arguments, add_map_argument, add_selection_argument
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,6 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default: the bootstrap's mean number of edges)")
     parser.add_argument("--out", required=True, help="calibrated probabilities (.npz or .csv)")
     add_calibrator_arguments(parser)
+    add_map_argument(parser)
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the calibration-set draw and the calibrator (default 0)")
 
@@ -75,7 +76,8 @@ def _fit_on_known(args, inputs, params):
     known = read_known_pairs(args.known, inputs.probabilities.names)
     calset = known_calibration_set(inputs, known)
     return fit_edge_calibrator(calset, args.calibrator, params, derive_seed(args.seed, 1),
-                               selection=args.selection, expected_edges=args.expected_edges)
+                               selection=args.selection, expected_edges=args.expected_edges,
+                               map=args.map)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -110,6 +112,10 @@ def run(args: argparse.Namespace) -> int:
         pairs_frame(calset.keys, calset.labels, probs.names).to_csv(handle, index=False)
     print(f"fitted {args.calibrator} on {len(calset)} pairs ("
           + ", ".join(f"{k}: {v}" for k, v in label_counts(calset).items()) + ")")
+    if fit.choice is not None:
+        from causalcal.workflow.result import map_report
+
+        print("\n".join(map_report(fit.choice)))
     print(f"calibrated probabilities of {probs.n_pairs} pairs -> {out}")
     print(f"calibration pairs -> {cal_path} (exclude them when evaluating)")
     return 0

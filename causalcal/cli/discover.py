@@ -21,8 +21,11 @@ example:
 
 edges.csv columns: a,b,p_adjacent (= 1 - p_none), p_directed (= p_forward + p_backward),
 p_none,p_forward,p_backward,p_undirected (calibrated; p_forward is P(a -> b)),
-boot_none,...,boot_undirected (bootstrap frequencies), sorted by --rank-by. A summary is
-printed at the end.
+boot_none,...,boot_undirected (bootstrap frequencies), sorted by --rank-by. By default
+(--map auto) the p_* columns hold the calibrated probabilities only where they beat the
+bootstrap on held-out known pairs; otherwise they equal boot_* and the summary warns. A
+summary is printed at the end; edges.csv.json holds the fit's details (the map chosen,
+its cross-validated evidence, the EM's assumed number of adjacent pairs).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from causalcal.cli import (
     CLIError,
     add_calibrator_arguments,
     add_features_argument,
+    add_map_argument,
     check_calibrator,
     check_output_file,
     feature_groups,
@@ -58,6 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", required=True, help="output CSV of ranked pairs")
     parser.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
     add_calibrator_arguments(parser)
+    add_map_argument(parser)
     parser.add_argument("--expected-edges", type=float, default=None,
                         help="adjacent pairs assumed in the population (default: the "
                              "bootstrap's mean number of edges)")
@@ -123,14 +128,18 @@ def run(args: argparse.Namespace) -> int:
     result = discover(
         data, args.known, calibrator=args.calibrator, calibrator_params=params,
         expected_edges=args.expected_edges, rank_by=args.rank_by, probabilities=probs,
-        features=groups, evidence_strength=args.evidence_strength, bootstrap=settings,
+        features=groups, evidence_strength=args.evidence_strength, map=args.map,
+        bootstrap=settings,
     )
     edges = result.edges if args.top is None else result.edges.head(args.top)
     out = Path(args.out)
     with atomic_write(out, newline="") as handle:
         edges.to_csv(handle, index=False, float_format="%.6g")
+    report = out.with_name(out.name + ".json")
+    with atomic_write(report, encoding="utf-8") as handle:
+        handle.write(result.report_json(rows=len(edges)))
     print(result.summary())
-    print(f"wrote {len(edges)} pairs to {out}")
+    print(f"wrote {len(edges)} pairs to {out}; the fit and the map chosen to {report}")
     if args.graph is not None:
         threshold = args.graph_threshold
         print(write_network(result.network_probabilities(threshold), args.graph, threshold))

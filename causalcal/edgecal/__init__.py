@@ -13,7 +13,7 @@ calibrator; the :class:`EdgeCalibration` it returns predicts every pair.
 * :mod:`.calset` — the calibration set from either source.
 * :mod:`.model` — an edge calibrator (eps, swap equivariance) and the offsets fallback.
 * :mod:`.fit` — :func:`fit_edge_calibrator`, which decides every rule.
-* :mod:`.crossval` — held-out evidence on known pairs.
+* :mod:`.crossval` — held-out evidence on known pairs and the do-no-harm choice.
 """
 
 from causalcal.edgecal.calset import (
@@ -22,7 +22,7 @@ from causalcal.edgecal.calset import (
     known_calibration_set,
     label_counts,
 )
-from causalcal.edgecal.crossval import cross_validated_log_loss
+from causalcal.edgecal.crossval import MAPS, choose_map, cross_validated_losses
 from causalcal.edgecal.fit import (
     SELECTIONS,
     EdgeCalibration,
@@ -38,7 +38,7 @@ from causalcal.edgecal.inputs import (
     transform_features,
 )
 from causalcal.edgecal.known import EvidenceBlend, selected_posterior
-from causalcal.edgecal.model import edge_calibrator, fit_with_offsets
+from causalcal.edgecal.model import BootstrapIdentity, edge_calibrator, fit_with_offsets
 from causalcal.edgecal.sampling import (
     CalibrationSample,
     ClassTooSmallError,
@@ -48,6 +48,8 @@ from causalcal.edgecal.sampling import (
 
 __all__ = [
     "FEATURE_GROUPS",
+    "MAPS",
+    "BootstrapIdentity",
     "SELECTIONS",
     "CalibrationSample",
     "CalibrationSet",
@@ -57,7 +59,8 @@ __all__ = [
     "PairInputs",
     "allocate_draws",
     "check_fit_options",
-    "cross_validated_log_loss",
+    "choose_map",
+    "cross_validated_losses",
     "distinct_rows",
     "drawn_calibration_set",
     "edge_calibrator",

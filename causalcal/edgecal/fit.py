@@ -23,8 +23,9 @@ import numpy as np
 
 from causalcal.calibration.selection import SelectionDesign
 from causalcal.edgecal.calset import CalibrationSet
+from causalcal.edgecal.crossval import MAPS, choose_map, cross_validated_losses
 from causalcal.edgecal.known import EvidenceBlend, KnownRelationsFit, fit_known_relations
-from causalcal.edgecal.model import edge_calibrator, fit_with_offsets
+from causalcal.edgecal.model import BootstrapIdentity, edge_calibrator, fit_with_offsets
 from causalcal.errors import InputError
 
 __all__ = ["SELECTIONS", "EdgeCalibration", "check_fit_options", "fit_edge_calibrator"]
@@ -46,6 +47,9 @@ class EdgeCalibration:
         equivariant; or the EM estimate for known relations), or None
     offsets : (n, 4) training offsets of the calibration pairs (None without correction)
     em : for known relations, the EM's result (expected adjacent pairs, steps, converged)
+    choice : for known relations, which map was written (``"calibrated"`` or
+        ``"identity"``, the bootstrap frequencies) and the cross-validated evidence
+        (:func:`~causalcal.edgecal.crossval.choose_map`)
     """
 
     model: object
@@ -53,6 +57,7 @@ class EdgeCalibration:
     design: SelectionDesign | None = None
     offsets: np.ndarray | None = None
     em: KnownRelationsFit | None = None
+    choice: dict | None = None
 
     def predict_all(self, dtype=np.float32) -> np.ndarray:
         """Calibrated (V(V−1)/2, 4) probabilities of every pair, in pair order."""
@@ -63,9 +68,12 @@ class EdgeCalibration:
         return self.model.predict_proba(X)
 
 
-def check_fit_options(selection: str = "design", evidence_strength: float = 5.0) -> None:
-    """``InputError`` for a ``selection`` or ``evidence_strength`` that
+def check_fit_options(selection: str = "design", evidence_strength: float = 5.0,
+                      map: str = "auto") -> None:
+    """``InputError`` for a ``selection``, ``evidence_strength`` or ``map`` that
     :func:`fit_edge_calibrator` would refuse (for workflows that check before any work)."""
+    if map not in MAPS:
+        raise InputError(f"map must be one of {', '.join(MAPS)}, got {map!r}")
     if selection not in SELECTIONS:
         raise InputError(f"selection must be one of {', '.join(SELECTIONS)}, got {selection!r}")
     if not evidence_strength >= 0:
@@ -81,6 +89,8 @@ def fit_edge_calibrator(
     selection: str = "design",
     expected_edges: float | None = None,
     evidence_strength: float = 5.0,
+    map: str = "auto",
+    cross_validate: bool = True,
 ) -> EdgeCalibration:
     """Fit a calibrator of edge types on ``calset`` (see the module for the rules).
 
@@ -96,8 +106,14 @@ def fit_edge_calibrator(
         the bootstrap's own Σ(1 − p_none)).
     evidence_strength : known relations: known pairs a P(adjacent) bin needs for half
         weight on the calibrated value (0: the calibrated value everywhere).
+    map : known relations: ``"auto"`` (default) writes the calibrated map only where it
+        beats the bootstrap frequencies on held-out known pairs by more than one standard
+        error, else the bootstrap frequencies themselves; ``"calibrated"`` or
+        ``"identity"`` force one.
+    cross_validate : known relations: compute the held-out evidence (needed by
+        ``map="auto"``; ``False`` skips it for a forced map).
     """
-    check_fit_options(selection, evidence_strength)
+    check_fit_options(selection, evidence_strength, map)
     inputs = calset.inputs
     equivariant = selection == "design"
     model = edge_calibrator(calibrator, params, seed, n_boot=inputs.n_boot,
@@ -106,12 +122,28 @@ def fit_edge_calibrator(
         if not equivariant:
             raise InputError("known relations are never a random sample: selection must "
                              "be 'design'")
-        rows, counts = inputs.population()
-        em = fit_known_relations(EvidenceBlend(model, evidence_strength), calset.X,
-                                 calset.Y, rows, counts, expected_edges)
-        return EdgeCalibration(em.model, calset, em.design,
-                               em.design.offsets(calset.X[:, :4]), em)
+        return _fit_known(calset, model, expected_edges, evidence_strength, map,
+                          cross_validate, seed)
     design = calset.design.pooled([1, 2]) if equivariant else None
     offsets = design.offsets(calset.X[:, :4]) if equivariant else None
     fit_with_offsets(model, calset.X, calset.y, offsets)
     return EdgeCalibration(model, calset, design, offsets)
+
+
+def _fit_known(calset: CalibrationSet, model, expected_edges: float | None,
+               evidence_strength: float, map: str, cross_validate: bool,
+               seed: int) -> EdgeCalibration:
+    """Known relations: EM-estimated inclusion rates, the evidence blend, and the
+    do-no-harm choice between the calibrated map and the bootstrap frequencies."""
+    rows, counts = calset.inputs.population()
+    em = fit_known_relations(EvidenceBlend(model, evidence_strength), calset.X, calset.Y,
+                             rows, counts, expected_edges)
+    offsets = em.design.offsets(calset.X[:, :4])
+    if cross_validate or map == "auto":
+        folds, raw, cal = cross_validated_losses(em.model, calset.X, calset.Y, offsets,
+                                                 calset.inputs.eps, seed)
+    else:
+        folds, raw, cal = 0, None, None
+    choice = choose_map(folds, raw, cal, map)
+    chosen = em.model if choice["chosen"] == "calibrated" else BootstrapIdentity().fit(calset.X)
+    return EdgeCalibration(chosen, calset, em.design, offsets, em, choice)

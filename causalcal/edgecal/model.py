@@ -22,7 +22,7 @@ from causalcal.calibration.registry import make_calibrator
 from causalcal.calibration.selection import inclusion_weights
 from causalcal.errors import InputError
 
-__all__ = ["edge_calibrator", "fit_with_offsets"]
+__all__ = ["BootstrapIdentity", "edge_calibrator", "fit_with_offsets"]
 
 
 def edge_calibrator(name, params: dict | None = None, seed: int = 0, *,
@@ -70,3 +70,17 @@ def fit_with_offsets(model, X: np.ndarray, y, offsets: np.ndarray | None = None)
         raise InputError(f"{type(model).__name__} takes no set-valued labels")
     weights = inclusion_weights(check_offsets(offsets, n, k), Y)
     return model.fit(X, Y.argmax(axis=1), sample_weight=weights)
+
+
+class BootstrapIdentity:
+    """The identity map: the bootstrap frequencies as they are (the first four input
+    columns). What a fit writes when no calibrated map earns its changes (§9.6)."""
+
+    def fit(self, X, y=None, **_) -> BootstrapIdentity:
+        """Nothing to learn; returns self."""
+        self.n_features_in_ = np.shape(X)[1]
+        return self
+
+    def predict_proba(self, X) -> np.ndarray:
+        """``X[:, :4]`` (float64)."""
+        return np.array(np.asarray(X, dtype=np.float64)[:, :4])

@@ -25,7 +25,6 @@ from causalcal.data import DiscreteData
 from causalcal.edgecal import (
     PairInputs,
     check_fit_options,
-    cross_validated_log_loss,
     feature_groups,
     fit_edge_calibrator,
     known_calibration_set,
@@ -148,6 +147,7 @@ def discover(
     knowledge=None,
     features: bool | Sequence[str] = False,
     evidence_strength: float = 5.0,
+    map: str = "auto",
     bootstrap: BootstrapSettings | None = None,
     **search_options,
 ) -> DiscoveryResult:
@@ -171,6 +171,10 @@ def discover(
         ``softmax``, ``temperature``, ``ovr-isotonic`` …), made swap-equivariant.
     evidence_strength : known pairs a P(adjacent) bin needs for half weight on the
         calibrated value (:class:`~causalcal.edgecal.EvidenceBlend`).
+    map : ``"auto"`` (default): the ``p_*`` columns hold the calibrated probabilities only
+        if they beat the bootstrap frequencies on held-out known pairs (cross-validated,
+        by more than one standard error), else the bootstrap frequencies themselves, and
+        the summary says so; ``"calibrated"`` or ``"identity"`` force one.
     probabilities : precomputed bootstrap probabilities, or the path of a file of them
         (``.npz`` or ``.csv``, read with :meth:`EdgeProbabilities.load`); skips the bootstrap.
     features : also give the calibrator features of the learned graphs (``True``: every
@@ -185,7 +189,7 @@ def discover(
     """
     if rank_by not in RANK_COLUMNS:
         raise InputError(f"rank_by must be one of {', '.join(RANK_COLUMNS)}, got {rank_by!r}")
-    check_fit_options(evidence_strength=evidence_strength)
+    check_fit_options(evidence_strength=evidence_strength, map=map)
     if bootstrap is None:
         bootstrap = BootstrapSettings(
             n_boot=n_boot, search=search, options=search_options, knowledge=knowledge,
@@ -195,17 +199,19 @@ def discover(
     inputs = PairInputs(_probabilities(data, probabilities, groups, bootstrap), groups)
     calset = known_calibration_set(inputs, pairs)
 
-    def fit(edges_assumed):
+    def fit(edges_assumed, chosen=map, cross_validate=True):
         return fit_edge_calibrator(calset, calibrator, calibrator_params, bootstrap.seed,
                                    expected_edges=edges_assumed,
-                                   evidence_strength=evidence_strength)
+                                   evidence_strength=evidence_strength, map=chosen,
+                                   cross_validate=cross_validate)
 
     result = fit(expected_edges)
     edges = _edges_table(inputs.probabilities, result.predict_all(np.float64), calset.keys,
                          rank_by)
-    diagnostics = _diagnostics(result, calibrator, rank_by, bootstrap.seed)
-    diagnostics["sensitivity"] = _sensitivity(fit, result.em.expected_edges, inputs,
-                                              edges.head(10))
+    diagnostics = _diagnostics(result, calibrator, rank_by)
+    diagnostics["sensitivity"] = _sensitivity(
+        lambda assumed: fit(assumed, result.choice["chosen"], False),
+        result.em.expected_edges, inputs, edges.head(10))
     return DiscoveryResult(edges, inputs.probabilities, result, pairs, diagnostics)
 
 
@@ -226,8 +232,9 @@ def _probabilities(data: DiscreteData, probabilities: EdgeProbabilities | None,
     return probabilities
 
 
-def _diagnostics(result, calibrator, rank_by: str, seed: int) -> dict:
-    """What the summary reports of the fit: counts, EM, design, cross-validated log-loss."""
+def _diagnostics(result, calibrator, rank_by: str) -> dict:
+    """What the summary reports of the fit: counts, EM, design, the map written and its
+    cross-validated evidence."""
     Y, em = result.calibration_set.Y, result.em
     return {
         "calibrator": calibrator, "rank_by": rank_by,
@@ -235,7 +242,7 @@ def _diagnostics(result, calibrator, rank_by: str, seed: int) -> dict:
         "known_arcs": int((~Y[:, 0]).sum()), "known_none": int(Y[:, 0].sum()),
         "expected_edges": em.expected_edges, "em_iterations": em.n_iter,
         "em_converged": em.converged, "design": em.design.describe(),
-        "cross_validated_log_loss": cross_validated_log_loss(result, seed) or None,
+        "map": result.choice,
     }
 
 

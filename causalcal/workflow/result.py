@@ -37,6 +37,17 @@ class DiscoveryResult:
         """The fitted calibrator (``predict_proba`` on input rows)."""
         return self.fit.model
 
+    def report_json(self, rows: int | None = None) -> str:
+        """The fit's details as JSON: the map written to ``p_*`` and its cross-validated
+        evidence, the known pairs, the EM's assumed adjacent pairs, the design, the
+        sensitivity of the top candidates; ``rows``: the rows written to the table."""
+        import json
+
+        d = dict(self.diagnostics)
+        d["rows_written"] = len(self.edges) if rows is None else int(rows)
+        d["n_boot"] = self.probabilities.n_boot
+        return json.dumps(d, indent=1, default=float) + "\n"
+
     def known_reliability(self, n_bins: int = 10) -> tuple[dict, dict]:
         """Reliability-diagram bins of P(no edge) on the known pairs, bootstrap and
         calibrated (in-sample), both as the known pairs' own selected distribution
@@ -91,13 +102,7 @@ class DiscoveryResult:
             f"pairs with P(adjacent) > 0.5: {int((e['p_adjacent'] > 0.5).sum())}, "
             f"> 0.9: {int((e['p_adjacent'] > 0.9).sum())}",
         ]
-        cv = d.get("cross_validated_log_loss")
-        if cv:
-            lines.append(
-                f"known pairs, {cv['folds']}-fold cross-validated log-loss (corrected for "
-                f"their selection): bootstrap {cv['before']:.3f} -> calibrated "
-                f"{cv['after']:.3f}"
-            )
+        lines.extend(map_report(d.get("map")))
         lines.append(f"top {min(top, len(e))} candidates by {d.get('rank_by', 'p_adjacent')} "
                      "(P(adjacent) if half / double the assumed adjacent pairs):")
         sens = d.get("sensitivity", {})
@@ -111,3 +116,35 @@ class DiscoveryResult:
                 f"bootstrap {1 - row.boot_none:.3f}){moved}"
             )
         return "\n".join(lines)
+
+
+def map_report(choice: dict | None) -> list[str]:
+    """Summary lines of the map written to the ``p_*`` columns and the held-out evidence
+    behind it (:func:`causalcal.edgecal.choose_map`); the last line says which columns to
+    trust."""
+    if not choice:
+        return []
+    lines = []
+    if choice.get("folds"):
+        raw, cal = choice["identity"], choice["calibrated"]
+        lines.append(
+            f"known pairs, {choice['folds']}-fold cross-validated log-loss (corrected for "
+            f"their selection): bootstrap {raw['log_loss']:.3f} ± {raw['se']:.3f} -> "
+            f"calibrated {cal['log_loss']:.3f} ± {cal['se']:.3f} (improvement "
+            f"{choice['improvement']:.3f} ± {choice['improvement_se']:.3f})")
+    else:
+        lines.append("known pairs: too few of each kind to cross-validate the calibrated map")
+    if choice["chosen"] == "calibrated":
+        why = ("asked for (--map calibrated)" if choice["asked"] == "calibrated"
+               else "it beat the bootstrap on held-out known pairs")
+        lines.append(f"map written: calibrated ({why}); p_* columns are the calibrated "
+                     "probabilities, boot_* the bootstrap frequencies.")
+    elif choice["asked"] == "identity":
+        lines.append("map written: identity (asked for, --map identity); p_* columns equal "
+                     "the bootstrap frequencies boot_*.")
+    else:
+        lines.append("WARNING: the calibrated map did not beat the bootstrap frequencies on "
+                     "held-out known pairs; p_* columns hold the bootstrap frequencies "
+                     "(trust those; more known pairs, spread over the probability range, "
+                     "give the calibrator a chance).")
+    return lines
