@@ -13,9 +13,11 @@ calibrator; the :class:`EdgeCalibration` it returns predicts every pair.
 * :mod:`.calset` — the calibration set from either source.
 * :mod:`.model` — an edge calibrator (eps, swap equivariance) and the offsets fallback.
 * :mod:`.fit` — :func:`fit_edge_calibrator`, which decides every rule.
+* :mod:`.base_rate` — the number of adjacent pairs estimated from the known pairs.
 * :mod:`.crossval` — held-out evidence on known pairs and the do-no-harm choice.
 """
 
+from causalcal.edgecal.base_rate import estimate_adjacent_pairs
 from causalcal.edgecal.calset import (
     CalibrationSet,
     drawn_calibration_set,
@@ -64,6 +66,7 @@ __all__ = [
     "distinct_rows",
     "drawn_calibration_set",
     "edge_calibrator",
+    "estimate_adjacent_pairs",
     "feature_columns",
     "feature_groups",
     "fit_edge_calibrator",

@@ -25,6 +25,7 @@ from causalcal.data import DiscreteData
 from causalcal.edgecal import (
     PairInputs,
     check_fit_options,
+    estimate_adjacent_pairs,
     feature_groups,
     fit_edge_calibrator,
     known_calibration_set,
@@ -208,7 +209,7 @@ def discover(
     result = fit(expected_edges)
     edges = _edges_table(inputs.probabilities, result.predict_all(np.float64), calset.keys,
                          rank_by)
-    diagnostics = _diagnostics(result, calibrator, rank_by)
+    diagnostics = _diagnostics(result, calibrator, rank_by, bootstrap.seed)
     diagnostics["sensitivity"] = _sensitivity(
         lambda assumed: fit(assumed, result.choice["chosen"], False),
         result.em.expected_edges, inputs, edges.head(10))
@@ -232,7 +233,7 @@ def _probabilities(data: DiscreteData, probabilities: EdgeProbabilities | None,
     return probabilities
 
 
-def _diagnostics(result, calibrator, rank_by: str) -> dict:
+def _diagnostics(result, calibrator, rank_by: str, seed: int) -> dict:
     """What the summary reports of the fit: counts, EM, design, the map written and its
     cross-validated evidence."""
     Y, em = result.calibration_set.Y, result.em
@@ -243,6 +244,7 @@ def _diagnostics(result, calibrator, rank_by: str) -> dict:
         "expected_edges": em.expected_edges, "em_iterations": em.n_iter,
         "em_converged": em.converged, "design": em.design.describe(),
         "map": result.choice,
+        "adjacent_pairs_estimate": estimate_adjacent_pairs(result.calibration_set, seed=seed),
     }
 
 

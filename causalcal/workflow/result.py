@@ -98,7 +98,8 @@ class DiscoveryResult:
             f"{d.get('known_none', 0)} none).",
             f"assumed adjacent pairs in the population: {d['expected_edges']:.1f} "
             f"(EM {'converged' if d['em_converged'] else 'stopped'} after "
-            f"{d['em_iterations']} steps)",
+            f"{d['em_iterations']} steps; --expected-edges to change)",
+            *base_rate_report(d.get("adjacent_pairs_estimate")),
             f"pairs with P(adjacent) > 0.5: {int((e['p_adjacent'] > 0.5).sum())}, "
             f"> 0.9: {int((e['p_adjacent'] > 0.9).sum())}",
         ]
@@ -148,3 +149,13 @@ def map_report(choice: dict | None) -> list[str]:
                      "(trust those; more known pairs, spread over the probability range, "
                      "give the calibrator a chance).")
     return lines
+
+
+def base_rate_report(est: dict | None) -> list[str]:
+    """The summary line of :func:`causalcal.edgecal.estimate_adjacent_pairs`."""
+    if not est or not np.isfinite(est["estimate"]):
+        return []
+    return [f"adjacent pairs estimated from the known pairs (if they are random within "
+            f"their class): {est['estimate']:.1f} [{est['low']:.1f}, {est['high']:.1f}] "
+            f"({est['level']:.0%} interval); the bootstrap graphs' mean: "
+            f"{est['bootstrap_mean']:.1f}"]

@@ -114,3 +114,20 @@ def test_drawn_set_fit_pools_forward_and_backward_when_equivariant():
     np.testing.assert_array_equal(fit.design.drawn[1], fit.design.drawn[2])
     plain = fit_edge_calibrator(calset, "temperature", seed=0, selection="none")
     assert plain.design is None and plain.offsets is None
+
+
+def test_adjacent_pairs_estimate_by_hand_and_near_the_truth():
+    from causalcal.edgecal import estimate_adjacent_pairs
+
+    calset = _population(lambda p: 0.1 + 0.8 * p, seed=5)
+    est = estimate_adjacent_pairs(calset, n_resamples=200, seed=0)
+    probs = calset.inputs.probabilities
+    m = (1 - probs.dense(np.float64)[:, 0]).mean()
+    p_adj = 1 - calset.X[:, 0]
+    arcs, nones = p_adj[~calset.Y[:, 0]], p_adj[calset.Y[:, 0]]
+    by_hand = (m - nones.mean()) / (arcs.mean() - nones.mean()) * probs.n_pairs
+    assert est["estimate"] == pytest.approx(by_hand)
+    assert est["low"] <= est["estimate"] <= est["high"]
+    # the population's truth: E[adjacent] = Σ (0.1 + 0.8 p) over all pairs
+    expected = (0.1 + 0.8 * (1 - probs.dense(np.float64)[:, 0])).sum()
+    assert est["low"] <= expected <= est["high"]
