@@ -73,23 +73,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_graph_arguments(parser, "bootstrap")
 
 
-def _parse_options(items: list[str]) -> dict[str, object]:
-    import ast
-
-    from causalcal.cli import CLIError
-
-    options: dict[str, object] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip().isidentifier():
-            raise CLIError(f"--option {item!r}: expected KEY=VALUE")
-        try:
-            options[key.strip()] = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            options[key.strip()] = value
-    return options
-
-
 def _resolve_search(name: str) -> object:
     from causalcal.bootstrap.searches import available_searches
     from causalcal.cli import CLIError
@@ -133,14 +116,14 @@ def check_bootstrap_arguments(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from causalcal.cli import check_output_file
+    from causalcal.cli import check_output_file, parse_params
 
     out = Path(args.out)
     check_output_file(args.out, "--out", (".npz", ".csv"))
     check_bootstrap_arguments(args)
     check_graph_arguments(args)
     parse_discretize(args.discretize)
-    options = _parse_options(args.option)
+    options = parse_params(args.option, "--option", "KEY")
     if args.max_degree is not None:
         options["max_degree"] = args.max_degree
     search = _resolve_search(args.search)
