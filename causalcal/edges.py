@@ -219,7 +219,7 @@ class EdgeProbabilities:
         a :class:`~causalcal.graph.PDAG`: see :func:`averaged_network`."""
         return averaged_network(self.names, self.pairs, self.probs, threshold)
 
-    def edge_strengths(self, graph) -> dict[tuple[str, str], dict[str, float]]:
+    def edge_strengths(self, graph: PDAG) -> dict[tuple[str, str], dict[str, float]]:
         """For each edge ``(a, b)`` of ``graph`` (a directed one as drawn): ``weight`` =
         1 − p_none (bnlearn's strength) and ``direction`` = the share of that adjacency
         in the drawn direction (undirected: in no direction) — for
