@@ -32,13 +32,10 @@ import numpy as np  # noqa: E402
 
 from causalcal.bootstrap import BDeuScore, fges  # noqa: E402
 from causalcal.bootstrap.boss import boss  # noqa: E402
-from causalcal.bootstrap.searches import (  # noqa: E402
-    _dense_codes,
-    causallearn_to_pdag,
-    ges_causallearn,
-)
+from causalcal.bootstrap.searches import ges_causallearn  # noqa: E402
 from causalcal.data import DiscreteData  # noqa: E402
 from causalcal.graph import structural_hamming_distance  # noqa: E402
+from causalcal.graph_io import from_causallearn  # noqa: E402
 from causalcal.simulate import load_network, random_network  # noqa: E402
 
 NETWORKS = ["asia", "sachs", "child", "insurance", "alarm", "hepar2", "win95pts"]
@@ -65,13 +62,14 @@ def _peer(name: str, d: DiscreteData, seed: int):
         warnings.simplefilter("ignore")
         fn = grasp if name == "grasp" else cl_boss
         graph = fn(d.codes.astype(np.int64), score_func="local_score_BDeu", verbose=False)
-    return causallearn_to_pdag(graph, d.names)
+    return from_causallearn(graph, d.names)
 
 
 def compare(
     name: str, data: DiscreteData, truth, peers: list[str], seed: int, repeat: int = 3
 ) -> dict:
-    d = DiscreteData(_dense_codes(data.codes), data.names)
+    # recoded to the states that occur, 0 … k − 1 per column, as causal-learn counts them
+    d = DiscreteData.from_array(data.codes, data.names, max_arity=int(data.arities.max()))
     score = BDeuScore(d)
     ours, t_ours = _timed(fges, d, repeat=repeat)
     best, t_boss = _timed(boss, d, repeat=repeat)

@@ -31,6 +31,7 @@ from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities, pair_from_index, pair_index
 from causalcal.errors import InputError
 from causalcal.graph import PDAG
+from causalcal.knowledge import with_knowledge
 
 from .checkpoint import Checkpoint, search_identity
 from .pair_features import PairFeatureAccumulator, pairwise_gain_all
@@ -361,23 +362,6 @@ def _check_run_arguments(n_boot: Any, seed: Any, n_jobs: Any, backend: str | Non
     return n_boot, seed, int(n_jobs), backend
 
 
-def _with_knowledge(data: DiscreteData, knowledge: Any, options: dict[str, Any]) -> dict[str, Any]:
-    """The search options with ``knowledge`` (checked against the data's names now);
-    empty knowledge is left out, so such a run is the run without it."""
-    if knowledge is None:
-        return options
-    from causalcal.knowledge import Knowledge
-
-    if not isinstance(knowledge, Knowledge):
-        raise TypeError(f"knowledge must be a causalcal.Knowledge, got {type(knowledge)!r}")
-    if knowledge.is_empty:
-        return options
-    if "knowledge" in options:
-        raise InputError("knowledge given twice (as knowledge= and as a search option)")
-    knowledge.bind(data.names)  # unknown variables fail here, before any worker starts
-    return {**options, "knowledge": knowledge}
-
-
 def _resume(ckpt: Checkpoint, n_boot: int, sinks: list) -> set[int]:
     """Add the replicates ``ckpt`` already holds to every sink (edge-type counter, pair
     features); return their indices."""
@@ -475,7 +459,7 @@ def bootstrap_edge_probabilities(
     data = _as_data(data)
     n_boot, seed, n_jobs, backend = _check_run_arguments(n_boot, seed, n_jobs, backend,
                                                          scheduler)
-    search_options = _with_knowledge(data, knowledge, search_options)
+    search_options = with_knowledge(data.names, knowledge, search_options)
     check_search_options(search, search_options)  # bad names fail before any worker starts
     if data.n_vars < 2:
         raise ValueError(f"need at least 2 variables, got {data.n_vars}")

@@ -35,6 +35,7 @@ import scipy.sparse as sp
 
 from causalcal.data import DiscreteData
 from causalcal.edges import n_pairs, pair_from_index, pair_index
+from causalcal.knowledge import with_knowledge
 
 from .bdeu import BDeuScore
 from .checkpoint import Checkpoint
@@ -154,9 +155,7 @@ def checkpoint_pair_features(data: DiscreteData, checkpoint, *, n_boot: int, see
     """Pair features of a finished bootstrap, read from its checkpoint folder (the same
     arguments as the :func:`~causalcal.bootstrap.bootstrap_edge_probabilities` call that
     wrote it); no search is run. The pairwise gain uses the search's BDeu priors."""
-    from .bootstrap import _with_knowledge
-
-    options = _with_knowledge(data, knowledge, search_options)
+    options = with_knowledge(data.names, knowledge, search_options)
     with Checkpoint.open(checkpoint, data, n_boot=n_boot, seed=seed, search=search,
                          search_options=options) as ckpt:
         finished = ckpt.finished()

@@ -17,7 +17,7 @@ run hundreds of times" (§6.2.6): :func:`get_search` returns
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import numpy as np
 
@@ -63,14 +63,6 @@ def _dense_codes(codes: np.ndarray) -> np.ndarray:
     return out
 
 
-def causallearn_to_pdag(graph, names: Sequence[str], conflicts_undirected: bool = False) -> PDAG:
-    """A causal-learn ``GeneralGraph`` as a :class:`PDAG` over ``names`` (see
-    :func:`causalcal.graph_io.from_causallearn`)."""
-    from causalcal.graph_io import from_causallearn
-
-    return from_causallearn(graph, names, conflicts_undirected)
-
-
 def ges_causallearn(
     data: DiscreteData, weights=None, *, max_parents: int | None = None, allow_large: bool = False
 ) -> PDAG:
@@ -83,11 +75,13 @@ def ges_causallearn(
         )
     from causallearn.search.ScoreBased.GES import ges
 
+    from causalcal.graph_io import from_causallearn
+
     x = _dense_codes(_repeat_rows(data, weights))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         record = ges(x, score_func="local_score_BDeu", maxP=max_parents)
-    return causallearn_to_pdag(record["G"], data.names)
+    return from_causallearn(record["G"], data.names)
 
 
 def pc_causallearn(data: DiscreteData, weights=None, *, alpha: float = 0.05) -> PDAG:
@@ -98,11 +92,13 @@ def pc_causallearn(data: DiscreteData, weights=None, *, alpha: float = 0.05) -> 
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
     from causallearn.search.ConstraintBased.PC import pc
 
+    from causalcal.graph_io import from_causallearn
+
     x = _dense_codes(_repeat_rows(data, weights))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         cg = pc(x, alpha, "gsq", stable=True, show_progress=False, verbose=False)
-    return causallearn_to_pdag(cg.G, data.names, conflicts_undirected=True)
+    return from_causallearn(cg.G, data.names, conflicts_undirected=True)
 
 
 _SEARCHES: dict[str, Callable[..., PDAG]] = {

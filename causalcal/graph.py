@@ -3,7 +3,8 @@
 A :class:`PDAG` keeps three adjacency sets per node (parents, children, undirected
 neighbours), so memory grows with V + E, never V². Conventions follow causal-learn
 and Tetrad: in the V × V matrix form ``M[i, j] = 1, M[j, i] = 0`` means ``i → j`` and
-``M[i, j] = M[j, i] = 1`` means ``i — j``.
+``M[i, j] = M[j, i] = 1`` means ``i — j``. Conversions to and from causal-learn, networkx
+and pgmpy graphs are functions of :mod:`causalcal.graph_io`.
 """
 
 from __future__ import annotations
@@ -12,11 +13,10 @@ import heapq
 from collections import deque
 from collections.abc import Iterable, Sequence
 
-import networkx as nx
 import numpy as np
 
 from causalcal._validation import check_unique_names
-from causalcal.edges import EdgeType
+from causalcal.pairs import EdgeType
 
 __all__ = [
     "PDAG",
@@ -39,7 +39,7 @@ class PDAG:
         self.names = [f"X{k}" for k in range(n_vars)] if names is None else list(map(str, names))
         if len(self.names) != n_vars:
             raise ValueError(f"{len(self.names)} names for {n_vars} nodes")
-        check_unique_names(self.names, "node name")  # to_networkx would merge such nodes
+        check_unique_names(self.names, "node name")  # a networkx graph would merge such nodes
         self._parents: list[set[int]] = [set() for _ in range(n_vars)]
         self._children: list[set[int]] = [set() for _ in range(n_vars)]
         self._neighbors: list[set[int]] = [set() for _ in range(n_vars)]
@@ -82,24 +82,6 @@ class PDAG:
         directed = np.argwhere(one)
         undirected = np.argwhere(np.triu(both, 1))
         return cls.from_edges(m.shape[0], directed, undirected, names)
-
-    @classmethod
-    def from_networkx(cls, graph: nx.Graph, nodes: Sequence | None = None) -> PDAG:
-        """From a networkx ``DiGraph`` (arcs both ways = undirected) or ``Graph`` (undirected).
-
-        Node order is ``nodes`` if given, else ``graph``'s node order; node labels become names.
-        """
-        nodes = list(graph.nodes) if nodes is None else list(nodes)
-        index = {node: k for k, node in enumerate(nodes)}
-        g = cls(len(nodes), [str(n) for n in nodes])
-        for u, v in graph.edges:
-            i, j = index[u], index[v]
-            if not graph.is_directed() or graph.has_edge(v, u):
-                if not g.is_adjacent(i, j):
-                    g.add_undirected(i, j)
-            else:
-                g.add_directed(i, j)
-        return g
 
     def copy(self) -> PDAG:
         g = PDAG(self.n_vars, self.names)
@@ -285,37 +267,6 @@ class PDAG:
         m[u[:, 0], u[:, 1]] = 1
         m[u[:, 1], u[:, 0]] = 1
         return m
-
-    def to_causallearn(self):
-        """causal-learn's ``GeneralGraph`` of this graph, node names kept
-        (:func:`causalcal.graph_io.to_causallearn`)."""
-        from causalcal.graph_io import to_causallearn
-
-        return to_causallearn(self)
-
-    @classmethod
-    def from_causallearn(cls, graph, names: Sequence[str] | None = None) -> PDAG:
-        """From causal-learn's ``GeneralGraph`` (names: its node names unless given)."""
-        from causalcal.graph_io import from_causallearn
-
-        return from_causallearn(graph, names)
-
-    def to_pgmpy(self):
-        """pgmpy's ``PDAG`` of this graph (extra ``bif``; :func:`causalcal.graph_io.to_pgmpy`)."""
-        from causalcal.graph_io import to_pgmpy
-
-        return to_pgmpy(self)
-
-    def to_networkx(self) -> nx.DiGraph:
-        """A ``DiGraph`` on the node names; an undirected edge becomes arcs both ways."""
-        g = nx.DiGraph()
-        g.add_nodes_from(self.names)
-        names = self.names
-        g.add_edges_from((names[i], names[j]) for i, j in self.directed_edges())
-        for i, j in self.undirected_edges():
-            g.add_edge(names[i], names[j])
-            g.add_edge(names[j], names[i])
-        return g
 
 
 # ---------------------------------------------------------------- Meek's rules

@@ -1,8 +1,11 @@
-"""Graphs out and in: causal-learn, pgmpy, GML, Graphviz DOT and JSON (docs/design.md §3).
+"""Graphs out and in: causal-learn, networkx, pgmpy, GML, Graphviz DOT and JSON
+(docs/design.md §3).
 
 * :func:`to_causallearn` / :func:`from_causallearn`: causal-learn's ``GeneralGraph``
   (``graph[j, i] = 1, graph[i, j] = −1`` is ``i → j``; −1 both ways is ``i — j``), node
   names kept.
+* :func:`to_networkx` / :func:`from_networkx`: a networkx ``DiGraph`` on the node names
+  (an undirected edge is the two arcs).
 * :func:`to_pgmpy`: pgmpy's ``PDAG`` (extra ``bif``: ``pip install causalcal[bif]``).
 * :func:`write_graph` / :func:`read_graph` choose the format by the file's suffix:
   ``.gml`` (a directed GML graph that ``networkx.read_gml`` and Gephi load; an undirected
@@ -27,8 +30,8 @@ from causalcal._io import atomic_write
 from causalcal.errors import InputError
 from causalcal.graph import PDAG
 
-__all__ = ["GRAPH_SUFFIXES", "from_causallearn", "read_graph", "to_causallearn", "to_pgmpy",
-           "write_graph"]
+__all__ = ["GRAPH_SUFFIXES", "from_causallearn", "from_networkx", "read_graph", "to_causallearn",
+           "to_networkx", "to_pgmpy", "write_graph"]
 
 GRAPH_SUFFIXES = (".gml", ".dot", ".json")
 JSON_FORMAT = "causalcal.pdag"
@@ -79,6 +82,38 @@ def from_causallearn(graph, names: Sequence[str] | None = None,
             else:
                 raise ValueError(f"unsupported causal-learn endpoint pair ({a}, {b}) between "
                                  f"{g.names[i]!r} and {g.names[j]!r}")
+    return g
+
+
+# --------------------------------------------------------------------- networkx
+def to_networkx(graph: PDAG) -> nx.DiGraph:
+    """A ``DiGraph`` on the node names; an undirected edge becomes arcs both ways."""
+    g = nx.DiGraph()
+    g.add_nodes_from(graph.names)
+    names = graph.names
+    g.add_edges_from((names[i], names[j]) for i, j in graph.directed_edges())
+    for i, j in graph.undirected_edges():
+        g.add_edge(names[i], names[j])
+        g.add_edge(names[j], names[i])
+    return g
+
+
+def from_networkx(graph: nx.Graph, nodes: Sequence | None = None) -> PDAG:
+    """A :class:`PDAG` from a networkx ``DiGraph`` (arcs both ways = undirected) or
+    ``Graph`` (undirected).
+
+    Node order is ``nodes`` if given, else ``graph``'s node order; node labels become names.
+    """
+    nodes = list(graph.nodes) if nodes is None else list(nodes)
+    index = {node: k for k, node in enumerate(nodes)}
+    g = PDAG(len(nodes), [str(n) for n in nodes])
+    for u, v in graph.edges:
+        i, j = index[u], index[v]
+        if not graph.is_directed() or graph.has_edge(v, u):
+            if not g.is_adjacent(i, j):
+                g.add_undirected(i, j)
+        else:
+            g.add_directed(i, j)
     return g
 
 
@@ -191,7 +226,7 @@ def read_graph(path: str | os.PathLike) -> PDAG:
         raise MissingFileError(f"{path}: no such file") from None
     try:
         if suffix == ".gml":
-            return PDAG.from_networkx(nx.parse_gml(text.splitlines()))
+            return from_networkx(nx.parse_gml(text.splitlines()))
         if suffix == ".dot":
             return _parse_dot(text)
         return _parse_json(json.loads(text))

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from causalcal.errors import InputError
 
-__all__ = ["BoundKnowledge", "Knowledge", "bind_knowledge", "read_knowledge"]
+__all__ = ["BoundKnowledge", "Knowledge", "bind_knowledge", "read_knowledge", "with_knowledge"]
 
 RULES = ("required", "forbidden")
 
@@ -192,6 +193,23 @@ def bind_knowledge(knowledge: Knowledge | BoundKnowledge | None,
     if not isinstance(knowledge, Knowledge):
         raise TypeError(f"knowledge must be a causalcal.Knowledge, got {type(knowledge)!r}")
     return None if knowledge.is_empty else knowledge.bind(names)
+
+
+def with_knowledge(names: Sequence[str], knowledge: Knowledge | None,
+                   options: dict[str, Any]) -> dict[str, Any]:
+    """A search's ``options`` with ``knowledge`` added, checked against the data's variable
+    ``names`` now (before any worker starts); empty knowledge is left out, so such a run is
+    the run without it. Knowledge also given among ``options`` is an error."""
+    if knowledge is None:
+        return options
+    if not isinstance(knowledge, Knowledge):
+        raise TypeError(f"knowledge must be a causalcal.Knowledge, got {type(knowledge)!r}")
+    if knowledge.is_empty:
+        return options
+    if "knowledge" in options:
+        raise InputError("knowledge given twice (as knowledge= and as a search option)")
+    knowledge.bind(names)  # unknown variables fail here
+    return {**options, "knowledge": knowledge}
 
 
 def read_knowledge(

@@ -47,7 +47,7 @@ from sklearn.datasets import load_diabetes
 
 import causalcal
 from causalcal.data import DiscreteData, discretize
-from causalcal.graph_io import write_graph
+from causalcal.graph_io import to_causallearn, to_pgmpy, write_graph
 
 TIERS = {"age": 0, "sex": 0, "bmi": 1, "bp": 1, "s1": 1, "s2": 1, "s3": 1, "s4": 1, "s5": 1,
          "s6": 1, "target": 2}
@@ -77,10 +77,10 @@ def main(out: Path, n_boot: int = 30, seed: int = 0):
     strengths = result.network_probabilities(0.5).edge_strengths(network)
     for suffix in (".gml", ".dot", ".json"):
         write_graph(network, out / f"network{suffix}", edge_data=strengths)
-    causallearn_graph = network.to_causallearn()  # causal-learn's GeneralGraph
+    causallearn_graph = to_causallearn(network)  # causal-learn's GeneralGraph
     print(f"causal-learn graph with {len(causallearn_graph.get_graph_edges())} edges")
     try:
-        pgmpy_graph = network.to_pgmpy()
+        pgmpy_graph = to_pgmpy(network)
         print(f"pgmpy PDAG: {len(pgmpy_graph.directed_edges)} directed, "
               f"{len(pgmpy_graph.undirected_edges)} undirected edges")
     except ImportError as err:  # the optional extra 'bif'

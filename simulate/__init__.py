@@ -3,7 +3,8 @@
 Public API (docs/design.md §4):
 
 - :class:`BayesianNetwork` — DAG + CPTs; ``sample(n, seed)`` → :class:`causalcal.DiscreteData`,
-  ``cpdag()``, ``edge_labels()``, ``truth_dense()``, ``save``/``load`` (JSON), ``to_pgmpy()``.
+  ``cpdag()``, ``edge_labels()``, ``truth_dense()``, ``save``/``load`` (JSON);
+  :func:`to_pgmpy` converts it to pgmpy.
 - :func:`random_network` — the thesis's random networks (uniform random DAG, arities
   drawn from ``(2, 3)``, flat-Dirichlet CPT rows).
 - :func:`load_network`, :func:`available_networks` — standard benchmark networks (alarm, …).

@@ -356,12 +356,6 @@ class BayesianNetwork:
             raise InputError(f"{path}: not valid JSON ({err})") from None
         return cls.from_dict(d, source=str(path))
 
-    def to_pgmpy(self):
-        """The network as a ``pgmpy`` ``DiscreteBayesianNetwork`` (needs the ``bif`` extra)."""
-        from causalcal.simulate.bif import to_pgmpy
-
-        return to_pgmpy(self)
-
 
 def _json_scalar(x: Any) -> Any:
     if isinstance(x, (bool, np.bool_)):

@@ -50,10 +50,15 @@ def pool_ties(s: np.ndarray, z: np.ndarray, w: np.ndarray):
 
 
 class BinaryCalibrator(BaseEstimator):
-    """Base of the binary calibrators: ``fit(scores, y)``, ``predict`` → P(y = 1).
+    """Base of the binary calibrators: ``fit(scores, y)``, ``predict(scores)`` → P(y = 1).
 
-    Subclasses implement ``fit`` and ``predict``; ``predict_proba`` stacks
-    ``1 − p`` and ``p``.
+    ``predict`` returns the calibrated probability of the positive class, a float array
+    (n,), not a label: unlike scikit-learn's classifiers and unlike
+    :meth:`MulticlassCalibrator.predict`, which returns class indices
+    (docs/design.md §7). Labels are ``predict(scores) >= 0.5``. ``predict_proba`` stacks
+    ``1 − p`` and ``p`` as (n, 2), columns in ``classes_`` order ``[0, 1]``.
+
+    Subclasses implement ``fit`` and ``predict``.
     """
 
     _parameter_constraints: dict = {}
@@ -94,7 +99,11 @@ class BinaryCalibrator(BaseEstimator):
 
 
 class MulticlassCalibrator(BaseEstimator):
-    """Base of the multi-class calibrators: ``fit(P, y)``, ``predict_proba`` → rows summing to 1."""
+    """Base of the multi-class calibrators: ``fit(P, y)``, ``predict_proba`` → rows summing to 1.
+
+    ``predict`` returns class indices, as scikit-learn's classifiers do; the binary
+    calibrators' ``predict`` returns a probability instead (docs/design.md §7).
+    """
 
     _parameter_constraints: dict = {}
 
@@ -103,5 +112,7 @@ class MulticlassCalibrator(BaseEstimator):
         validate_params(self)
 
     def predict(self, P) -> np.ndarray:
-        """The most probable class index of each row."""
+        """The most probable class index of each row, an int array (n,): a label, not a
+        probability (the calibrated probabilities are :meth:`predict_proba`; contrast
+        :meth:`BinaryCalibrator.predict`, which returns P(y = 1))."""
         return np.argmax(self.predict_proba(P), axis=1)

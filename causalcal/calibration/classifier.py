@@ -32,6 +32,7 @@ from causalcal._validation import (
     validate_params,
 )
 from causalcal.calibration._base import BinaryCalibrator, check_sample_weight
+from causalcal.calibration.registry import get
 
 __all__ = ["CalibratedClassifier"]
 
@@ -110,8 +111,6 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
 
     # -- helpers -----------------------------------------------------------------
     def _make_calibrator(self) -> BinaryCalibrator:
-        from causalcal.calibration import get
-
         cal = self.calibrator
         if isinstance(cal, str):
             cal = get(cal)

@@ -24,6 +24,8 @@ from causalcal.calibration.softmax import SoftmaxCalibrator
 from causalcal.calibration.temperature import TemperatureScaling
 from causalcal.errors import InputError
 
+__all__ = ["available", "get", "make_calibrator"]
+
 # registry name -> calibrator class
 _REGISTRY: dict[str, type] = {
     # binary (thesis ch. 2-3)

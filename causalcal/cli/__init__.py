@@ -8,13 +8,13 @@ when their command runs, so ``causalcal --help`` stays fast.
 from __future__ import annotations
 
 import argparse
-import ast
 import importlib
 import sys
 import warnings
 from collections.abc import Sequence
 
 from causalcal._version import __version__
+from causalcal.cli._options import parse_params as parse_params  # the commands' import
 from causalcal.errors import WriteError
 
 # name -> one-line help; the module causalcal.cli.<name> implements it.
@@ -147,20 +147,6 @@ def feature_groups(groups: list[str] | None) -> tuple[str, ...]:
     from causalcal.edgecal.inputs import feature_groups as checked
 
     return checked(True if groups == [] else groups)
-
-
-def parse_params(items: list[str] | None) -> dict:
-    """``["k=v", …]`` → dict, values read as Python literals where possible."""
-    params = {}
-    for item in items or []:
-        if "=" not in item:
-            raise ValueError(f"--param {item!r}: expected NAME=VALUE")
-        key, value = item.split("=", 1)
-        try:
-            params[key.strip()] = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            params[key.strip()] = value
-    return params
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -73,23 +73,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_graph_arguments(parser, "bootstrap")
 
 
-def _parse_options(items: list[str]) -> dict[str, object]:
-    import ast
-
-    from causalcal.cli import CLIError
-
-    options: dict[str, object] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip().isidentifier():
-            raise CLIError(f"--option {item!r}: expected KEY=VALUE")
-        try:
-            options[key.strip()] = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            options[key.strip()] = value
-    return options
-
-
 def _resolve_search(name: str) -> object:
     from causalcal.cli import CLIError
 
@@ -141,11 +124,11 @@ def bootstrap_settings(args: argparse.Namespace, search, options: dict):
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from causalcal.cli import CLIError, check_output_file
+    from causalcal.cli import CLIError, check_output_file, parse_params
 
     out = Path(args.out)
     check_output_file(args.out, "--out", (".npz", ".csv"))
-    options = _parse_options(args.option)
+    options = parse_params(args.option, "--option", "KEY")
     if args.max_degree is not None:
         options["max_degree"] = args.max_degree
     settings = bootstrap_settings(args, _resolve_search(args.search), options)

@@ -69,7 +69,7 @@ def _fit_on_known(args, inputs, params):
     from causalcal.cli import CLIError
     from causalcal.edgecal import fit_edge_calibrator, known_calibration_set
     from causalcal.evaluate.study_config import derive_seed
-    from causalcal.workflow.discover import read_known_pairs
+    from causalcal.relations_io import read_known_pairs
 
     if args.n_cal is not None:
         raise CLIError("--n-cal applies to --truth; with --known every listed pair is used")

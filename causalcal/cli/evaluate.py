@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     from causalcal.cli import check_output_file
     from causalcal.edges import EdgeProbabilities
     from causalcal.evaluate import edge_type_metrics, reliability_bins
-    from causalcal.evaluate.truth import truth_from_csv
+    from causalcal.relations_io import truth_from_csv
 
     if args.bin_size < 1:
         raise ValueError(f"--bin-size must be at least 1, got {args.bin_size}")

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
 
     from causalcal._io import atomic_write, check_output_dir
     from causalcal.edges import pair_index
-    from causalcal.evaluate.truth import truth_frame
+    from causalcal.relations_io import truth_frame
     from causalcal.simulate import (
         BayesianNetwork,
         available_networks,

@@ -18,8 +18,6 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from causalcal._edge_swap import swap_labels
-from causalcal._io import read_csv_file
 from causalcal.bootstrap import BootstrapSettings
 from causalcal.data import DiscreteData
 from causalcal.edgecal import (
@@ -30,8 +28,9 @@ from causalcal.edgecal import (
     fit_edge_calibrator,
     known_calibration_set,
 )
-from causalcal.edges import PROBABILITY_COLUMNS, EdgeProbabilities, EdgeType, pair_from_index
+from causalcal.edges import PROBABILITY_COLUMNS, EdgeProbabilities, pair_from_index
 from causalcal.errors import InputError
+from causalcal.relations_io import read_known_pairs
 from causalcal.workflow.result import DiscoveryResult
 
 __all__ = ["RANK_COLUMNS", "DiscoveryResult", "discover", "read_known_pairs"]
@@ -40,63 +39,6 @@ BOOT_COLUMNS = tuple(c.replace("p_", "boot_") for c in PROBABILITY_COLUMNS)
 #: What the candidates can be ranked by: P(adjacent) = 1 − p_none (an arc, oriented or
 #: not in the CPDAG), or P(directed) = p_forward + p_backward.
 RANK_COLUMNS = ("p_adjacent", "p_directed")
-
-
-def read_known_pairs(known: pd.DataFrame | str | os.PathLike, names: list[str]) -> pd.DataFrame:
-    """Validate known relations and orient them to the data's variable order.
-
-    Input columns ``a, b, relation`` with relation one of ``->``, ``<-``, ``--``, ``none``.
-    Returns columns ``i, j`` (variable indices, ``i < j``), ``label`` (:class:`EdgeType`
-    of the pair read as (i, j)), plus the original ``a, b, relation``. A pair listed twice
-    with the same relation is kept once; with conflicting relations it is an error.
-    """
-    source = "known pairs"
-    if not isinstance(known, pd.DataFrame):
-        source = str(known)
-        _, known = read_csv_file(known, comments=True, dtype=str, skipinitialspace=True,
-                                 keep_default_na=False)
-    missing = [c for c in ("a", "b", "relation") if c not in known.columns]
-    if missing:
-        raise InputError(f"{source}: missing column(s) {', '.join(missing)}; need a,b,relation")
-    if len(known) == 0:
-        raise InputError(f"{source}: no known pairs")
-    blank = np.flatnonzero(known[["a", "b", "relation"]].isna().any(axis=1).to_numpy())
-    if len(blank):
-        raise InputError(f"{source}: row {blank[0] + 1} lacks a, b or relation")
-    frame = known[["a", "b", "relation"]].astype(str).apply(lambda s: s.str.strip())
-    index = {n: k for k, n in enumerate(names)}
-    unknown = sorted((set(frame["a"]) | set(frame["b"])) - set(index))
-    if unknown:
-        shown = ", ".join(repr(u) for u in unknown[:20])
-        more = f" and {len(unknown) - 20} more" if len(unknown) > 20 else ""
-        raise InputError(f"{source}: variables not in the data: {shown}{more}")
-    relations = frame["relation"].str.lower()
-    valid = {t.symbol for t in EdgeType}
-    bad = np.flatnonzero(~relations.isin(valid).to_numpy())
-    if len(bad):
-        rows = ", ".join(f"row {r + 1} ({frame['relation'].iloc[r]!r})" for r in bad[:10])
-        raise InputError(f"{source}: unknown relation at {rows}; use ->, <-, -- or none")
-    a = frame["a"].map(index).to_numpy(np.int64)
-    b = frame["b"].map(index).to_numpy(np.int64)
-    same = np.flatnonzero(a == b)
-    if len(same):
-        raise InputError(f"{source}: row {same[0] + 1} pairs {frame['a'].iloc[same[0]]!r} "
-                         "with itself")
-    label = np.array([EdgeType.from_symbol(r) for r in relations], dtype=np.int64)
-    swap = a > b
-    # Reading the pair the other way round swaps forward and backward.
-    label[swap] = swap_labels(label[swap])
-    out = frame.assign(i=np.minimum(a, b), j=np.maximum(a, b), label=label)
-    conflicts = out.groupby(["i", "j"])["label"].nunique()
-    conflicts = conflicts[conflicts > 1]
-    if len(conflicts):
-        i, j = conflicts.index[0]
-        rows = out[(out["i"] == i) & (out["j"] == j)]
-        listed = "; ".join(f"{r.a} {r.relation} {r.b}" for r in rows.itertuples())
-        raise InputError(
-            f"{source}: pair ({names[i]}, {names[j]}) listed with conflicting relations: {listed}"
-        )
-    return out.drop_duplicates(["i", "j"]).reset_index(drop=True)
 
 
 def _load_inputs(data, known, probabilities):

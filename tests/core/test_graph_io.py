@@ -12,7 +12,14 @@ from hypothesis import strategies as st
 
 from causalcal.errors import InputError
 from causalcal.graph import PDAG, dag_to_cpdag
-from causalcal.graph_io import read_graph, write_graph
+from causalcal.graph_io import (
+    from_causallearn,
+    from_networkx,
+    read_graph,
+    to_causallearn,
+    to_pgmpy,
+    write_graph,
+)
 
 NAME = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=8)
 
@@ -36,10 +43,10 @@ def graphs(draw, max_nodes=7):
 @settings(max_examples=60, deadline=None)
 @given(graphs())
 def test_causallearn_round_trip_and_endpoints(g):
-    cl = g.to_causallearn()
+    cl = to_causallearn(g)
     assert [n.get_name() for n in cl.get_nodes()] == g.names
-    assert PDAG.from_causallearn(cl) == g
-    assert PDAG.from_causallearn(cl).names == g.names
+    assert from_causallearn(cl) == g
+    assert from_causallearn(cl).names == g.names
     m, mine = cl.graph, g.to_matrix()
     for i in range(g.n_vars):  # causal-learn: graph[j, i] = 1, graph[i, j] = -1 is i -> j
         for j in range(g.n_vars):
@@ -61,7 +68,7 @@ def test_from_causallearn_search_result():
     c = (a | b) ^ (rng.random(2000) < 0.05)
     cg = pc(np.column_stack([a, b, c]).astype(float), 0.01, "chisq", show_progress=False,
             node_names=["A", "B", "C"])
-    g = PDAG.from_causallearn(cg.G)
+    g = from_causallearn(cg.G)
     assert g.names == ["A", "B", "C"]
     assert g == PDAG.from_edges(3, [(0, 2), (1, 2)])
 
@@ -69,7 +76,7 @@ def test_from_causallearn_search_result():
 @settings(max_examples=40, deadline=None)
 @given(graphs())
 def test_pgmpy(g):
-    p = g.to_pgmpy()
+    p = to_pgmpy(g)
     names = g.names
     assert set(p.nodes) == set(names)
     assert set(p.directed_edges) == {(names[i], names[j]) for i, j in g.directed_edges()}
@@ -80,7 +87,7 @@ def test_pgmpy(g):
 def test_pgmpy_missing_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "pgmpy.base", None)
     with pytest.raises(ImportError, match=r"causalcal\[bif\]"):
-        PDAG.from_edges(2, [(0, 1)]).to_pgmpy()
+        to_pgmpy(PDAG.from_edges(2, [(0, 1)]))
 
 
 @settings(max_examples=60, deadline=None)
@@ -99,7 +106,7 @@ def test_gml_loads_with_networkx(tmp_path):
     assert isinstance(nxg, nx.DiGraph)
     assert set(nxg.edges) == {("a", "b"), ("b", "c d"), ("c d", "b")}
     assert nxg.edges["a", "b"]["weight"] == 0.9 and nxg.edges["b", "c d"]["undirected"] == 1
-    assert PDAG.from_networkx(nxg) == g
+    assert from_networkx(nxg) == g
 
 
 def test_dot_draws_undirected_edges_without_arrows(tmp_path):

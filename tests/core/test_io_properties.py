@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 
 from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities
-from causalcal.evaluate.truth import truth_from_csv
-from causalcal.workflow.discover import read_known_pairs
+from causalcal.relations_io import read_known_pairs, truth_from_csv
 
 NAMES = ["x", "y", "z", "A B", "é"]
 # cells built from the characters that trouble CSV readers, plus plausible values

@@ -24,6 +24,7 @@ from causalcal.simulate import (
     load_network,
     random_dag,
     random_network,
+    to_pgmpy,
 )
 
 STRICT_ALPHA = 1e-3
@@ -284,7 +285,7 @@ def test_missing_pgmpy_names_the_extra(tmp_path, monkeypatch):
     with pytest.raises(ImportError, match=r"causalcal\[bif\]"):
         from_bif(path)
     with pytest.raises(ImportError, match=r"causalcal\[bif\]"):
-        small_network().to_pgmpy()
+        to_pgmpy(small_network())
     with pytest.raises(ValueError, match=r"causalcal\[bif\]"):
         load_network("barley")  # not shipped
     assert load_network("asia").n_vars == 8  # shipped networks need no pgmpy
@@ -344,7 +345,7 @@ def test_to_pgmpy_cpds_agree_entrywise():
     alarm = load_network("alarm")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        model = alarm.to_pgmpy()
+        model = to_pgmpy(alarm)
         assert model.check_model()
     rng = np.random.default_rng(0)
     for v in rng.choice(alarm.n_vars, 12, replace=False):
@@ -367,7 +368,7 @@ def test_samples_match_pgmpy_sampler():
         net = load_network(name)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            theirs = BayesianModelSampling(net.to_pgmpy()).forward_sample(
+            theirs = BayesianModelSampling(to_pgmpy(net)).forward_sample(
                 size=n, seed=0, show_progress=False, n_jobs=1
             )
         ours = net.sample(n, seed=0).codes.astype(np.int64)

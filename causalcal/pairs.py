@@ -1,0 +1,78 @@
+"""Edge types of an unordered variable pair and the row-major list of all pairs.
+
+Thesis §6.2.3: for every pair (A, B) the bootstrap counts four edge classes,
+``A ⋯ B``, ``A → B``, ``B → A`` and ``A — B``. docs/design.md §3 fixes their order. This
+module sits below :mod:`causalcal.graph` and :mod:`causalcal.edges` (docs/design.md §2),
+which re-exports its names.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+import numpy as np
+
+__all__ = ["RELATION_SYMBOLS", "EdgeType", "n_pairs", "pair_from_index", "pair_index"]
+
+RELATION_SYMBOLS = ("none", "->", "<-", "--")
+
+
+class EdgeType(IntEnum):
+    """Edge type of the unordered pair (A, B) with index(A) < index(B)."""
+
+    NONE = 0
+    FORWARD = 1
+    BACKWARD = 2
+    UNDIRECTED = 3
+
+    @property
+    def symbol(self) -> str:
+        """The relation string used in CSV files: ``none``, ``->``, ``<-`` or ``--``."""
+        return RELATION_SYMBOLS[self.value]
+
+    @classmethod
+    def from_symbol(cls, text: str) -> EdgeType:
+        """Parse ``none``, ``->``, ``<-`` or ``--`` (surrounding blanks ignored)."""
+        key = str(text).strip().lower()
+        if key not in RELATION_SYMBOLS:
+            raise ValueError(
+                f"unknown relation {text!r}; expected one of {', '.join(RELATION_SYMBOLS)}"
+            )
+        return cls(RELATION_SYMBOLS.index(key))
+
+
+def n_pairs(n_vars: int) -> int:
+    """Number of unordered pairs of ``n_vars`` variables."""
+    return n_vars * (n_vars - 1) // 2
+
+
+def pair_index(i: np.ndarray, j: np.ndarray, n_vars: int) -> np.ndarray:
+    """Row-major position of pairs (i, j), i < j, in the list of all pairs.
+
+    Pair (0, 1) is at 0, (0, 2) at 1, …, (0, V−1) at V−2, (1, 2) at V−1, …
+    The caller guarantees ``0 <= i < j < n_vars`` (not checked, for speed).
+    """
+    i = np.asarray(i, dtype=np.int64)
+    j = np.asarray(j, dtype=np.int64)
+    return i * (2 * n_vars - i - 1) // 2 + (j - i - 1)
+
+
+def pair_from_index(k: np.ndarray, n_vars: int) -> tuple[np.ndarray, np.ndarray]:
+    """Inverse of :func:`pair_index`: the pairs (i, j), i < j, at positions ``k``.
+
+    ``k`` may be a scalar or an array (the results then have its shape); every
+    position must lie in ``0 … n_pairs(n_vars) − 1``.
+    """
+    k = np.asarray(k, dtype=np.int64)
+    if k.size and (k.min() < 0 or k.max() >= n_pairs(n_vars)):
+        bad = k.ravel()[np.flatnonzero((k.ravel() < 0) | (k.ravel() >= n_pairs(n_vars)))[0]]
+        raise ValueError(f"pair position {bad} outside 0..{n_pairs(n_vars) - 1}")
+    # rows start at s(i) = i*(2V-i-1)/2; solve s(i) <= k with the quadratic formula.
+    b = 2 * n_vars - 1
+    disc = np.maximum(b * b - 8.0 * k, 0.0)
+    i = np.asarray(np.floor((b - np.sqrt(disc)) / 2), dtype=np.int64)
+    # float rounding can put i one off at large V; correct both ways.
+    i = np.where(i * (2 * n_vars - i - 1) // 2 > k, i - 1, i)
+    i = np.where((i + 1) * (2 * n_vars - i - 2) // 2 <= k, i + 1, i)
+    j = k - i * (2 * n_vars - i - 1) // 2 + i + 1
+    return i, j

@@ -1,0 +1,165 @@
+"""Relations of variable pairs as a table ``a,b,relation`` (docs/design.md §3, §9.3).
+
+The same format holds relations known from the literature (``known.csv``, a few pairs)
+and the true relations of a simulated network (``truth.csv``, every adjacent pair and
+every variable): relation is ``->`` (a → b), ``<-`` (b → a), ``--`` (adjacent, direction
+unknown) or ``none``. Variable names are matched to the data's exactly, blanks included;
+the header names ``a``, ``b``, ``relation`` and the relation cells may carry blanks.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from causalcal._edge_swap import swap_labels
+from causalcal._io import read_csv_file
+from causalcal.errors import InputError
+from causalcal.pairs import EdgeType, n_pairs, pair_from_index, pair_index
+
+__all__ = ["RELATION_COLUMNS", "pairs_frame", "read_known_pairs", "truth_frame",
+           "truth_from_csv"]
+
+RELATION_COLUMNS = ("a", "b", "relation")
+
+
+def _read_table(path: str | os.PathLike) -> pd.DataFrame:
+    """The file's cells as written (no blanks stripped), header names stripped."""
+    _, frame = read_csv_file(path, comments=True, dtype=str, keep_default_na=False)
+    frame.columns = [str(c).strip() for c in frame.columns]
+    twice = [c for c in RELATION_COLUMNS if list(frame.columns).count(c) > 1]
+    if twice:
+        raise InputError(f"{path}: column {twice[0]!r} given twice (header names are "
+                         "compared without surrounding blanks)")
+    return frame
+
+
+def _indices(frame: pd.DataFrame, names: Sequence[str], source: str) -> tuple[np.ndarray, ...]:
+    """Variable indices of columns ``a`` and ``b``; a name must match a data name exactly."""
+    index = {n: k for k, n in enumerate(names)}
+    unknown = sorted((set(frame["a"]) | set(frame["b"])) - set(index))
+    for name in unknown:
+        near = [n for n in names if str(n).strip() == name.strip()]
+        if len(near) == 1:
+            raise InputError(f"{source}: variable {name!r} is not in the data, which has "
+                             f"{near[0]!r}; names must match exactly, blanks included")
+    if unknown:
+        shown = ", ".join(repr(u) for u in unknown[:20])
+        more = f" and {len(unknown) - 20} more" if len(unknown) > 20 else ""
+        raise ValueError(f"{source}: variables not in the data: {shown}{more}")
+    return (frame["a"].map(index).to_numpy(np.int64),
+            frame["b"].map(index).to_numpy(np.int64))
+
+
+def read_known_pairs(known: pd.DataFrame | str | os.PathLike,
+                     names: Sequence[str]) -> pd.DataFrame:
+    """Validate known relations and orient them to the data's variable order.
+
+    Input columns ``a, b, relation`` with relation one of ``->``, ``<-``, ``--``, ``none``.
+    Names in ``a`` and ``b`` must equal one of ``names`` exactly (a name that matches only
+    without its surrounding blanks is an error showing both spellings). Returns columns
+    ``i, j`` (variable indices, ``i < j``), ``label`` (:class:`EdgeType` of the pair read
+    as (i, j)), plus the original ``a, b, relation``. A pair listed twice with the same
+    relation is kept once; with conflicting relations it is an error.
+    """
+    source = "known pairs"
+    if not isinstance(known, pd.DataFrame):
+        source = str(known)
+        known = _read_table(known)
+    missing = [c for c in RELATION_COLUMNS if c not in known.columns]
+    if missing:
+        raise ValueError(f"{source}: missing column(s) {', '.join(missing)}; need a,b,relation")
+    if len(known) == 0:
+        raise ValueError(f"{source}: no known pairs")
+    blank = np.flatnonzero(known[list(RELATION_COLUMNS)].isna().any(axis=1).to_numpy())
+    if len(blank):
+        raise ValueError(f"{source}: row {blank[0] + 1} lacks a, b or relation")
+    frame = known[list(RELATION_COLUMNS)].astype(str)
+    frame["relation"] = frame["relation"].str.strip()
+    names = list(names)
+    relations = frame["relation"].str.lower()
+    a, b = _indices(frame, names, source)
+    bad = np.flatnonzero(~relations.isin({t.symbol for t in EdgeType}).to_numpy())
+    if len(bad):
+        rows = ", ".join(f"row {r + 1} ({frame['relation'].iloc[r]!r})" for r in bad[:10])
+        raise ValueError(f"{source}: unknown relation at {rows}; use ->, <-, -- or none")
+    same = np.flatnonzero(a == b)
+    if len(same):
+        raise ValueError(f"{source}: row {same[0] + 1} pairs {frame['a'].iloc[same[0]]!r} "
+                         "with itself")
+    label = np.array([EdgeType.from_symbol(r) for r in relations], dtype=np.int64)
+    swap = a > b
+    # Reading the pair the other way round swaps forward and backward.
+    label[swap] = swap_labels(label[swap])
+    out = frame.assign(i=np.minimum(a, b), j=np.maximum(a, b), label=label)
+    conflicts = out.groupby(["i", "j"])["label"].nunique()
+    conflicts = conflicts[conflicts > 1]
+    if len(conflicts):
+        i, j = conflicts.index[0]
+        rows = out[(out["i"] == i) & (out["j"] == j)]
+        listed = "; ".join(f"{r.a} {r.relation} {r.b}" for r in rows.itertuples())
+        raise ValueError(
+            f"{source}: pair ({names[i]}, {names[j]}) listed with conflicting relations: {listed}"
+        )
+    return out.drop_duplicates(["i", "j"]).reset_index(drop=True)
+
+
+def truth_from_csv(path: str | os.PathLike | pd.DataFrame, names: Sequence[str]) -> np.ndarray:
+    """Dense int8 :class:`EdgeType` label of every pair of ``names`` (row-major pair order).
+
+    ``path`` holds columns ``a,b,relation`` with relation ``->``, ``<-``, ``--`` or ``none``
+    (as ``causalcal simulate`` writes ``truth.csv``); pairs not listed are NONE. Every
+    variable of ``names`` must appear in some row (a variable without any edge in a
+    ``none`` row, see :func:`truth_frame`): a file covering fewer variables would
+    silently count all their pairs as NONE. Unknown or missing variables, unknown
+    relations and conflicting duplicates are errors naming the file.
+    """
+    names = list(names)
+    pairs = read_known_pairs(path, names)
+    listed = np.zeros(len(names), dtype=bool)
+    listed[pairs["i"].to_numpy()] = listed[pairs["j"].to_numpy()] = True
+    if len(names) > 1 and not listed.all():
+        source = "truth" if isinstance(path, pd.DataFrame) else str(path)
+        absent = [names[k] for k in np.flatnonzero(~listed)]
+        shown = ", ".join(map(repr, absent[:5])) + (" …" if len(absent) > 5 else "")
+        raise InputError(
+            f"{source}: covers {int(listed.sum())} of the {len(names)} variables ({len(absent)} "
+            f"never appear: {shown}); their pairs would all count as 'none'. Use the truth "
+            "of these variables, or list a variable without any edge in a row with "
+            "relation none (as causalcal simulate does)"
+        )
+    labels = np.zeros(n_pairs(len(names)), dtype=np.int8)
+    keys = pair_index(pairs["i"].to_numpy(), pairs["j"].to_numpy(), len(names))
+    labels[keys] = pairs["label"].to_numpy(np.int8)
+    return labels
+
+
+def pairs_frame(keys: np.ndarray, labels: np.ndarray, names: Sequence[str]) -> pd.DataFrame:
+    """``a,b,relation`` rows for pair positions ``keys`` with edge types ``labels``."""
+    i, j = pair_from_index(np.asarray(keys, dtype=np.int64), len(names))
+    arr = np.asarray(names, dtype=object)
+    symbols = np.array([t.symbol for t in EdgeType], dtype=object)
+    return pd.DataFrame({"a": arr[i], "b": arr[j], "relation": symbols[np.asarray(labels)]})
+
+
+def truth_frame(keys: np.ndarray, labels: np.ndarray, names: Sequence[str]) -> pd.DataFrame:
+    """The ``truth.csv`` table of a graph: its adjacent pairs (positions ``keys``, see
+    :func:`~causalcal.pairs.pair_index`) with their ``labels``, plus one ``none`` row for
+    each variable without any edge (paired with the first other variable), so that the
+    file names every variable; in pair order."""
+    n_vars = len(names)
+    keys = np.asarray(keys, dtype=np.int64)
+    labels = np.asarray(labels, dtype=np.int64)
+    i, j = pair_from_index(keys, n_vars)
+    isolated = np.setdiff1d(np.arange(n_vars), np.concatenate([i, j])) if n_vars > 1 else []
+    if len(isolated):
+        partner = np.where(isolated == 0, 1, 0)
+        lo, hi = np.minimum(isolated, partner), np.maximum(isolated, partner)
+        extra = np.setdiff1d(pair_index(lo, hi, n_vars), keys)
+        keys = np.concatenate([keys, extra])
+        labels = np.concatenate([labels, np.zeros(len(extra), dtype=np.int64)])
+    order = np.argsort(keys, kind="stable")
+    return pairs_frame(keys[order], labels[order], names)
