@@ -345,13 +345,13 @@ def _check_run_arguments(n_boot: Any, seed: Any, n_jobs: Any, backend: str | Non
     n_boot = _check_int("n_boot", n_boot, 1, MAX_N_BOOT)
     seed = _check_int("seed", seed, 0)
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
-        raise ValueError(f"n_jobs must be a non-zero integer (-1 = all cores), got {n_jobs!r}")
+        raise InputError(f"n_jobs must be a non-zero integer (-1 = all cores), got {n_jobs!r}")
     if backend is None:
         backend = "dask" if scheduler is not None else "loky"
     if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
+        raise InputError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     if scheduler is not None and backend != "dask":
-        raise ValueError(f"scheduler= only applies to backend='dask', not {backend!r}")
+        raise InputError(f"scheduler= only applies to backend='dask', not {backend!r}")
     if backend == "dask":
         try:
             import distributed  # noqa: F401

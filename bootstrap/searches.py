@@ -22,6 +22,7 @@ from collections.abc import Callable
 import numpy as np
 
 from causalcal.data import DiscreteData
+from causalcal.errors import InputError
 from causalcal.graph import PDAG
 
 from .boss import boss
@@ -119,6 +120,6 @@ def get_search(name: str) -> Callable[..., PDAG]:
     try:
         return _SEARCHES[name.lower()]
     except (KeyError, AttributeError):
-        raise ValueError(
+        raise InputError(
             f"unknown search {name!r}; available: {', '.join(available_searches())}"
         ) from None

@@ -115,6 +115,8 @@ def bootstrap_settings(args: argparse.Namespace, search, options: dict):
             scheduler=getattr(args, "scheduler", None))
     except InputError as err:
         message = str(err)
+        if message.startswith("unknown search"):
+            raise CLIError(f"--search {args.search!r}: {message}, or MODULE:FUNCTION") from None
         for name, option in _OPTION_NAMES.items():
             if message.startswith(f"{name} "):
                 message = option + message[len(name):]
