@@ -54,8 +54,9 @@ def setting_means(frame: pd.DataFrame) -> pd.DataFrame:
     grouped = frame.groupby(keys, sort=False)
     out = grouped[cols + ["brier_ok", "seconds", "base_rate"]].mean()
     out["draws"] = grouped.size()
-    out[["n_vars", "n", "real"]] = grouped[["n_vars", "n", "real"]].first()
-    out = out.reset_index().sort_values(["real", "n_vars", "case", "n", "scheme"])
+    out[["network", "n_vars", "n", "real"]] = grouped[["network", "n_vars", "n",
+                                                       "real"]].first()
+    out = out.reset_index().sort_values(["real", "n_vars", "network", "n", "scheme"])
     return out.reset_index(drop=True)
 
 
@@ -129,8 +130,9 @@ def summary_text(folder: Path, tag: str) -> str:
            " AUROC of P(adjacent) vs true adjacency; four-class log-loss (raw floored at "
            "half a count, clip 1e-6) and overall MCE (bins of 100) vs the true CPDAG type.",
            "", *table(means), "", "## Bootstraps", ""]
-    boots = frame.groupby("case", sort=False)[["n_vars", "boot_seconds"]].first()
-    out += [f"- {case}: {int(r.n_vars)} variables, {r.boot_seconds:.0f} s"
+    boots = frame.groupby("case", sort=False)[["n_vars", "n", "boot_seconds"]].first()
+    boots = boots.sort_values(["n_vars", "n"])
+    out += [f"- {case}: {int(r.n_vars)} variables, n = {int(r.n)}: {r.boot_seconds:.1f} s"
             for case, r in boots.iterrows()]
     out += ["", f"## Acceptance ({failed} of {len(checks)} lines fail)", ""]
     out += [f"- {'PASS' if ok else 'FAIL'} {line}" for line, ok in checks]
