@@ -1,116 +1,181 @@
-"""`discover` with knowledge as scientists have it, on standard benchmark networks (issue 13).
+"""`discover` with a scientist's known relations vs raw bootstrap frequencies (issue 26).
 
-    python benchmarks/discover_known.py [--networks alarm hepar2 win95pts andes]
-                                        [--repeats 3] [--n-boot 200] [--known 15]
+    python benchmarks/discover_known.py [--networks asia sachs … sachs-real] [--n 500 2000]
+        [--schemes random10 random20 cpdag10 easy10] [--draws 10] [--n-boot 200]
+        [--jobs 1] [--tag baseline] [--kwargs '{"calibrator": "temperature"}'] [--summary]
 
-For each network: n = 1000 samples, columns shuffled (no causal order), ``n_boot``
-bootstrap searches; then per repeat ``--known`` true DAG arcs written cause first (``->``)
-and as many non-adjacent pairs, drawn at random, go to :func:`causalcal.discover`. On the
-held-out pairs it prints the overall MCE (100-instance bins) of the bootstrap and the
-calibrated probabilities, the ECE and AUROC of P(adjacent) against true adjacency, and
-directed F1. Issue 13's acceptance: calibrated MCE <= bootstrap + 0.02, ECE(adjacent)
-<= bootstrap + 0.01, AUROC >= bootstrap - 0.01.
+For every case (a shipped benchmark network sampled at each ``--n``, seeded, columns
+shuffled; ``sachs-real``: Sachs et al.'s flow-cytometry data in tertiles with the
+consensus network) the bootstrap (``--n-boot`` replicates, seed 0) is computed once and
+cached in ``docs/results/discover_known/cache/`` (ignored by git). For every scheme and
+draw a known set is drawn (seeded by case, scheme and draw; see
+``discover_known_draws``), :func:`calibrate_draw` is called (``causalcal.discover`` with
+the cached probabilities; ``--kwargs`` adds keyword arguments), and the raw and calibrated
+measures on the held-out pairs are written as one small JSON record to
+``docs/results/discover_known/records/TAG/CASE/SCHEME_dNN.json``. Existing records are
+kept, so a run resumes; ``--summary`` rebuilds the table and the acceptance checks from
+the records alone and writes ``docs/results/discover_known/summary-TAG.md``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
-import causalcal
-from causalcal.bootstrap import bootstrap_edge_probabilities
-from causalcal.data import DiscreteData
-from causalcal.edges import PROBABILITY_COLUMNS, pair_index
-from causalcal.evaluate import edge_type_metrics
-from causalcal.metrics import expected_calibration_error, roc_auc
-from causalcal.simulate import load_network
+_HERE = Path(__file__).resolve().parent
+if str(_HERE) not in sys.path:
+    sys.path.insert(0, str(_HERE))
+
+import discover_known_cases as cases_mod  # noqa: E402
+import discover_known_draws as draws_mod  # noqa: E402
+import discover_known_summary as summary_mod  # noqa: E402
+
+import causalcal  # noqa: E402
+
+RESULTS = _HERE.parent / "docs" / "results" / "discover_known"
+NETWORKS = ["asia", "sachs", "child", "insurance", "water", "alarm", "hailfinder", "hepar2",
+            "win95pts", "andes", cases_mod.SACHS]
+calibrate_draw = draws_mod.calibrate_draw
 
 
-def _setup(name: str, n_boot: int, jobs: int):
-    net = load_network(name)
-    data = net.sample(1000, seed=1)
-    order = np.random.default_rng(0).permutation(data.n_vars)
-    frame = data.to_frame().iloc[:, order]
-    names = list(frame.columns)
-    index = {n: k for k, n in enumerate(names)}
+def _json_default(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    raise TypeError(f"not JSON: {type(value).__name__}")
+
+
+def write_json(path: Path, record: dict) -> None:
+    """Write ``record`` atomically (a temporary file renamed into place)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(record, indent=1, default=_json_default) + "\n")
+    tmp.replace(path)
+
+
+def code_version() -> str:
+    """The repository's commit (with ``+dirty`` for uncommitted changes), or ``unknown``."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=_HERE, text=True,
+                              capture_output=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=_HERE, text=True, capture_output=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+dirty" if dirty else "")
+
+
+def _base_record(case, scheme: str, tag: str, n_boot: int) -> dict:
+    return {"tag": tag, "case": case.name, "network": case.network, "n": case.n,
+            "n_vars": case.n_vars, "n_pairs": case.n_vars * (case.n_vars - 1) // 2,
+            "real": case.name == cases_mod.SACHS, "truth_is_cpdag": case.cpdag,
+            "scheme": scheme, "n_boot": n_boot}
+
+
+def run_draw(case, probs, scheme: str, draw: int, *, tag: str, kwargs: dict,
+             boot_seconds: float, p_adjacent: np.ndarray | None = None) -> dict | str:
+    """One draw: the known set, the calibration and the record (or the skip reason)."""
+    seed = cases_mod.stable_seed(case.name, scheme, draw)
+    if p_adjacent is None:
+        p_adjacent = 1.0 - probs.dense(np.float64)[:, 0]
+    known = draws_mod.draw_known(case, scheme, p_adjacent, np.random.default_rng(seed))
+    if isinstance(known, str):
+        return known
     start = time.perf_counter()
-    probs = bootstrap_edge_probabilities(DiscreteData.from_frame(frame), n_boot=n_boot,
-                                         n_jobs=jobs, seed=0, progress=False)
+    edges, diagnostics = calibrate_draw(case.data, known, probs, seed, **kwargs)
     seconds = time.perf_counter() - start
-    v = len(names)
-    truth = np.zeros(v * (v - 1) // 2, dtype=np.int64)  # CPDAG edge type, shuffled order
-    labels = net.truth_dense()
-    oi, oj = np.triu_indices(net.n_vars, 1)
-    for a, b, label in zip(oi, oj, labels):
-        i, j = index[net.names[a]], index[net.names[b]]
-        truth[pair_index(min(i, j), max(i, j), v)] = label if i < j else (0, 2, 1, 3)[label]
-    arcs = [(net.names[p], net.names[c]) for c, pa in enumerate(net.parents) for p in pa]
-    return frame, names, index, probs, truth, arcs, seconds
+    keys = draws_mod.known_keys(known, case.names)
+    record = _base_record(case, scheme, tag, probs.n_boot)
+    record.update({"draw": draw, "seed": seed, "kwargs": kwargs, "version": code_version(),
+                   "causalcal": causalcal.__version__, "known": draws_mod.known_counts(known),
+                   **draws_mod.evaluate_draw(edges, case, keys, probs.n_boot),
+                   "diagnostics": draws_mod.small_diagnostics(diagnostics),
+                   "seconds": seconds, "boot_seconds": boot_seconds})
+    return record
 
 
-def _known(names, arcs, n_known, rng) -> pd.DataFrame:
-    chosen = [arcs[k] for k in rng.choice(len(arcs), n_known, replace=False)]
-    adjacent = {frozenset(a) for a in arcs}
-    none: list[tuple[str, str]] = []
-    while len(none) < n_known:
-        a, b = rng.choice(names, 2, replace=False)
-        if frozenset((a, b)) not in adjacent:
-            adjacent.add(frozenset((a, b)))
-            none.append((a, b))
-    rows = [(a, b, "->") for a, b in chosen] + [(a, b, "none") for a, b in none]
-    return pd.DataFrame(rows, columns=["a", "b", "relation"])
+def _line(record: dict) -> str:
+    raw, cal = record["raw"], record["cal"]
+    return (f"{record['case']:16s} {record['scheme']:9s} {record['draw']:3d}  Brier "
+            f"{raw['brier']:.4f}->{cal['brier']:.4f}  ECE {raw['ece']:.4f}->{cal['ece']:.4f}"
+            f"  MCE {raw['mce']:.3f}->{cal['mce']:.3f}  {record['seconds']:.1f} s")
 
 
-def _scores(edges: pd.DataFrame, index, truth, v) -> dict:
-    i = edges["a"].map(index).to_numpy()
-    j = edges["b"].map(index).to_numpy()
-    y = truth[pair_index(i, j, v)]
-    adjacent = (y != 0).astype(int)
-    out = {}
-    boot = [c.replace("p_", "boot_") for c in PROBABILITY_COLUMNS]
-    for label, cols in (("boot", boot), ("cal", list(PROBABILITY_COLUMNS))):
-        P = edges[cols].to_numpy()
-        m = edge_type_metrics(P, y)
-        out[label] = {"mce": m["overall_mce"], "dir_f1": m["directed_f1"],
-                      "ece_adj": expected_calibration_error(adjacent, 1 - P[:, 0],
-                                                            bin_size=100),
-                      "auc_adj": roc_auc(adjacent, 1 - P[:, 0])}
-    return out
+def run_case(case, args, records: Path, kwargs: dict) -> None:
+    """Bootstrap (cached) and every missing draw of ``case``."""
+    probs, boot_seconds = cases_mod.cached_bootstrap(case, args.n_boot, args.cache, args.jobs)
+    print(f"# {case.name}: {case.n_vars} variables, {case.data.n_samples} rows, bootstrap "
+          f"{args.n_boot} x: {boot_seconds:.1f} s", flush=True)
+    p_adjacent = 1.0 - probs.dense(np.float64)[:, 0]
+    for scheme in args.schemes:
+        folder = records / case.name
+        skip_path = folder / f"{scheme}_skipped.json"
+        for draw in range(args.draws):
+            path = folder / f"{scheme}_d{draw:02d}.json"
+            if path.exists() or skip_path.exists():
+                continue
+            result = run_draw(case, probs, scheme, draw, tag=args.tag, kwargs=kwargs,
+                              boot_seconds=boot_seconds, p_adjacent=p_adjacent)
+            if isinstance(result, str):
+                record = _base_record(case, scheme, args.tag, args.n_boot)
+                write_json(skip_path, {**record, "skipped": True, "reason": result})
+                print(f"{case.name:16s} {scheme:9s} skipped: {result}", flush=True)
+                break
+            write_json(path, result)
+            print(_line(result), flush=True)
 
 
-def main() -> None:
+def summarise(args) -> None:
+    """Print the summary of ``args.tag`` and write it as Markdown."""
+    text = summary_mod.summary_text(args.out / "records" / args.tag, args.tag)
+    print(text)
+    (args.out / f"summary-{args.tag}.md").write_text(text)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--networks", nargs="+",
-                        default=["alarm", "hepar2", "win95pts", "andes"])
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--networks", nargs="+", default=NETWORKS,
+                        help=f"shipped networks and/or {cases_mod.SACHS}")
+    parser.add_argument("--n", nargs="+", type=int, default=[500, 2000], dest="sizes")
+    parser.add_argument("--schemes", nargs="+", default=list(draws_mod.SCHEMES),
+                        choices=list(draws_mod.SCHEMES))
+    parser.add_argument("--draws", type=int, default=10)
     parser.add_argument("--n-boot", type=int, default=200)
-    parser.add_argument("--known", type=int, default=15)
-    parser.add_argument("--jobs", type=int, default=2)
-    args = parser.parse_args()
-    print(f"{'network':9s} {'rep':>3} {'MCE boot':>9} {'cal':>6} {'ECEadj boot':>12} {'cal':>7}"
-          f" {'AUC boot':>9} {'cal':>6} {'dirF1 boot':>11} {'cal':>6} {'seconds':>8}")
-    for name in args.networks:
-        frame, names, index, probs, truth, arcs, boot_s = _setup(name, args.n_boot, args.jobs)
-        means = []
-        for rep in range(args.repeats):
-            known = _known(names, arcs, args.known, np.random.default_rng(100 + rep))
-            start = time.perf_counter()
-            result = causalcal.discover(frame, known, probabilities=probs, progress=False)
-            s = _scores(result.edges, index, truth, len(names))
-            b, c = s["boot"], s["cal"]
-            print(f"{name:9s} {rep:3d} {b['mce']:9.3f} {c['mce']:6.3f} {b['ece_adj']:12.4f}"
-                  f" {c['ece_adj']:7.4f} {b['auc_adj']:9.3f} {c['auc_adj']:6.3f}"
-                  f" {b['dir_f1']:11.3f} {c['dir_f1']:6.3f}"
-                  f" {time.perf_counter() - start:8.1f}", flush=True)
-            means.append([b["mce"], c["mce"], b["ece_adj"], c["ece_adj"], b["auc_adj"],
-                          c["auc_adj"]])
-        m = np.mean(means, axis=0)
-        print(f"{name:9s} {'mean':>3} {m[0]:9.3f} {m[1]:6.3f} {m[2]:12.4f} {m[3]:7.4f}"
-              f" {m[4]:9.3f} {m[5]:6.3f}")
-        print(f"  ({name}: {len(names)} variables, bootstrap {boot_s:.1f} s)")
+    parser.add_argument("--jobs", type=int, default=1, help="bootstrap processes")
+    parser.add_argument("--tag", default="baseline", help="records folder of this variant")
+    parser.add_argument("--kwargs", type=json.loads, default={},
+                        help="JSON object of extra keyword arguments of calibrate_draw")
+    parser.add_argument("--sachs-dir", default=None,
+                        help="folder with cyto_full_data.csv and cyto_full_target.csv")
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="bootstrap cache (default OUT/cache)")
+    parser.add_argument("--summary", action="store_true",
+                        help="only rebuild the summary from the records")
+    args = parser.parse_args(argv)
+    args.cache = args.cache or args.out / "cache"
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the missing draws of every case, then print and write the summary."""
+    args = parse_args(argv)
+    if not args.summary:
+        cases, messages = cases_mod.load_cases(args.networks, args.sizes, args.sachs_dir)
+        for message in messages:
+            print(message, flush=True)
+        records = args.out / "records" / args.tag
+        for case in cases:
+            run_case(case, args, records, args.kwargs)
+    summarise(args)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,142 @@
+"""Summary and acceptance checks of the ``discover_known`` records (issue 26).
+
+Per setting (case × scheme): the mean raw → calibrated of every measure over the draws
+and the share of draws whose calibrated Brier is at most the raw one. Acceptance lines,
+on the setting means: calibrated Brier <= raw + 0.002, ECE <= raw + 0.005, AUROC >=
+raw − 0.005, overall MCE <= raw; then strictly lower mean Brier on the real data set(s)
+and in at least half of the benchmark settings, and calibrated Brier <= raw in >= 90 % of
+all draws.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+MEASURES = ("brier", "ece", "auroc", "logloss4", "mce")
+#: per-setting acceptance: measure -> (tolerance, direction); "le": cal <= raw + tol
+CHECKS = {"brier": (0.002, "le"), "ece": (0.005, "le"), "auroc": (0.005, "ge"),
+          "mce": (0.0, "le")}
+DRAW_SHARE = 0.9
+#: float noise allowed in every comparison (MCE is exactly 0 where the held-out pairs fill
+#: a single bin of 100: fewer than 50 held-out pairs)
+NOISE = 1e-9
+
+
+def load_records(folder: Path) -> tuple[pd.DataFrame, list[dict]]:
+    """One row per draw record under ``folder`` (flattened ``raw_*``/``cal_*`` columns),
+    and the skip records."""
+    rows, skipped = [], []
+    for path in sorted(folder.glob("*/*.json")):
+        record = json.loads(path.read_text())
+        if record.get("skipped"):
+            skipped.append(record)
+            continue
+        row = {k: record[k] for k in ("case", "network", "n", "n_vars", "scheme", "draw",
+                                      "real", "seconds", "boot_seconds", "base_rate")}
+        for side in ("raw", "cal"):
+            for key, value in record[side].items():
+                row[f"{side}_{key}"] = np.nan if value is None else value
+        row["expected_edges"] = record.get("diagnostics", {}).get("expected_edges", np.nan)
+        rows.append(row)
+    return pd.DataFrame(rows), skipped
+
+
+def setting_means(frame: pd.DataFrame) -> pd.DataFrame:
+    """Mean of every measure per (case, scheme), the draws, and the share of draws with
+    calibrated Brier <= raw; ordered by size, n and scheme."""
+    frame = frame.assign(brier_ok=frame["cal_brier"] <= frame["raw_brier"])
+    keys = ["case", "scheme"]
+    cols = [f"{s}_{m}" for m in MEASURES for s in ("raw", "cal")]
+    grouped = frame.groupby(keys, sort=False)
+    out = grouped[cols + ["brier_ok", "seconds", "base_rate"]].mean()
+    out["draws"] = grouped.size()
+    out[["network", "n_vars", "n", "real"]] = grouped[["network", "n_vars", "n",
+                                                       "real"]].first()
+    out = out.reset_index().sort_values(["real", "n_vars", "network", "n", "scheme"])
+    return out.reset_index(drop=True)
+
+
+def _check(row: pd.Series, measure: str) -> bool:
+    tol, direction = CHECKS[measure]
+    raw, cal = row[f"raw_{measure}"], row[f"cal_{measure}"]
+    if np.isnan(raw) or np.isnan(cal):
+        return True
+    if direction == "le":
+        return bool(cal <= raw + tol + NOISE)
+    return bool(cal >= raw - tol - NOISE)
+
+
+def acceptance(means: pd.DataFrame, frame: pd.DataFrame) -> list[tuple[str, bool]]:
+    """``(line, passed)`` for every acceptance line of issue 26."""
+    lines = []
+    for row in means.itertuples(index=False):
+        series = pd.Series(row._asdict())
+        for measure, (tol, direction) in CHECKS.items():
+            sign = "<=" if direction == "le" else ">="
+            op = "+" if direction == "le" else "-"
+            lines.append((f"{row.case} {row.scheme}: cal {measure} {sign} raw {op} {tol:g} "
+                          f"({series[f'raw_{measure}']:.4f} -> {series[f'cal_{measure}']:.4f})",
+                          _check(series, measure)))
+    lower = means["cal_brier"] < means["raw_brier"]
+    real = means["real"].astype(bool)
+    for row, ok in zip(means[real].itertuples(index=False), lower[real]):
+        lines.append((f"{row.case} {row.scheme}: real data, mean Brier strictly lower "
+                      f"({row.raw_brier:.4f} -> {row.cal_brier:.4f})", bool(ok)))
+    bench = lower[~real]
+    if len(bench):
+        lines.append((f"benchmark settings with strictly lower mean Brier: {int(bench.sum())} "
+                      f"of {len(bench)} (need >= half)", bool(bench.sum() >= len(bench) / 2)))
+    share = float((frame["cal_brier"] <= frame["raw_brier"]).mean()) if len(frame) else 0.0
+    lines.append((f"draws with calibrated Brier <= raw: {share:.1%} of {len(frame)} "
+                  f"(need >= {DRAW_SHARE:.0%})", share >= DRAW_SHARE))
+    return lines
+
+
+def _arrow(row: pd.Series, measure: str, digits: int) -> str:
+    raw, cal = row[f"raw_{measure}"], row[f"cal_{measure}"]
+    mark = "" if measure not in CHECKS or _check(row, measure) else " ✗"
+    return f"{raw:.{digits}f} → {cal:.{digits}f}{mark}"
+
+
+def table(means: pd.DataFrame) -> list[str]:
+    """The per-setting Markdown table (✗: the setting fails that acceptance line)."""
+    lines = ["| case | scheme | draws | base rate | Brier | ECE | AUROC | log-loss (4) | "
+             "overall MCE | cal Brier <= raw | s/draw |",
+             "|---|---|---:|---:|---|---|---|---|---|---:|---:|"]
+    for _, row in means.iterrows():
+        lines.append(
+            f"| {row['case']} | {row['scheme']} | {row['draws']} | {row['base_rate']:.3f} | "
+            f"{_arrow(row, 'brier', 4)} | {_arrow(row, 'ece', 4)} | {_arrow(row, 'auroc', 3)} "
+            f"| {_arrow(row, 'logloss4', 3)} | {_arrow(row, 'mce', 3)} | "
+            f"{row['brier_ok']:.0%} | {row['seconds']:.1f} |")
+    return lines
+
+
+def summary_text(folder: Path, tag: str) -> str:
+    """The Markdown summary of tag ``tag``'s records in ``folder``."""
+    frame, skipped = load_records(folder)
+    if frame.empty:
+        return f"# discover_known, tag {tag}\n\nno records in {folder}\n"
+    means = setting_means(frame)
+    checks = acceptance(means, frame)
+    failed = sum(not ok for _, ok in checks)
+    out = [f"# discover_known, tag `{tag}`", "",
+           f"{len(frame)} draws in {len(means)} settings; raw → calibrated means on the "
+           "held-out pairs (✗: fails its acceptance line). Brier, ECE (10 equal-count bins),"
+           " AUROC of P(adjacent) vs true adjacency; four-class log-loss (raw floored at "
+           "half a count, clip 1e-6) and overall MCE (bins of 100) vs the true CPDAG type.",
+           "", *table(means), "", "## Bootstraps", ""]
+    boots = frame.groupby("case", sort=False)[["n_vars", "n", "boot_seconds"]].first()
+    boots = boots.sort_values(["n_vars", "n"])
+    out += [f"- {case}: {int(r.n_vars)} variables, n = {int(r.n)}: {r.boot_seconds:.1f} s"
+            for case, r in boots.iterrows()]
+    out += ["", f"## Acceptance ({failed} of {len(checks)} lines fail)", ""]
+    out += [f"- {'PASS' if ok else 'FAIL'} {line}" for line, ok in checks]
+    if skipped:
+        out += ["", "## Skipped settings", ""]
+        out += [f"- {r['case']} {r['scheme']}: {r['reason']}" for r in skipped]
+    return "\n".join(out) + "\n"
