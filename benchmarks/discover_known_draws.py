@@ -167,9 +167,17 @@ def small_diagnostics(diagnostics: dict) -> dict:
     """The scalar part of ``discover``'s diagnostics worth keeping in a record."""
     keep = ("calibrator", "expected_edges", "em_iterations", "em_converged")
     out = {k: diagnostics[k] for k in keep if k in diagnostics}
-    cv = diagnostics.get("cross_validated_log_loss") or {}
-    if cv:
-        out["cv_log_loss"] = {"before": cv.get("before"), "after": cv.get("after")}
+    choice = diagnostics.get("map") or {}
+    if choice.get("folds"):
+        out["cv_log_loss"] = {"before": choice["identity"]["log_loss"],
+                              "after": choice["calibrated"]["log_loss"],
+                              "improvement_se": choice["improvement_se"]}
+    if choice:
+        out["map"] = choice["chosen"]
+    estimate = diagnostics.get("adjacent_pairs_estimate") or {}
+    if estimate:
+        out["adjacent_pairs_estimate"] = [estimate["estimate"], estimate["low"],
+                                          estimate["high"]]
     for key, value in diagnostics.items():  # scalars a swapped-in method may report
         if key not in out and isinstance(value, (int, float, str, bool)):
             out[key] = value
