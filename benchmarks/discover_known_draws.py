@@ -169,9 +169,12 @@ def small_diagnostics(diagnostics: dict) -> dict:
     out = {k: diagnostics[k] for k in keep if k in diagnostics}
     choice = diagnostics.get("map") or {}
     if choice.get("folds"):
-        out["cv_log_loss"] = {"before": choice["identity"]["log_loss"],
-                              "after": choice["calibrated"]["log_loss"],
-                              "improvement_se": choice["improvement_se"]}
+        out["cv"] = {"brier": [choice["identity"]["brier"]["mean"],
+                               choice["calibrated"]["brier"]["mean"]],
+                     "log_loss": [choice["identity"]["log_loss"]["mean"],
+                                  choice["calibrated"]["log_loss"]["mean"]],
+                     "improvement": choice["improvement"],
+                     "improvement_se": choice["improvement_se"]}
     if choice:
         out["map"] = choice["chosen"]
     estimate = diagnostics.get("adjacent_pairs_estimate") or {}

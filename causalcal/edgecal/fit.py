@@ -107,9 +107,9 @@ def fit_edge_calibrator(
     evidence_strength : known relations: known pairs a P(adjacent) bin needs for half
         weight on the calibrated value (0: the calibrated value everywhere).
     map : known relations: ``"auto"`` (default) writes the calibrated map only where it
-        beats the bootstrap frequencies on held-out known pairs by more than one standard
-        error, else the bootstrap frequencies themselves; ``"calibrated"`` or
-        ``"identity"`` force one.
+        beats the bootstrap frequencies on held-out known pairs (Brier score of
+        P(adjacent)) by more than one standard error, else the bootstrap frequencies;
+        ``"calibrated"`` or ``"identity"`` force one.
     cross_validate : known relations: compute the held-out evidence (needed by
         ``map="auto"``; ``False`` skips it for a forced map).
     """
@@ -139,11 +139,9 @@ def _fit_known(calset: CalibrationSet, model, expected_edges: float | None,
     em = fit_known_relations(EvidenceBlend(model, evidence_strength), calset.X, calset.Y,
                              rows, counts, expected_edges)
     offsets = em.design.offsets(calset.X[:, :4])
-    if cross_validate or map == "auto":
-        folds, raw, cal = cross_validated_losses(em.model, calset.X, calset.Y, offsets,
-                                                 calset.inputs.eps, seed)
-    else:
-        folds, raw, cal = 0, None, None
-    choice = choose_map(folds, raw, cal, map)
+    losses = ({"folds": 0} if not (cross_validate or map == "auto") else
+              cross_validated_losses(em.model, calset.X, calset.Y, offsets, calset.inputs.eps,
+                                     seed))
+    choice = choose_map(losses, map)
     chosen = em.model if choice["chosen"] == "calibrated" else BootstrapIdentity().fit(calset.X)
     return EdgeCalibration(chosen, calset, em.design, offsets, em, choice)

@@ -129,10 +129,11 @@ def map_report(choice: dict | None) -> list[str]:
     if choice.get("folds"):
         raw, cal = choice["identity"], choice["calibrated"]
         lines.append(
-            f"known pairs, {choice['folds']}-fold cross-validated log-loss (corrected for "
-            f"their selection): bootstrap {raw['log_loss']:.3f} ± {raw['se']:.3f} -> "
-            f"calibrated {cal['log_loss']:.3f} ± {cal['se']:.3f} (improvement "
-            f"{choice['improvement']:.3f} ± {choice['improvement_se']:.3f})")
+            f"known pairs, {choice['folds']}-fold cross-validated (corrected for their "
+            f"selection): Brier of P(adjacent) bootstrap {raw['brier']['mean']:.4f} -> "
+            f"calibrated {cal['brier']['mean']:.4f} (improvement {choice['improvement']:.4f} "
+            f"± {choice['improvement_se']:.4f}); log-loss {raw['log_loss']['mean']:.3f} -> "
+            f"{cal['log_loss']['mean']:.3f}")
     else:
         lines.append("known pairs: too few of each kind to cross-validate the calibrated map")
     if choice["chosen"] == "calibrated":

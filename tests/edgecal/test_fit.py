@@ -38,16 +38,20 @@ def test_plain_sklearn_estimator_through_swap_equivariant_takes_offsets_as_weigh
     np.testing.assert_allclose(Q, by_hand.predict_proba(X), atol=1e-10)
 
 
+def _losses(raw, cal, folds=4):
+    raw, cal = np.asarray(raw, float), np.asarray(cal, float)
+    return {"folds": folds, "brier": (raw, cal), "log_loss": (raw, cal)}
+
+
 def test_choose_map_by_hand():
-    raw = np.array([1.0, 1.0, 1.0, 1.0])
-    better = choose_map(4, raw, raw - np.array([0.5, 0.4, 0.6, 0.5]))
-    assert better["chosen"] == "calibrated" and better["improvement"] == pytest.approx(0.5)
-    noisy = choose_map(4, raw, raw - np.array([2.0, -1.5, 0.1, -0.4]))
-    assert noisy["chosen"] == "identity"  # mean 0.05, far below one standard error
-    worse = choose_map(4, raw, raw + 0.1)
-    assert worse["chosen"] == "identity"
-    assert choose_map(0, raw, raw)["chosen"] == "identity"
-    assert choose_map(4, raw, raw + 0.1, asked="calibrated")["chosen"] == "calibrated"
+    raw = np.array([0.5, 0.5, 0.5, 0.5])
+    better = choose_map(_losses(raw, raw - np.array([0.25, 0.2, 0.3, 0.25])))
+    assert better["chosen"] == "calibrated" and better["improvement"] == pytest.approx(0.25)
+    noisy = choose_map(_losses(raw, raw - np.array([0.4, -0.3, 0.02, -0.08])))
+    assert noisy["chosen"] == "identity"  # mean 0.01, far below one standard error
+    assert choose_map(_losses(raw, raw + 0.1))["chosen"] == "identity"
+    assert choose_map(_losses(raw, raw, folds=0))["chosen"] == "identity"
+    assert choose_map(_losses(raw, raw + 0.1), asked="calibrated")["chosen"] == "calibrated"
 
 
 def _population(distort, seed: int, v: int = 70, n_boot: int = 20):
@@ -83,7 +87,7 @@ def test_identity_when_the_bootstrap_is_already_calibrated():
 def test_calibrated_when_a_distortion_is_there_to_remove():
     # the truth is much less certain than the bootstrap: P(adjacent | p) = 0.25 + 0.5 p
     calset = _population(lambda p: 0.25 + 0.5 * p, seed=2)
-    fit = fit_edge_calibrator(calset, "temperature", seed=0, evidence_strength=0)
+    fit = fit_edge_calibrator(calset, "dirichlet", seed=0, evidence_strength=0)
     assert fit.choice["chosen"] == "calibrated"
     assert fit.choice["improvement"] > fit.choice["improvement_se"]
 
