@@ -32,6 +32,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from causalcal._validation import HasMethods, Interval, Real
 from causalcal.calibration._base import MulticlassCalibrator
+from causalcal.calibration._multiclass import check_label_sets
 from causalcal.calibration.selection import N_BINS, SelectionDesign, probability_bins
 from causalcal.edgecal.model import fit_with_offsets
 from causalcal.errors import InputError
@@ -183,8 +184,12 @@ class EvidenceBlend(MulticlassCalibrator):
     P(adjacent) (the strata of :func:`adjacency_design`), the output is
     ``w_b · f(x) + (1 − w_b) · x`` with ``w_b = m_b / (m_b + strength)`` for the ``m_b``
     known pairs in that bin: an empirical-Bayes style shrinkage of the correction towards
-    zero by the evidence behind it. ``calibrator`` is fitted as it is (offsets and set
-    labels passed through).
+    zero by the evidence behind it. A bin holding known pairs of one kind only (arcs but
+    no non-adjacent pairs, or the reverse) counts as holding none: its share of adjacent
+    pairs is not identified by them (known pairs chosen for being obvious, e.g. non-arcs
+    the search never joins, say nothing of the pairs near them that are adjacent), so the
+    bootstrap's probabilities stay there. ``calibrator`` is fitted as it is (offsets and
+    set labels passed through); ``strength=0`` is the calibrated value everywhere.
     """
 
     _parameter_constraints = {
@@ -205,7 +210,12 @@ class EvidenceBlend(MulticlassCalibrator):
             fit_with_offsets(model, X, y, offsets)
         else:
             model.fit(X, y, sample_weight=sample_weight, offsets=offsets)
-        per_bin = np.bincount(probability_bins(1.0 - X[:, 0]), minlength=N_BINS)
+        bins = probability_bins(1.0 - X[:, 0])
+        adjacent = ~check_label_sets(y, len(X), 4)[:, 0]
+        per_bin = np.bincount(bins, minlength=N_BINS)
+        both = (np.bincount(bins[adjacent], minlength=N_BINS) > 0) & \
+            (np.bincount(bins[~adjacent], minlength=N_BINS) > 0)
+        per_bin = np.where(both, per_bin, 0)
         self.calibrator_ = model
         # strength 0: the calibrated value everywhere, also in bins without known pairs
         self.bin_weights_ = (per_bin / (per_bin + self.strength) if self.strength

@@ -33,22 +33,25 @@ def test_adjacency_design_counts_known_pairs_per_bin():
 
 def _fit_blend(strength):
     rng = np.random.default_rng(0)
-    # known pairs only at the two ends: 12 at the never-adjacent corner, 8 near P(adj) = 1
-    P = np.vstack([np.tile([1.0, 0, 0, 0], (12, 1)),
+    # known pairs only at the two ends: 12 non-adjacent at the never-adjacent corner and
+    # 2 arcs at P(adj) = 0.1 (bin 0), 8 arcs near P(adj) = 1 (bin 4, arcs only)
+    P = np.vstack([np.tile([1.0, 0, 0, 0], (12, 1)), np.tile([0.9, 0.1, 0, 0], (2, 1)),
                    rng.dirichlet([0.2, 5, 3, 1], size=8)])
-    y = np.r_[np.zeros(12, int), rng.integers(1, 4, 8)]
+    y = np.r_[np.zeros(12, int), [1, 1], rng.integers(1, 4, 8)]
     inner = edge_calibrator("dirichlet", None, 0, n_boot=100)
     return EvidenceBlend(inner, strength).fit(P, y), inner.fit(P, y)
 
 
 def test_evidence_blend_keeps_the_bootstrap_where_no_known_pair_lies():
     blend, inner = _fit_blend(5.0)
-    assert blend.bin_weights_[0] == pytest.approx(12 / 17)
+    assert blend.bin_weights_[0] == pytest.approx(14 / 19)
     assert blend.bin_weights_[1] == blend.bin_weights_[2] == 0.0
-    mid = np.array([[0.5, 0.3, 0.1, 0.1], [0.7, 0.1, 0.1, 0.1]])  # bins 2 and 1
+    # bin 4 holds 8 known arcs and no known non-adjacent pair: no evidence of its rate
+    assert blend.bin_weights_[4] == 0.0
+    mid = np.array([[0.5, 0.3, 0.1, 0.1], [0.7, 0.1, 0.1, 0.1], [0.05, 0.5, 0.4, 0.05]])
     np.testing.assert_allclose(blend.predict_proba(mid), mid)
     corner = np.array([[1.0, 0, 0, 0]])
-    w = 12 / 17
+    w = 14 / 19
     np.testing.assert_allclose(blend.predict_proba(corner),
                                w * inner.predict_proba(corner) + (1 - w) * corner)
 
