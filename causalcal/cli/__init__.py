@@ -174,6 +174,10 @@ def _add_common_arguments(parser: argparse.ArgumentParser) -> None:
     common = parser.add_argument_group("common options")
     common.add_argument("--traceback", action="store_true",
                         help="on an error, show the Python traceback (for debugging)")
+    common.add_argument("--force", action="store_true",
+                        help="replace an existing output file that holds something else "
+                             "(data, known relations, a sidecar, another result); an "
+                             "output is never allowed to be one of the inputs")
     common.add_argument("--progress", action="store_true",
                         help="progress bars even when standard error is not a terminal "
                              "(otherwise a log gets plain progress lines)")

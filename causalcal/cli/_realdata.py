@@ -71,6 +71,26 @@ def check_graph_arguments(args: argparse.Namespace) -> None:
         check_output_file(args.graph, "--graph", GRAPH_SUFFIXES)
 
 
+def plan_search_files(args: argparse.Namespace, outputs: dict[str, str | None]):
+    """A checked :class:`~causalcal.cli._paths.FilePlan` of a command that reads data
+    (DATA, --known, --knowledge, --tiers, --probabilities) and writes ``outputs`` (option ->
+    (path, kind)), --checkpoint and --graph; refuses clashes before any work."""
+    from causalcal.cli._paths import GRAPH, FilePlan
+
+    plan = FilePlan(getattr(args, "force", False))
+    plan.read("DATA", args.data)
+    plan.read("--known", getattr(args, "known", None))
+    plan.read("--knowledge", args.knowledge)
+    plan.read("--tiers", args.tiers)
+    plan.read("--probabilities", getattr(args, "probabilities", None), sidecar=True)
+    for option, (path, kind) in outputs.items():
+        plan.write(option, path, kind)
+    plan.write("--checkpoint", args.checkpoint)
+    plan.write("--graph", args.graph, GRAPH)
+    plan.check()
+    return plan
+
+
 def write_network(probabilities, path: str, threshold: float) -> str:
     """Write the averaged network of ``probabilities`` to ``path``; a one-line report."""
     from causalcal.graph_io import write_graph

@@ -38,6 +38,7 @@ from causalcal.cli._realdata import (
     knowledge_from_arguments,
     load_data,
     parse_discretize,
+    plan_search_files,
     write_network,
 )
 
@@ -134,9 +135,11 @@ def check_bootstrap_arguments(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from causalcal.cli import check_output_file
+    from causalcal.cli._paths import PROBABILITIES
 
     out = Path(args.out)
     check_output_file(args.out, "--out", (".npz", ".csv"))
+    plan_search_files(args, {"--out": (args.out, PROBABILITIES)})
     check_bootstrap_arguments(args)
     check_graph_arguments(args)
     parse_discretize(args.discretize)

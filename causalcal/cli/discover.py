@@ -47,6 +47,7 @@ from causalcal.cli._realdata import (
     knowledge_from_arguments,
     load_data,
     parse_discretize,
+    plan_search_files,
     write_network,
 )
 from causalcal.cli.bootstrap import check_bootstrap_arguments
@@ -101,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
     from causalcal.evaluate.discover import discover
 
     check_output_file(args.out, "--out")
+    _plan_files(args)
     check_bootstrap_arguments(args)
     check_graph_arguments(args)
     if args.plot is not None:
@@ -140,6 +142,18 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:
         print(_write_plots(result, Path(args.plot), args.graph_threshold))
     return 0
+
+
+def _plan_files(args: argparse.Namespace) -> None:
+    """Every file discover reads and writes, checked against each other."""
+    from causalcal.cli._paths import IMAGE, RANKING
+
+    plots = Path(args.plot) if args.plot is not None else None
+    plan_search_files(args, {
+        "--out": (args.out, RANKING), "--plot": (args.plot, None),
+        "--plot's network.png": (plots and plots / "network.png", IMAGE),
+        "--plot's reliability.png": (plots and plots / "reliability.png", IMAGE),
+    })
 
 
 def _write_plots(result, folder: Path, threshold: float) -> str:
