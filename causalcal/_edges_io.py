@@ -250,8 +250,8 @@ def _sidecar_entry(path: Path, frame) -> dict | None:
     warnings.warn(f"{sidecar_path(path)} does not belong to {path} (the CSV changed after it "
                   "was written); its values are read as written, not rounded to multiples "
                   "of 1/n_boot", UserWarning, stacklevel=4)
-    return {"names": meta["names"] if written <= set(meta["names"]) else None, "n_boot": meta.get("n_boot", 0),
-            "frequencies": False}
+    names = meta["names"] if written <= set(meta["names"]) else None
+    return {"names": names, "n_boot": meta.get("n_boot", 0), "frequencies": False}
 
 
 def _csv_header(path: Path, comments: list[str]) -> tuple[list[str] | None, int]:
