@@ -103,10 +103,14 @@ def write_network(probabilities, path: str, threshold: float) -> str:
 
 def add_data_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--na-values", metavar="MARKERS", default="",
+        "--na-values", metavar="MARKERS", default=None,
         help="comma-separated cell values that mean 'missing' besides an empty cell, e.g. "
-             "'NA,?' (default: only an empty cell, so a category named NA stays a "
-             "category); a missing value is an error naming its column and row")
+             "'NA,?'; a missing value is an error naming its column and row. Without this "
+             "option a cell that looks like a marker (NA, N/A, ?, ., nan, NULL) is an "
+             "error too; --na-values '' reads such cells as categories. Cells are "
+             "categories as written (01 and 1, True and true differ); a column of numbers "
+             "with no two spellings of one number is numeric, sorted by value, and with "
+             "more than --max-arity values continuous (see --discretize)")
     parser.add_argument(
         "--discretize", metavar="METHOD:K",
         help="bin every numeric column with more than --max-arity distinct values into K "
@@ -120,7 +124,8 @@ def load_data(args: argparse.Namespace):
     ``--na-values`` and ``--discretize`` applied."""
     from causalcal.data import DiscreteData
 
-    markers = [m.strip() for m in args.na_values.split(",") if m.strip()]
+    markers = (None if args.na_values is None
+               else [m.strip() for m in args.na_values.split(",") if m.strip()])
     return DiscreteData.from_csv(args.data, max_arity=args.max_arity, na_values=markers,
                                  discretize_bins=parse_discretize(args.discretize))
 
