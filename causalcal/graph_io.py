@@ -147,8 +147,8 @@ def _gml(graph: PDAG, edge_data: EdgeData | None) -> str:
 
 
 def _quote(name: str) -> str:
-    return '"' + name.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-                  .replace("\r", "\\r") + '"'
+    escaped = name.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + escaped.replace("\n", "\\n").replace("\r", "\\r") + '"'
 
 
 def _dot(graph: PDAG, edge_data: EdgeData | None) -> str:

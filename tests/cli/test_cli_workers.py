@@ -2,7 +2,8 @@
 
 The command runs in its own session; after SIGKILL of the command alone (not its group)
 every other live process of that session — the loky workers and their resource trackers
-— must be gone (within a deadline generous enough for a loaded machine). Zombies (dead, waiting to be reaped by init) do not count.
+— must be gone (within a deadline generous enough for a loaded machine). Zombies (dead,
+waiting to be reaped by init) do not count.
 """
 
 from __future__ import annotations
