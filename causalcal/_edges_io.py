@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from causalcal._edge_swap import swap_directions
-from causalcal._io import atomic_write, read_csv_file
+from causalcal._io import atomic_write, read_csv_file, read_npz_arrays
 from causalcal.errors import InputError
 
 __all__ = ["PROBABILITY_COLUMNS", "SIDECAR_FORMAT", "read_csv", "read_npz", "sidecar_path",
@@ -185,10 +185,9 @@ def read_npz(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
 def read_npz_features(path: Path, n_pairs: int) -> np.ndarray | None:
     """The optional ``pair_features`` array of an edge-probabilities ``.npz`` (one row per
     pair), or ``None``."""
-    with np.load(path, allow_pickle=False) as z:
-        if "pair_features" not in z.files:
-            return None
-        features = z["pair_features"]
+    features = read_npz_arrays(path, optional=("pair_features",)).get("pair_features")
+    if features is None:
+        return None
     if features.ndim != 2 or len(features) != n_pairs:
         raise InputError(f"{path}: 'pair_features' must have one row per pair ({n_pairs}), "
                          f"got shape {features.shape}")

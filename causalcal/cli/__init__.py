@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import importlib
+import signal
 import sys
+import threading
 import warnings
 from collections.abc import Sequence
 
@@ -197,6 +200,27 @@ def _log_to_stderr() -> None:
     logger.setLevel(logging.INFO)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as Ctrl-C is: workers stopped, no partial output."""
+
+
+def _raise_terminated(signum, frame) -> None:
+    raise Terminated()
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt():
+    """While a command runs in the main thread, SIGTERM raises :class:`Terminated`."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; errors are one line ``causalcal <command>: error: <message>``,
     exit code 2 for bad input or arguments, 1 for a failed run."""
@@ -217,13 +241,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     force_bars(args.progress)
     _log_to_stderr()
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), _terminate_as_interrupt():
         warnings.showwarning = _show_warning
         try:
             return int(module.run(args) or 0)
-        except KeyboardInterrupt:
-            print(f"causalcal {name}: interrupted", file=sys.stderr)
-            return 130
+        except KeyboardInterrupt as err:
+            how = "terminated (SIGTERM)" if isinstance(err, Terminated) else "interrupted"
+            print(f"causalcal {name}: {how}; files being written were left as they were",
+                  file=sys.stderr)
+            return 143 if isinstance(err, Terminated) else 130
         except Exception as err:
             if args.traceback:
                 raise

@@ -130,6 +130,22 @@ def load_data(args: argparse.Namespace):
                                  discretize_bins=parse_discretize(args.discretize))
 
 
+def arity_option(args: argparse.Namespace, search, options: dict) -> dict:
+    """``options`` with ``max_arity`` for the search when --max-arity raises it above the
+    searches' default, so that the data read are also searched (a search that takes no
+    such option, or an explicit ``--option max_arity=…``, is left alone)."""
+    from causalcal.bootstrap.bootstrap import check_search_options
+    from causalcal.data import DEFAULT_MAX_ARITY
+
+    if args.max_arity <= DEFAULT_MAX_ARITY or "max_arity" in options:
+        return options
+    try:
+        check_search_options(search, {"max_arity": args.max_arity})
+    except ValueError:
+        return options
+    return {**options, "max_arity": args.max_arity}
+
+
 def parse_discretize(text: str | None) -> tuple[str, int] | None:
     """``"quantile:3"`` -> ``("quantile", 3)``; a bad value is a CLIError."""
     if text is None:

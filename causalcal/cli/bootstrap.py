@@ -34,6 +34,7 @@ from causalcal.cli._realdata import (
     add_data_arguments,
     add_graph_arguments,
     add_knowledge_arguments,
+    arity_option,
     check_graph_arguments,
     knowledge_from_arguments,
     load_data,
@@ -153,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
     from causalcal.cli import CLIError
 
     check_search_options(search, options)
+    options = arity_option(args, search, options)
 
     data = load_data(args)
     knowledge = knowledge_from_arguments(args, data.names)

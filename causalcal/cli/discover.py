@@ -43,6 +43,7 @@ from causalcal.cli._realdata import (
     add_data_arguments,
     add_graph_arguments,
     add_knowledge_arguments,
+    arity_option,
     check_graph_arguments,
     knowledge_from_arguments,
     load_data,
@@ -128,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
         rank_by=args.rank_by, search=args.search,
         n_jobs=args.jobs, seed=args.seed, checkpoint=args.checkpoint, probabilities=probs,
         progress=not args.quiet, knowledge=knowledge, features=feature_groups(args.features),
-        evidence_strength=args.evidence_strength,
+        evidence_strength=args.evidence_strength, **arity_option(args, args.search, {}),
     )
     edges = result.edges if args.top is None else result.edges.head(args.top)
     out = Path(args.out)

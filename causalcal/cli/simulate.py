@@ -80,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
         raise CLIError("give exactly one network: --nodes/--edges, --network, --bif or --load")
     if args.out is None:
         raise CLIError("--out DIR is required")
+    if args.seed < 0:
+        raise CLIError(f"--seed must be non-negative, got {args.seed}")
     if args.samples < 1:
         raise CLIError(f"--samples must be >= 1, got {args.samples}")
     out = check_output_dir(args.out, "--out")
