@@ -13,8 +13,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from causalcal._validation import (
     check_binary_labels,
-    check_fit_data,
     check_binary_scores,
+    check_fit_data,
     check_probability_matrix,
     check_sample_weight,
     validate_params,
