@@ -376,14 +376,15 @@ def _available_memory() -> float:
 
 
 def check_fit_data(estimator: Any, X, y, *, one_class: bool = True) -> None:
-    """Refuse (``InputError``) a training set a calibrator cannot learn from: a single
-    sample, labels of a single class or label set (unless ``one_class``), or more rows
-    than its fit has memory for (``estimator._fit_bytes_per_value`` per input value, an
-    estimate). Malformed inputs are left to the calibrator's own checks."""
+    """Refuse (``InputError``) a training set a calibrator cannot learn from: unless
+    ``one_class`` (a binary method's constant fit, as scikit-learn's), a single sample or
+    labels of a single class or label set; always more rows than its fit has memory for
+    (``estimator._fit_bytes_per_value`` per input value, an estimate). Malformed inputs
+    are left to the calibrator's own checks."""
     what = type(estimator).__name__
     shape = np.shape(X)
     n = shape[0] if shape else 0
-    if n == 1:
+    if n == 1 and not one_class:
         raise InputError(f"{what}: fitting needs at least 2 samples, got 1 sample")
     labels = np.asarray(y)
     if n > 1 and not one_class and labels.shape[:1] == (n,) and labels.dtype != object:

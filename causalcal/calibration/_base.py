@@ -58,6 +58,7 @@ def _checked_fit(fit):
     @functools.wraps(fit)
     def checked(self, X, y=None, *args, **kwargs):
         if not getattr(self, "_fit_checked", False):
+            self._validate_params()  # a bad hyper-parameter is named first
             check_fit_data(self, X, y, one_class=self._fits_one_class)
         self._fit_checked = True  # a subclass's fit calling its parent's checks once
         try:
@@ -76,7 +77,7 @@ class _ChecksFitData:
 
     #: bytes a fit needs per input value, for the memory estimate (subclasses refine it)
     _fit_bytes_per_value = 256
-    #: whether labels of a single class are a valid fit (a constant, for binary methods)
+    #: whether one sample or one class is a valid fit (a constant, for binary methods)
     _fits_one_class = True
 
     def __init_subclass__(cls, **kwargs):
@@ -133,7 +134,8 @@ class BinaryCalibrator(_ChecksFitData, BaseEstimator):
 class MulticlassCalibrator(_ChecksFitData, BaseEstimator):
     """Base of the multi-class calibrators: ``fit(P, y)``, ``predict_proba`` → rows summing to 1.
 
-    A fit on labels of a single class is refused (nothing to calibrate between classes).
+    A fit on one sample or labels of a single class is refused (nothing to calibrate
+    between classes).
     """
 
     _fits_one_class = False
