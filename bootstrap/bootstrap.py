@@ -318,7 +318,10 @@ def _run_parallel(
             client, owned = _dask_client(scheduler)
             if owned:
                 stack.callback(client.close)
-            stack.enter_context(parallel_config(backend="dask", client=client, scatter=[data]))
+            # a key of its own: a content-hashed key shared with an earlier run on the
+            # cluster can be released under this one (dask/distributed#3703)
+            data = client.scatter(data, broadcast=True, hash=False)
+            stack.enter_context(parallel_config(backend="dask", client=client))
             n_jobs = -1
             limit = True
         else:

@@ -10,19 +10,22 @@ were leading ``#`` lines, still read.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import warnings
 import zipfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
 from causalcal._edge_swap import swap_directions
-from causalcal._io import atomic_write, read_csv_file
+from causalcal._io import atomic_write, read_csv_file, read_npz_arrays
 from causalcal.errors import InputError
 
 __all__ = ["PROBABILITY_COLUMNS", "SIDECAR_FORMAT", "read_csv", "read_npz", "sidecar_path",
-           "write_sidecar"]
+           "write_csv"]
 
 PROBABILITY_COLUMNS = ("p_none", "p_forward", "p_backward", "p_undirected")
 SIDECAR_FORMAT = "causalcal.edge_probabilities"
@@ -33,14 +36,81 @@ def sidecar_path(path: str | os.PathLike) -> Path:
     return Path(f"{path}.json")
 
 
-def write_sidecar(path: str | os.PathLike, names: list[str], n_boot: int,
-                  frequencies: bool) -> None:
-    meta = {"format": SIDECAR_FORMAT, "version": 1, "file": Path(path).name,
-            "n_vars": len(names), "n_boot": int(n_boot), "frequencies": bool(frequencies),
-            "columns": ["a", "b", *PROBABILITY_COLUMNS], "names": list(names)}
+def _entry(names: list[str], n_boot: int, frequencies: bool, digest: str, n_rows: int) -> dict:
+    return {"n_vars": len(names), "n_boot": int(n_boot), "frequencies": bool(frequencies),
+            "sha256": digest, "n_rows": int(n_rows), "names": list(names)}
+
+
+def _file_digest(path: Path) -> str | None:
+    """SHA-256 of a file's bytes, or ``None`` if it cannot be read."""
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            while block := handle.read(1 << 20):
+                digest.update(block)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def _handle_digest(handle) -> str:
+    """SHA-256 of everything written to an open binary file."""
+    handle.flush()
+    digest = hashlib.sha256()
+    with open(os.dup(handle.fileno()), "rb") as again:
+        again.seek(0)
+        while block := again.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _current_entry(path: Path) -> dict | None:
+    """The sidecar entry that describes the CSV now at ``path`` (kept while it is
+    replaced), or ``None``."""
+    try:
+        meta = _read_sidecar(path)
+    except InputError:
+        return None
+    if meta is None or not path.exists():
+        return None
+    digest = _file_digest(path)
+    for entry in (meta, meta.get("previous")):
+        if isinstance(entry, dict) and entry.get("sha256") in (digest, None):
+            names = entry.get("names", meta["names"])
+            return _entry(names, int(entry.get("n_boot", 0)), bool(entry.get("frequencies")),
+                          digest, int(entry.get("n_rows", -1)))
+    return None
+
+
+def _write_sidecar(path: Path, entry: dict, previous: dict | None) -> None:
+    meta = {"format": SIDECAR_FORMAT, "version": 2, "file": path.name,
+            "columns": ["a", "b", *PROBABILITY_COLUMNS], **entry}
+    if previous is not None:
+        meta["previous"] = previous
     with atomic_write(sidecar_path(path), "w", encoding="utf-8") as handle:
         json.dump(meta, handle, ensure_ascii=False, indent=1)
         handle.write("\n")
+
+
+@contextmanager
+def _folder_lock(folder: Path):
+    """An exclusive lock on ``folder`` (where the platform allows it): two processes
+    saving into one folder take turns."""
+    try:
+        import fcntl
+
+        fd = os.open(folder, os.O_RDONLY)
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            pass
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def _read_sidecar(path: Path) -> dict | None:
@@ -54,13 +124,36 @@ def _read_sidecar(path: Path) -> dict | None:
     if not isinstance(meta, dict) or meta.get("format") != SIDECAR_FORMAT:
         raise InputError(f"{side}: not a causalcal metadata file (no format "
                          f"{SIDECAR_FORMAT!r})")
-    names = meta.get("names")
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise InputError(f"{side}: 'names' must list strings")
-    n_boot = meta.get("n_boot", 0)
-    if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 0:
-        raise InputError(f"{side}: 'n_boot' must be a whole number")
+    for entry in (meta, meta.get("previous") or {}):
+        names = entry.get("names", meta.get("names"))
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise InputError(f"{side}: 'names' must list strings")
+        n_boot = entry.get("n_boot", 0)
+        if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 0:
+            raise InputError(f"{side}: 'n_boot' must be a whole number")
     return meta
+
+
+def write_csv(path: str | os.PathLike, frame, names: list[str], n_boot: int,
+              frequencies: bool) -> None:
+    """Write the CSV ``path`` and its sidecar as one unit.
+
+    The CSV goes to a temporary file first; the sidecar is then replaced by one that
+    describes both the new CSV and the one still in place (by SHA-256 of their bytes);
+    only then is the CSV renamed over ``path``, and the sidecar trimmed to the new entry.
+    A failure at any step leaves a pair that reads with its own values.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _folder_lock(path.parent):
+        with atomic_write(path, "wb") as handle:
+            frame.to_csv(handle, index=False, float_format="%.8g")
+            entry = _entry(names, n_boot, frequencies, _handle_digest(handle), len(frame))
+            _write_sidecar(path, entry, _current_entry(path))
+        try:
+            _write_sidecar(path, entry, None)
+        except OSError:
+            pass  # the sidecar still describes the new CSV (and the old one)
 
 
 def read_npz(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
@@ -92,10 +185,9 @@ def read_npz(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
 def read_npz_features(path: Path, n_pairs: int) -> np.ndarray | None:
     """The optional ``pair_features`` array of an edge-probabilities ``.npz`` (one row per
     pair), or ``None``."""
-    with np.load(path, allow_pickle=False) as z:
-        if "pair_features" not in z.files:
-            return None
-        features = z["pair_features"]
+    features = read_npz_arrays(path, optional=("pair_features",)).get("pair_features")
+    if features is None:
+        return None
     if features.ndim != 2 or len(features) != n_pairs:
         raise InputError(f"{path}: 'pair_features' must have one row per pair ({n_pairs}), "
                          f"got shape {features.shape}")
@@ -111,7 +203,7 @@ def read_csv(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
         na_values={c: ["", "nan", "NaN"] for c in PROBABILITY_COLUMNS},
     )
     names, n_boot = _csv_header(path, comments)
-    meta = _read_sidecar(path)
+    meta = _sidecar_entry(path, frame)
     if meta is not None:
         names, n_boot = meta["names"], int(meta.get("n_boot", 0))
     missing = [c for c in ("a", "b", *PROBABILITY_COLUMNS) if c not in frame.columns]
@@ -138,6 +230,27 @@ def read_csv(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
     if meta is not None and meta.get("frequencies") and n_boot:
         probs = np.round(probs * n_boot) / n_boot  # multiples of 1/n_boot, printed to 8 digits
     return names, np.column_stack([np.minimum(a, b), np.maximum(a, b)]), probs, n_boot
+
+
+def _sidecar_entry(path: Path, frame) -> dict | None:
+    """The sidecar's entry for the CSV at ``path`` as it is now. A sidecar written for
+    other content (the CSV was edited, or replaced by another program) is stale: its
+    names are kept if they cover the CSV's, its values are not rounded, with a warning."""
+    meta = _read_sidecar(path)
+    if meta is None or "sha256" not in meta:
+        return meta  # no sidecar, or one of version 1 (no checksum)
+    digest = _file_digest(path)
+    for entry in (meta, meta.get("previous")):
+        if isinstance(entry, dict) and entry.get("sha256") == digest:
+            return entry
+    written: set = set()
+    if {"a", "b"} <= set(frame.columns):
+        written = set(frame["a"].dropna()).union(frame["b"].dropna())
+    warnings.warn(f"{sidecar_path(path)} does not belong to {path} (the CSV changed after it "
+                  "was written); its values are read as written, not rounded to multiples "
+                  "of 1/n_boot", UserWarning, stacklevel=4)
+    names = meta["names"] if written <= set(meta["names"]) else None
+    return {"names": names, "n_boot": meta.get("n_boot", 0), "frequencies": False}
 
 
 def _csv_header(path: Path, comments: list[str]) -> tuple[list[str] | None, int]:

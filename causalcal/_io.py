@@ -214,6 +214,34 @@ def check_text_file(path: str | os.PathLike, allow_nul: bool = False) -> Path:
     return path
 
 
+def read_npz_arrays(path: str | os.PathLike, *names: str,
+                    optional: tuple[str, ...] = ()) -> dict:
+    """The arrays ``names`` (and those of ``optional`` that exist) of a ``.npz`` file,
+    read without pickle. A missing file or array, a damaged archive or an array of
+    pickled objects is an ``InputError`` naming the file."""
+    import zipfile
+
+    import numpy as np
+
+    path = input_file(path)
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            missing = [n for n in names if n not in archive.files]
+            if missing:
+                raise InputError(f"{path}: no array {missing[0]!r} (it holds "
+                                 f"{', '.join(archive.files) or 'nothing'})")
+            return {n: archive[n] for n in (*names, *optional) if n in archive.files}
+    except InputError:
+        raise
+    except ValueError as err:
+        if "pickle" in str(err):
+            raise InputError(f"{path}: holds pickled Python objects, which causalcal does "
+                             "not load (they could run code); write plain arrays") from None
+        raise InputError(f"{path}: not a readable .npz file ({err})") from None
+    except (OSError, EOFError, zipfile.BadZipFile) as err:
+        raise InputError(f"{path}: not a readable .npz file ({err})") from None
+
+
 def _comment_lines(handle: IO[str]) -> list[str]:
     """Consume the leading lines starting with ``#``; return them without the ``#``."""
     comments = []

@@ -42,6 +42,7 @@ __all__ = [
     "check_binary_labels",
     "check_binary_scores",
     "check_class_labels",
+    "check_fit_data",
     "check_label_sets",
     "check_offsets",
     "check_probability_matrix",
@@ -354,3 +355,47 @@ def check_score_matrix(X, n_cols: int | None = None, name: str = "X") -> np.ndar
         r, c = bad[0]
         raise ValueError(f"{name}[{r}, {c}] is not finite ({A[r, c]})")
     return A
+
+
+# ------------------------------------------------------------------ what a fit can learn
+def _available_memory() -> float:
+    """Bytes of memory available now (MemAvailable; all physical memory elsewhere)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return float(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import os
+
+        return float(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return math.inf
+
+
+def check_fit_data(estimator: Any, X, y, *, one_class: bool = True) -> None:
+    """Refuse (``InputError``) a training set a calibrator cannot learn from: unless
+    ``one_class`` (a binary method's constant fit, as scikit-learn's), a single sample or
+    labels of a single class or label set; always more rows than its fit has memory for
+    (``estimator._fit_bytes_per_value`` per input value, an estimate). Malformed inputs
+    are left to the calibrator's own checks."""
+    what = type(estimator).__name__
+    shape = np.shape(X)
+    n = shape[0] if shape else 0
+    if n == 1 and not one_class:
+        raise InputError(f"{what}: fitting needs at least 2 samples, got 1 sample")
+    labels = np.asarray(y)
+    if n > 1 and not one_class and labels.shape[:1] == (n,) and labels.dtype != object:
+        distinct = np.unique(labels.reshape(n, -1), axis=0)
+        if len(distinct) < 2:
+            only = distinct[0].tolist() if labels.ndim > 1 else distinct[0].item()
+            raise InputError(f"{what}: every label is {only!r}, a single class; a "
+                             "calibrator needs examples of at least two classes")
+    need = float(np.prod(shape)) * getattr(estimator, "_fit_bytes_per_value", 256)
+    have = _available_memory()
+    if need > have:
+        raise InputError(f"{what}: fitting on {n} rows needs about {need / 2**30:.1f} GB of "
+                         f"memory, more than the {have / 2**30:.1f} GB available; fit on a "
+                         "sample of the rows")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import unicodedata
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -36,7 +37,7 @@ def _categorical_codes(column: pd.Series, name: str, max_arity: int) -> tuple[np
     labels = column.cat.categories.tolist()
     codes = column.cat.codes.to_numpy(np.int64)
     if (codes < 0).any():
-        row = int(np.flatnonzero(codes < 0)[0])
+        row = int(np.flatnonzero(codes < 0)[0]) + 1
         raise ValueError(f"column {name!r}, row {row}: missing value")
     if len(labels) > max_arity:
         raise ValueError(f"column {name!r}: {len(labels)} categories > max_arity={max_arity}; "
@@ -136,14 +137,17 @@ class DiscreteData:
         Errors (``ValueError``, naming the column and, where it applies, the row):
         fewer than 2 rows; a missing value; a non-finite number; a numeric column
         with more than ``max_arity`` distinct values ("looks continuous"); a text
-        column with more than ``max_arity`` categories. Rows are counted from 0 in data
-        order (a CSV's header line is not a row, so row ``r`` is on line ``r + 2``).
+        column with more than ``max_arity`` categories; a column name holding a control
+        character. Rows are counted from 1 in data order, as a spreadsheet numbers the
+        data rows below a header (a CSV's row ``r`` is on line ``r + 1``). A name starting
+        with ``=``, ``+``, ``-`` or ``@`` is warned about: spreadsheet programs read such a
+        cell of an output CSV as a formula.
         """
         if frame.shape[0] < 2:
             raise ValueError(f"need at least 2 rows of data, got {frame.shape[0]}")
         if frame.shape[1] < 1:
             raise ValueError("data has no columns")
-        names = [str(c) for c in frame.columns]
+        names = check_column_names([str(c) for c in frame.columns])
         codes = np.empty(frame.shape, dtype=np.int64)
         categories: list[list[Any]] = []
         for k, name in enumerate(names):
@@ -158,7 +162,7 @@ class DiscreteData:
                 column = column.infer_objects()
             missing = column.isna().to_numpy()
             if missing.any():
-                row = int(np.flatnonzero(missing)[0])
+                row = int(np.flatnonzero(missing)[0]) + 1
                 raise ValueError(f"column {name!r}, row {row}: missing value")
             values = column.to_numpy()
             numeric = pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(
@@ -169,7 +173,8 @@ class DiscreteData:
                 bad = ~np.isfinite(values)
                 if bad.any():
                     row = int(np.flatnonzero(bad)[0])
-                    raise ValueError(f"column {name!r}, row {row}: non-finite value {values[row]}")
+                    raise ValueError(f"column {name!r}, row {row + 1}: non-finite value "
+                                     f"{values[row]}")
             labels, inverse = np.unique(values if numeric else values.astype(str),
                                         return_inverse=True)
             if len(labels) > max_arity:
@@ -209,22 +214,34 @@ class DiscreteData:
     @classmethod
     def from_csv(
         cls, path: str | os.PathLike, max_arity: int = DEFAULT_MAX_ARITY,
-        na_values: Sequence[str] = (),
+        na_values: Sequence[str] | None = None,
         discretize_bins: tuple[str, int] | None = None,
     ) -> DiscreteData:
         """Read a comma-separated UTF-8 file with a header row and encode it as
-        :meth:`from_frame`. Only an empty cell is a missing value, unless ``na_values``
-        names more markers (e.g. ``["NA", "?"]``): a category called ``NA`` stays a
-        category. Missing values are errors naming the column and row. Every problem is an
+        :meth:`from_frame`.
+
+        Categories are the cells as written: ``01`` and ``1``, ``True`` and ``true`` are
+        different categories. A column whose every cell reads as a number, no two
+        spellings of the same number among them, is numeric: sorted by value, and with
+        more than ``max_arity`` distinct values continuous (refused, or binned with
+        ``discretize_bins=(method, n_bins)``, see :func:`discretize`).
+
+        An empty cell is a missing value, an error naming the column and row (data rows
+        counted from 1). So is a cell that looks like a missing-value marker (``NA``,
+        ``N/A``, ``?``, ``.``, ``nan``, ``NULL``) unless ``na_values`` is given: then the
+        markers it lists are missing values and every other cell is a category
+        (``na_values=[]`` keeps a category called ``NA``). Every problem is an
         ``InputError`` (a ``ValueError``) naming the file: empty, not UTF-8 text, another
         delimiter (named), duplicate or empty column names, a first line of numbers (no
-        header row), ragged rows, and :meth:`from_frame`'s. ``discretize_bins=(method,
-        n_bins)`` first bins the columns that look continuous (:func:`discretize`)."""
+        header row), ragged rows, and :meth:`from_frame`'s."""
         if isinstance(na_values, str):
             na_values = [na_values]
-        _, frame = read_csv_file(path, keep_default_na=False,
-                                 na_values=["", *map(str, na_values)])
+        markers = ["", *map(str, na_values or ())]
+        _, frame = read_csv_file(path, dtype=str, keep_default_na=False, na_values=markers)
         try:
+            if na_values is None:
+                _refuse_missing_markers(frame)
+            frame = frame.apply(_typed_column)
             if discretize_bins is not None:
                 frame = discretize(frame, *discretize_bins, max_arity=max_arity)
             return cls.from_frame(frame, max_arity=max_arity)
@@ -246,6 +263,50 @@ class DiscreteData:
         """Write the labels as CSV with a header row (atomically)."""
         with atomic_write(path, newline="", encoding="utf-8") as handle:
             self.to_frame().to_csv(handle, index=False)
+
+
+#: cells that look like a missing-value marker (compared without case and spaces)
+MISSING_MARKERS = ("na", "n/a", "?", ".", "nan", "null")
+
+
+def _refuse_missing_markers(frame: pd.DataFrame) -> None:
+    """An error naming the first cell (column, 1-based row) that looks like a marker."""
+    for name in frame.columns:
+        column = frame[name]
+        looks = column.str.strip().str.lower().isin(MISSING_MARKERS).to_numpy()
+        if looks.any():
+            row = int(np.flatnonzero(looks)[0])
+            raise InputError(
+                f"column {name!r}, row {row + 1}: {column.iloc[row]!r} looks like a missing "
+                "value; causalcal needs complete data. Say which cells mean 'missing' with "
+                "--na-values (na_values=[...]), e.g. --na-values NA, or --na-values '' to "
+                f"read {column.iloc[row]!r} as a category")
+
+
+def _typed_column(column: pd.Series) -> pd.Series:
+    """A column of CSV text as numbers if every cell reads as one and no two different
+    spellings denote the same number (``1`` and ``01``, ``1.0``, ``+1``, ``1e0``); else
+    the text as written."""
+    present = column.dropna()
+    numbers = pd.to_numeric(present, errors="coerce")
+    if numbers.isna().any() or present.nunique() != numbers.nunique():
+        return column
+    return pd.to_numeric(column)
+
+
+def check_column_names(names: list[str]) -> list[str]:
+    """Refuse names holding control characters (a carriage return, a tab, ...); warn about
+    names a spreadsheet program would read as a formula."""
+    for k, name in enumerate(names):
+        bad = [c for c in name if unicodedata.category(c) == "Cc"]
+        if bad:
+            raise InputError(f"column {k + 1} ({name!r}): the name holds the control "
+                             f"character {bad[0]!r}; rename the column")
+        if name[:1] in ("=", "+", "-", "@"):
+            warnings.warn(f"column {name!r} starts with {name[0]!r}: a spreadsheet program "
+                          "reads such a cell of an output CSV as a formula", UserWarning,
+                          stacklevel=3)
+    return names
 
 
 def discretize(
@@ -287,8 +348,9 @@ def discretize(
         bad = ~np.isfinite(values)
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
-            raise InputError(f"column {name!r}, row {row}: {frame[name].iloc[row]!r} is not a "
-                             "finite number; cannot discretize it")
+            cell = frame[name].iloc[row]
+            what = "missing value" if pd.isna(cell) else f"{cell!r} is not a finite number"
+            raise InputError(f"column {name!r}, row {row + 1}: {what}; cannot discretize it")
         binner = KBinsDiscretizer(n_bins=int(n_bins), encode="ordinal", strategy=method,
                                   subsample=None)
         with warnings.catch_warnings():  # "bins whose width are too small" are dropped

@@ -22,7 +22,7 @@ from causalcal._edges_io import (
     read_csv,
     read_npz,
     read_npz_features,
-    write_sidecar,
+    write_csv,
 )
 from causalcal._io import atomic_write, input_file
 from causalcal.errors import InputError
@@ -251,32 +251,31 @@ class EdgeProbabilities:
 
         The CSV is a plain table ``a,b,p_none,p_forward,p_backward,p_undirected`` that
         ``pandas.read_csv(path)`` reads as it is, probabilities with at most 8 significant
-        digits; its metadata (every variable name, also those without an edge, and
-        ``n_boot``) go to the JSON sidecar ``PATH.json``. Bootstrap frequencies (multiples
-        of 1/n_boot) read back exactly; other values to 8 significant digits. A name
-        holding a carriage return does not survive the CSV form; use ``.npz``.
+        digits; its metadata (every variable name, also those without an edge, ``n_boot``
+        and the CSV's SHA-256) go to the JSON sidecar ``PATH.json``, and the two are
+        replaced as one unit (see :func:`causalcal._edges_io.write_csv`). Bootstrap
+        frequencies (multiples of 1/n_boot) read back exactly; other values to 8
+        significant digits.
         """
         path = Path(path)
         suffix = path.suffix.lower()
         if suffix not in (".npz", ".csv"):
             raise ValueError(f"{path}: unknown format, use a .npz or .csv file name")
         if suffix == ".csv":
-            write_sidecar(path, self.names, self.n_boot, self._on_grid())
+            write_csv(path, self.to_frame(), self.names, self.n_boot, self._on_grid())
+            return
         with atomic_write(path, "wb") as handle:
-            if suffix == ".npz":
-                np.savez_compressed(
-                    handle,
-                    names=np.asarray(self.names, dtype=str),
-                    # numpy strips trailing NULs from str arrays; JSON keeps names exact
-                    names_json=np.asarray(json.dumps(self.names)),
-                    pairs=self.pairs.astype(np.int32),
-                    probs=self.probs,
-                    n_boot=np.int64(self.n_boot),
-                    **({} if self.pair_features is None
-                       else {"pair_features": np.asarray(self.pair_features)}),
-                )
-            else:
-                self.to_frame().to_csv(handle, index=False, float_format="%.8g")
+            np.savez_compressed(
+                handle,
+                names=np.asarray(self.names, dtype=str),
+                # numpy strips trailing NULs from str arrays; JSON keeps names exact
+                names_json=np.asarray(json.dumps(self.names)),
+                pairs=self.pairs.astype(np.int32),
+                probs=self.probs,
+                n_boot=np.int64(self.n_boot),
+                **({} if self.pair_features is None
+                   else {"pair_features": np.asarray(self.pair_features)}),
+            )
 
     def _on_grid(self) -> bool:
         """Whether every probability is a multiple of 1 / n_boot (bootstrap frequencies)."""

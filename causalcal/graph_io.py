@@ -182,7 +182,8 @@ def _gml(graph: PDAG, edge_data: EdgeData | None) -> str:
 
 
 def _quote(name: str) -> str:
-    return '"' + name.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    escaped = name.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + escaped.replace("\n", "\\n").replace("\r", "\\r") + '"'
 
 
 def _dot(graph: PDAG, edge_data: EdgeData | None) -> str:
@@ -240,7 +241,8 @@ _EDGE = re.compile(rf"^\s*{_NAME}\s*->\s*{_NAME}\s*(\[(.*)\])?\s*;?\s*$")
 
 
 def _unquote(text: str) -> str:
-    return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), text)
+    controls = {"n": "\n", "r": "\r"}
+    return re.sub(r"\\(.)", lambda m: controls.get(m.group(1), m.group(1)), text)
 
 
 def _parse_dot(text: str) -> PDAG:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from causalcal._io import read_npz_arrays
 from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities
 
@@ -36,8 +37,7 @@ def _unit_meta(config: StudyConfig, cache: Path, v: int, e: int, r: int) -> dict
 
 
 def _load_truth(path: Path) -> np.ndarray:
-    with np.load(path) as z:
-        return z["labels"]
+    return read_npz_arrays(path, "labels")["labels"]
 
 
 def _network(config: StudyConfig, cache: Path, v: int, e: int, meta: dict):
@@ -55,12 +55,16 @@ def _network(config: StudyConfig, cache: Path, v: int, e: int, meta: dict):
     return network, _load_truth(truth_path)
 
 
+def _read_data(path: Path) -> DiscreteData:
+    z = read_npz_arrays(path, "codes", "names", "arities")
+    return DiscreteData(z["codes"], [str(n) for n in z["names"]], z["arities"])
+
+
 def _data(config: StudyConfig, cache: Path, network, meta: dict) -> DiscreteData:
     """The unit's data set (cached)."""
     data_path = cache / "data.npz"
     if data_path.exists():
-        with np.load(data_path) as z:
-            return DiscreteData(z["codes"], [str(n) for n in z["names"]], z["arities"])
+        return _read_data(data_path)
     data = network.sample(config.n_samples, seed=meta["data_seed"])
     savez(data_path, codes=data.codes, names=np.asarray(data.names, dtype=str),
           arities=np.asarray(data.arities))
@@ -99,12 +103,10 @@ def unit_features(config: StudyConfig, cache: Path, meta: dict) -> np.ndarray:
     from its checkpoint replicates: no search is rerun."""
     path = cache / "features.npz"
     if path.exists():
-        with np.load(path) as z:
-            return z["features"]
+        return read_npz_arrays(path, "features")["features"]
     from causalcal.bootstrap.pair_features import checkpoint_pair_features
 
-    with np.load(cache / "data.npz") as z:
-        data = DiscreteData(z["codes"], [str(n) for n in z["names"]], z["arities"])
+    data = _read_data(cache / "data.npz")
     features = checkpoint_pair_features(
         data, cache / "bootstrap", n_boot=config.n_boot, seed=meta["bootstrap_seed"],
         search=config.search, **config.search_options)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -19,3 +21,45 @@ def _run_causalcal(*args, cwd=None) -> subprocess.CompletedProcess:
 def causalcal_cli():
     """Run the command line in a subprocess: ``causalcal_cli("demo", "--help", cwd=…)``."""
     return _run_causalcal
+
+
+def _session_processes(sid: int) -> dict[int, tuple[int, str]]:
+    """Live processes of session ``sid`` (from /proc): pid -> (parent pid, state).
+    Zombies (dead, waiting to be reaped) do not count."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) "
+        state, ppid, session = fields[0], int(fields[1]), int(fields[3])
+        if session == sid and state not in ("Z", "X"):
+            found[int(entry.name)] = (ppid, state)
+    return found
+
+
+def wait_until(condition, timeout: float, interval: float = 0.05):
+    """Poll ``condition()`` until it returns something true or ``timeout`` seconds pass;
+    its last value. Tests wait on conditions with generous deadlines, never fixed sleeps,
+    so that a loaded machine slows them down without failing them."""
+    deadline = time.monotonic() + timeout
+    while not (value := condition()) and time.monotonic() < deadline:
+        time.sleep(interval)
+    return value
+
+
+@pytest.fixture(scope="session")
+def session_processes():
+    """``session_processes(sid)``: the live processes of session ``sid`` (Linux /proc)."""
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("reads the process table from /proc")
+    return _session_processes
+
+
+@pytest.fixture(scope="session")
+def poll():
+    """``poll(condition, timeout)``: wait for a condition (see :func:`wait_until`)."""
+    return wait_until

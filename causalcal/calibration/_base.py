@@ -5,6 +5,8 @@ The array checks live in :mod:`causalcal._validation` (re-exported here).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
@@ -12,6 +14,7 @@ from sklearn.utils.validation import check_is_fitted
 from causalcal._validation import (
     check_binary_labels,
     check_binary_scores,
+    check_fit_data,
     check_probability_matrix,
     check_sample_weight,
     validate_params,
@@ -49,8 +52,43 @@ def pool_ties(s: np.ndarray, z: np.ndarray, w: np.ndarray):
     return s[first], np.add.reduceat(w, first), np.add.reduceat(w * z, first)
 
 
-class BinaryCalibrator(BaseEstimator):
-    """Base of the binary calibrators: ``fit(scores, y)``, ``predict(scores)`` → P(y = 1).
+def _checked_fit(fit):
+    """``fit`` preceded by :func:`causalcal._validation.check_fit_data`."""
+
+    @functools.wraps(fit)
+    def checked(self, X, y=None, *args, **kwargs):
+        if not getattr(self, "_fit_checked", False):
+            self._validate_params()  # a bad hyper-parameter is named first
+            check_fit_data(self, X, y, one_class=self._fits_one_class)
+        self._fit_checked = True  # a subclass's fit calling its parent's checks once
+        try:
+            return fit(self, X, y, *args, **kwargs)
+        finally:
+            self._fit_checked = False
+
+    checked._checks_fit_data = True
+    return checked
+
+
+class _ChecksFitData:
+    """Every subclass's ``fit`` first refuses what no calibrator can learn from
+    (:func:`~causalcal._validation.check_fit_data`): one sample, one class, more rows
+    than memory allows."""
+
+    #: bytes a fit needs per input value, for the memory estimate (subclasses refine it)
+    _fit_bytes_per_value = 256
+    #: whether one sample or one class is a valid fit (a constant, for binary methods)
+    _fits_one_class = True
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        fit = cls.__dict__.get("fit")
+        if fit is not None and not getattr(fit, "_checks_fit_data", False):
+            cls.fit = _checked_fit(fit)
+
+
+class BinaryCalibrator(_ChecksFitData, BaseEstimator):
+    """Base of the binary calibrators: ``fit(scores, y)``, ``predict`` → P(y = 1).
 
     ``predict`` returns the calibrated probability of the positive class, a float array
     (n,), not a label: unlike scikit-learn's classifiers and unlike
@@ -98,12 +136,16 @@ class BinaryCalibrator(BaseEstimator):
         check_is_fitted(self)
 
 
-class MulticlassCalibrator(BaseEstimator):
+class MulticlassCalibrator(_ChecksFitData, BaseEstimator):
     """Base of the multi-class calibrators: ``fit(P, y)``, ``predict_proba`` → rows summing to 1.
 
     ``predict`` returns class indices, as scikit-learn's classifiers do; the binary
-    calibrators' ``predict`` returns a probability instead (docs/design.md §7).
+    calibrators' ``predict`` returns a probability instead (docs/design.md §7). A fit on
+    one sample or labels of a single class is refused (nothing to calibrate between
+    classes).
     """
+
+    _fits_one_class = False
 
     _parameter_constraints: dict = {}
 

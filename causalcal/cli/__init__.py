@@ -8,8 +8,11 @@ when their command runs, so ``causalcal --help`` stays fast.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import signal
 import sys
+import threading
 import warnings
 from collections.abc import Sequence
 
@@ -168,6 +171,10 @@ def _add_common_arguments(parser: argparse.ArgumentParser) -> None:
     common = parser.add_argument_group("common options")
     common.add_argument("--traceback", action="store_true",
                         help="on an error, show the Python traceback (for debugging)")
+    common.add_argument("--force", action="store_true",
+                        help="replace an existing output file that holds something else "
+                             "(data, known relations, a sidecar, another result); an "
+                             "output is never allowed to be one of the inputs")
     common.add_argument("--progress", action="store_true",
                         help="progress bars even when standard error is not a terminal "
                              "(otherwise a log gets plain progress lines)")
@@ -185,6 +192,27 @@ def _log_to_stderr() -> None:
         handler._causalcal_cli = True
         logger.addHandler(handler)
     logger.setLevel(logging.INFO)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as Ctrl-C is: workers stopped, no partial output."""
+
+
+def _raise_terminated(signum, frame) -> None:
+    raise Terminated()
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt():
+    """While a command runs in the main thread, SIGTERM raises :class:`Terminated`."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -207,13 +235,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     force_bars(args.progress)
     _log_to_stderr()
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), _terminate_as_interrupt():
         warnings.showwarning = _show_warning
         try:
             return int(module.run(args) or 0)
-        except KeyboardInterrupt:
-            print(f"causalcal {name}: interrupted", file=sys.stderr)
-            return 130
+        except KeyboardInterrupt as err:
+            how = "terminated (SIGTERM)" if isinstance(err, Terminated) else "interrupted"
+            print(f"causalcal {name}: {how}; files being written were left as they were",
+                  file=sys.stderr)
+            return 143 if isinstance(err, Terminated) else 130
         except Exception as err:
             if args.traceback:
                 raise

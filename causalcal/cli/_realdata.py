@@ -71,6 +71,26 @@ def check_graph_arguments(args: argparse.Namespace) -> None:
         check_output_file(args.graph, "--graph", GRAPH_SUFFIXES)
 
 
+def plan_search_files(args: argparse.Namespace, outputs: dict[str, str | None]):
+    """A checked :class:`~causalcal.cli._paths.FilePlan` of a command that reads data
+    (DATA, --known, --knowledge, --tiers, --probabilities) and writes ``outputs`` (option ->
+    (path, kind)), --checkpoint and --graph; refuses clashes before any work."""
+    from causalcal.cli._paths import GRAPH, FilePlan
+
+    plan = FilePlan(getattr(args, "force", False))
+    plan.read("DATA", args.data)
+    plan.read("--known", getattr(args, "known", None))
+    plan.read("--knowledge", args.knowledge)
+    plan.read("--tiers", args.tiers)
+    plan.read("--probabilities", getattr(args, "probabilities", None), sidecar=True)
+    for option, (path, kind) in outputs.items():
+        plan.write(option, path, kind)
+    plan.write("--checkpoint", args.checkpoint)
+    plan.write("--graph", args.graph, GRAPH)
+    plan.check()
+    return plan
+
+
 def write_network(probabilities, path: str, threshold: float) -> str:
     """Write the averaged network of ``probabilities`` to ``path``; a one-line report."""
     from causalcal.graph_io import write_graph
@@ -83,10 +103,14 @@ def write_network(probabilities, path: str, threshold: float) -> str:
 
 def add_data_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--na-values", metavar="MARKERS", default="",
+        "--na-values", metavar="MARKERS", default=None,
         help="comma-separated cell values that mean 'missing' besides an empty cell, e.g. "
-             "'NA,?' (default: only an empty cell, so a category named NA stays a "
-             "category); a missing value is an error naming its column and row")
+             "'NA,?'; a missing value is an error naming its column and row. Without this "
+             "option a cell that looks like a marker (NA, N/A, ?, ., nan, NULL) is an "
+             "error too; --na-values '' reads such cells as categories. Cells are "
+             "categories as written (01 and 1, True and true differ); a column of numbers "
+             "with no two spellings of one number is numeric, sorted by value, and with "
+             "more than --max-arity values continuous (see --discretize)")
     parser.add_argument(
         "--discretize", metavar="METHOD:K",
         help="bin every numeric column with more than --max-arity distinct values into K "
@@ -100,9 +124,26 @@ def load_data(args: argparse.Namespace):
     ``--na-values`` and ``--discretize`` applied."""
     from causalcal.data import DiscreteData
 
-    markers = [m.strip() for m in args.na_values.split(",") if m.strip()]
+    markers = (None if args.na_values is None
+               else [m.strip() for m in args.na_values.split(",") if m.strip()])
     return DiscreteData.from_csv(args.data, max_arity=args.max_arity, na_values=markers,
                                  discretize_bins=parse_discretize(args.discretize))
+
+
+def arity_option(args: argparse.Namespace, search, options: dict) -> dict:
+    """``options`` with ``max_arity`` for the search when --max-arity raises it above the
+    searches' default, so that the data read are also searched (a search that takes no
+    such option, or an explicit ``--option max_arity=…``, is left alone)."""
+    from causalcal.bootstrap.bootstrap import check_search_options
+    from causalcal.data import DEFAULT_MAX_ARITY
+
+    if args.max_arity <= DEFAULT_MAX_ARITY or "max_arity" in options:
+        return options
+    try:
+        check_search_options(search, {"max_arity": args.max_arity})
+    except ValueError:
+        return options
+    return {**options, "max_arity": args.max_arity}
 
 
 def parse_discretize(text: str | None) -> tuple[str, int] | None:

@@ -34,10 +34,12 @@ from causalcal.cli._realdata import (
     add_data_arguments,
     add_graph_arguments,
     add_knowledge_arguments,
+    arity_option,
     check_graph_arguments,
     knowledge_from_arguments,
     load_data,
     parse_discretize,
+    plan_search_files,
     write_network,
 )
 
@@ -127,13 +129,16 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from causalcal.cli import CLIError, check_output_file, parse_params
+    from causalcal.cli._paths import PROBABILITIES
 
     out = Path(args.out)
     check_output_file(args.out, "--out", (".npz", ".csv"))
+    plan_search_files(args, {"--out": (args.out, PROBABILITIES)})
     options = parse_params(args.option, "--option", "KEY")
     if args.max_degree is not None:
         options["max_degree"] = args.max_degree
-    settings = bootstrap_settings(args, _resolve_search(args.search), options)
+    search = _resolve_search(args.search)
+    settings = bootstrap_settings(args, search, arity_option(args, search, options))
     check_graph_arguments(args)
     parse_discretize(args.discretize)
     data = load_data(args)

@@ -80,6 +80,19 @@ def _fit_on_known(args, inputs, params):
                                map=args.map)
 
 
+def _plan_files(args: argparse.Namespace, cal_path) -> None:
+    """The files calibrate reads and writes, checked against each other."""
+    from causalcal.cli._paths import PROBABILITIES, RELATIONS, FilePlan
+
+    plan = FilePlan(args.force)
+    plan.read("PROBS", args.probs, sidecar=True)
+    plan.read("--known", args.known)
+    plan.read("--truth", args.truth)
+    plan.write("--out", args.out, PROBABILITIES)
+    plan.write("--out's calibration pairs", cal_path, RELATIONS)
+    plan.check()
+
+
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -93,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     check_output_file(args.out, "--out", (".npz", ".csv"))
+    cal_path = out.with_name(out.stem + ".calibration.csv")
+    _plan_files(args, cal_path)
     if args.seed < 0:
         raise CLIError(f"--seed must be non-negative, got {args.seed}")
     params = parse_params(args.param)
@@ -107,7 +122,6 @@ def run(args: argparse.Namespace) -> int:
                                    n_boot=probs.n_boot)
     calibrated.save(out)
     calset = fit.calibration_set
-    cal_path = out.with_name(out.stem + ".calibration.csv")
     with atomic_write(cal_path, newline="", encoding="utf-8") as handle:
         pairs_frame(calset.keys, calset.labels, probs.names).to_csv(handle, index=False)
     print(f"fitted {args.calibrator} on {len(calset)} pairs ("

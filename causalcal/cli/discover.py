@@ -47,10 +47,12 @@ from causalcal.cli._realdata import (
     add_data_arguments,
     add_graph_arguments,
     add_knowledge_arguments,
+    arity_option,
     check_graph_arguments,
     knowledge_from_arguments,
     load_data,
     parse_discretize,
+    plan_search_files,
     write_network,
 )
 from causalcal.cli.bootstrap import bootstrap_settings
@@ -107,7 +109,9 @@ def run(args: argparse.Namespace) -> int:
     from causalcal.workflow.discover import discover
 
     check_output_file(args.out, "--out")
-    settings = bootstrap_settings(args, args.search.lower(), {})
+    _plan_files(args)
+    search = args.search.lower()
+    settings = bootstrap_settings(args, search, arity_option(args, search, {}))
     check_graph_arguments(args)
     if args.plot is not None:
         from causalcal.cli import check_output_dir
@@ -146,6 +150,19 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:
         print(_write_plots(result, Path(args.plot), args.graph_threshold))
     return 0
+
+
+def _plan_files(args: argparse.Namespace) -> None:
+    """Every file discover reads and writes, checked against each other."""
+    from causalcal.cli._paths import IMAGE, RANKING, REPORT
+
+    plots = Path(args.plot) if args.plot is not None else None
+    plan_search_files(args, {
+        "--out": (args.out, RANKING), "--out's report": (args.out + ".json", REPORT),
+        "--plot": (args.plot, None),
+        "--plot's network.png": (plots and plots / "network.png", IMAGE),
+        "--plot's reliability.png": (plots and plots / "reliability.png", IMAGE),
+    })
 
 
 def _write_plots(result, folder: Path, threshold: float) -> str:

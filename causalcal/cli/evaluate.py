@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
 
     from causalcal._io import atomic_write
     from causalcal.cli import check_output_file
+    from causalcal.cli._paths import IMAGE, MEASURES, FilePlan
     from causalcal.edges import EdgeProbabilities
     from causalcal.evaluate import edge_type_metrics, reliability_bins
     from causalcal.relations_io import truth_from_csv
@@ -89,6 +90,14 @@ def run(args: argparse.Namespace) -> int:
         check_output_file(args.json, "--json")
     if args.plot:
         check_output_file(args.plot, "--plot")
+    plan = FilePlan(args.force)
+    for option, path in (("PROBS", args.probs), ("--before", args.before)):
+        plan.read(option, path, sidecar=True)
+    plan.read("--truth", args.truth)
+    plan.read("--exclude", args.exclude)
+    plan.write("--json", args.json, MEASURES)
+    plan.write("--plot", args.plot, IMAGE)
+    plan.check()
     probs = EdgeProbabilities.load(args.probs)
     truth = truth_from_csv(args.truth, probs.names)
     keep = np.ones(probs.n_pairs, dtype=bool)

@@ -44,6 +44,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
+def _plan_files(args: argparse.Namespace, out) -> None:
+    """Inputs and outputs, checked; existing outputs are kept unless --force."""
+    from causalcal.cli._paths import NEW, FilePlan
+
+    plan = FilePlan(args.force)
+    plan.read("--bif", args.bif)
+    plan.read("--load", args.load)
+    for name in ("network.json", "data.csv", "truth.csv"):
+        plan.write(f"--out's {name}", out / name, NEW)
+    plan.check()
+
+
 def run(args: argparse.Namespace) -> int:
 
     import numpy as np
@@ -68,9 +80,12 @@ def run(args: argparse.Namespace) -> int:
         raise CLIError("give exactly one network: --nodes/--edges, --network, --bif or --load")
     if args.out is None:
         raise CLIError("--out DIR is required")
+    if args.seed < 0:
+        raise CLIError(f"--seed must be non-negative, got {args.seed}")
     if args.samples < 1:
         raise CLIError(f"--samples must be >= 1, got {args.samples}")
     out = check_output_dir(args.out, "--out")
+    _plan_files(args, out)
 
     seed_seq = np.random.SeedSequence(args.seed)
     net_seed, data_seed = seed_seq.spawn(2)

@@ -43,7 +43,7 @@ class DiscoveryResult:
         sensitivity of the top candidates; ``rows``: the rows written to the table."""
         import json
 
-        d = dict(self.diagnostics)
+        d = {"format": "causalcal.discover-report", **self.diagnostics}
         d["rows_written"] = len(self.edges) if rows is None else int(rows)
         d["n_boot"] = self.probabilities.n_boot
         return json.dumps(d, indent=1, default=float) + "\n"

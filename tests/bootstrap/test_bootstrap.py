@@ -322,19 +322,22 @@ bootstrap_edge_probabilities(chain_data(), n_boot={n_boot}, search=threshold_sea
     "n_jobs, sig, target",
     [(1, signal.SIGKILL, "group"), (2, signal.SIGINT, "group"), (2, signal.SIGKILL, "worker")],
 )
-def test_killed_run_resumes_to_the_uninterrupted_result(data, tmp_path, n_jobs, sig, target):
+def test_killed_run_resumes_to_the_uninterrupted_result(data, tmp_path, n_jobs, sig, target,
+                                                        session_processes, poll):
     """Kill the runner (and its workers) — or only one loky worker process — once at least
-    one replicate is on disk; resuming must give the uninterrupted result."""
+    one replicate is on disk; resuming must give the uninterrupted result. Every wait is
+    on a condition with a deadline generous enough for a loaded machine."""
     ckpt = tmp_path / "ck"
     n_boot = 14
     code = _RUNNER.format(tests=str(TESTS), n_boot=n_boot, ckpt=str(ckpt), n_jobs=n_jobs)
     env = {**ENV, "BOOTSTRAP_TEST_DELAY": "0.15"}
     proc = subprocess.Popen([sys.executable, "-c", code], env=env, start_new_session=True)
     try:
-        deadline = time.monotonic() + 60
-        while not list(ckpt.glob("rep-*.npz")) and time.monotonic() < deadline:
+        def replicate_on_disk() -> bool:
             assert proc.poll() is None, "runner exited early"
-            time.sleep(0.02)
+            return bool(list(ckpt.glob("rep-*.npz")))
+
+        assert poll(replicate_on_disk, timeout=300, interval=0.02)
         if target == "group":
             # kill -9 / Ctrl-C the whole process group (runner and loky workers) mid-run
             os.killpg(proc.pid, sig)
@@ -344,11 +347,13 @@ def test_killed_run_resumes_to_the_uninterrupted_result(data, tmp_path, n_jobs, 
                        if "popen_loky" in " ".join(c.cmdline())]
             assert workers, "no loky worker found"
             workers[0].send_signal(sig)  # the runner sees a dead worker and stops
-        proc.wait(timeout=30)
+        proc.wait(timeout=300)
+        # the workers finish their shutdown before the resumed run looks at the folder
+        assert poll(lambda: not session_processes(proc.pid), timeout=300, interval=0.1)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=30)
+            proc.wait(timeout=300)
     assert proc.returncode != 0
     finished = list(ckpt.glob("rep-*.npz"))
     assert 1 <= len(finished) < n_boot

@@ -118,7 +118,7 @@ def test_write_failure_is_one_line_and_keeps_the_old_file(sim, tmp_path, capsys,
 
     monkeypatch.setattr(os, "fsync", disk_full)
     line = one_error(capsys, "bootstrap", sim / "data.csv", "--n-boot", 2, "--out", out,
-                     "--quiet", code=1)
+                     "--quiet", "--force", code=1)
     assert f"cannot write {out}" in line and "No space left" in line
     assert out.read_bytes() == b"old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["probs.npz"]

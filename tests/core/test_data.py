@@ -51,7 +51,7 @@ def test_object_array_of_numbers_is_numeric():
     d = DiscreteData.from_array(arr)
     assert d.categories[0] == [1, 2, 10]  # numeric order, not '1' < '10' < '2'
     np.testing.assert_array_equal(d.codes[:, 0], [0, 2, 1])
-    with pytest.raises(ValueError, match="column 'X0', row 1: non-finite"):
+    with pytest.raises(ValueError, match="column 'X0', row 2: non-finite"):
         DiscreteData.from_array(np.array([[1.0, "a"], [np.inf, "b"]], dtype=object))
 
 
@@ -70,18 +70,18 @@ def test_smallest_int_dtype_for_many_categories():
 
 
 def test_missing_value_names_column_and_row():
-    with pytest.raises(ValueError, match=r"column 'b', row 2: missing value"):
+    with pytest.raises(ValueError, match=r"column 'b', row 3: missing value"):
         DiscreteData.from_array(np.array([[0, 1], [1, 0], [1, np.nan]]), names=["a", "b"])
-    with pytest.raises(ValueError, match=r"column 'txt', row 1: missing value"):
+    with pytest.raises(ValueError, match=r"column 'txt', row 2: missing value"):
         DiscreteData.from_frame(pd.DataFrame({"txt": ["x", None, "y"]}))
-    with pytest.raises(ValueError, match=r"column 'n', row 0: missing value"):
+    with pytest.raises(ValueError, match=r"column 'n', row 1: missing value"):
         DiscreteData.from_frame(pd.DataFrame({"n": pd.array([None, 1, 2], dtype="Int64")}))
 
 
 @pytest.mark.parametrize("bad", [np.inf, -np.inf])
 def test_non_finite_names_column_and_row(bad):
     arr = np.array([[0.0, 1], [1, 0], [2, 1], [bad, 0]])
-    with pytest.raises(ValueError, match=r"column 'X0', row 3: non-finite value -?inf"):
+    with pytest.raises(ValueError, match=r"column 'X0', row 4: non-finite value -?inf"):
         DiscreteData.from_array(arr)
 
 
@@ -163,13 +163,13 @@ def test_csv_round_trip_and_labels(tmp_path):
 def test_csv_errors_name_file_column_and_row(tmp_path):
     path = tmp_path / "m.csv"
     path.write_text("a,b\n0,1\n1,\n0,0\n")
-    with pytest.raises(ValueError, match=r"m.csv: column 'b', row 1: missing value"):
+    with pytest.raises(ValueError, match=r"m.csv: column 'b', row 2: missing value"):
         DiscreteData.from_csv(path)
     path.write_text("a,b\n0,1\nNA,1\n")  # NA is a category unless named a marker
-    with pytest.raises(ValueError, match=r"column 'a', row 1: missing value"):
+    with pytest.raises(ValueError, match=r"column 'a', row 2: missing value"):
         DiscreteData.from_csv(path, na_values=["NA"])
     path.write_text("a,b\n0,1\n1,inf\n")
-    with pytest.raises(ValueError, match=r"column 'b', row 1: non-finite value inf"):
+    with pytest.raises(ValueError, match=r"column 'b', row 2: non-finite value inf"):
         DiscreteData.from_csv(path)
     path.write_text("a,b\n0,1\n")
     with pytest.raises(ValueError, match="m.csv: need at least 2 rows"):

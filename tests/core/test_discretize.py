@@ -59,7 +59,7 @@ def test_errors():
         discretize(frame, n_bins=1)
     with pytest.raises(InputError, match="no column 'z'"):
         discretize(frame, columns=["z"])
-    with pytest.raises(InputError, match="column 'label', row 0"):
+    with pytest.raises(InputError, match="column 'label', row 1"):
         discretize(frame, columns=["label"])
 
 

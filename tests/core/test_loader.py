@@ -30,27 +30,32 @@ def test_ordered_categorical_keeps_order_and_unused_categories():
 
 def test_categorical_missing_and_too_many():
     col = pd.Categorical(["a", None, "a"], categories=["a", "b"])
-    with pytest.raises(ValueError, match="column 'x', row 1: missing value"):
+    with pytest.raises(ValueError, match="column 'x', row 2: missing value"):
         DiscreteData.from_frame(pd.DataFrame({"x": col, "y": [1, 2, 3]}))
     wide = pd.Categorical(["c0", "c1"], categories=[f"c{k}" for k in range(30)])
     with pytest.raises(ValueError, match="30 categories > max_arity=20"):
         DiscreteData.from_frame(pd.DataFrame({"x": wide}))
 
 
-def test_only_an_empty_cell_is_missing_by_default(tmp_path):
+def test_missing_markers_are_refused_unless_na_values_says_what_they_are(tmp_path):
     path = tmp_path / "d.csv"
     path.write_text("smoker,region\nNA,north\nyes,NA\nno,south\nNA,north\n")
-    data = DiscreteData.from_csv(path)
+    with pytest.raises(InputError, match=r"column 'smoker', row 1: 'NA' looks like a "
+                                         r"missing value.*--na-values"):
+        DiscreteData.from_csv(path)
+    data = DiscreteData.from_csv(path, na_values=[])  # nothing but an empty cell is missing
     assert data.categories[0] == ["NA", "no", "yes"]
     assert "NA" in data.categories[1]
-    with pytest.raises(InputError, match=r"d\.csv: column 'smoker', row 0: missing value"):
+    with pytest.raises(InputError, match=r"d\.csv: column 'smoker', row 1: missing value"):
         DiscreteData.from_csv(path, na_values=["NA"])
     path.write_text("a,b\n1,x\n,y\n")
-    with pytest.raises(InputError, match="column 'a', row 1: missing value"):
+    with pytest.raises(InputError, match="column 'a', row 2: missing value"):
         DiscreteData.from_csv(path)
     path.write_text("a,b\n1,x\n?,y\n2,y\n")
-    assert DiscreteData.from_csv(path).categories[0] == ["1", "2", "?"]
-    with pytest.raises(InputError, match="column 'a', row 1: missing value"):
+    with pytest.raises(InputError, match="column 'a', row 2: '\\?' looks like a missing"):
+        DiscreteData.from_csv(path)
+    assert DiscreteData.from_csv(path, na_values=[]).categories[0] == ["1", "2", "?"]
+    with pytest.raises(InputError, match="column 'a', row 2: missing value"):
         DiscreteData.from_csv(path, na_values="?")
 
 
@@ -68,8 +73,8 @@ def test_cli_na_values(tmp_path):
     run = subprocess.run([sys.executable, "-m", "causalcal", "bootstrap", "d.csv", "--out",
                           "p.csv", "--n-boot", "2", "--quiet", "--na-values", "NA,?"],
                          cwd=tmp_path, capture_output=True, text=True)
-    assert run.returncode == 2 and "column 'a', row 0: missing value" in run.stderr
+    assert run.returncode == 2 and "column 'a', row 1: missing value" in run.stderr
     run = subprocess.run([sys.executable, "-m", "causalcal", "bootstrap", "d.csv", "--out",
-                          "p.csv", "--n-boot", "2", "--quiet"],
+                          "p.csv", "--n-boot", "2", "--quiet", "--na-values", ""],
                          cwd=tmp_path, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr

@@ -78,9 +78,9 @@ def test_truth_round_trip_keeps_blank_names(tmp_path):
 
 def test_old_import_paths_are_the_core_functions():
     from causalcal import relations_io
+    from causalcal import workflow
     from causalcal.evaluate import truth
-    from causalcal.workflow import discover
 
-    assert discover.read_known_pairs is relations_io.read_known_pairs
+    assert workflow.read_known_pairs is relations_io.read_known_pairs
     for name in ("pairs_frame", "truth_frame", "truth_from_csv"):
         assert getattr(truth, name) is getattr(relations_io, name)

@@ -165,7 +165,7 @@ def test_bad_known_pairs(tmp_path, rows, message, causalcal_cli):
 @pytest.mark.parametrize(
     "column, max_arity, message",
     [
-        (["x", "y", None, "x"] * 5, 20, "column 'C', row 2: missing value"),
+        (["x", "y", None, "x"] * 5, 20, "column 'C', row 3: missing value"),
         (list(np.linspace(0, 1, 20)), 19,
          "column 'C': 20 distinct values > max_arity=19; looks continuous"),
     ],
