@@ -89,9 +89,18 @@ def test_library_call_matches_cli(study, cli_run):
     cli = cli_run[1]
     np.testing.assert_allclose(result.edges["p_adjacent"].to_numpy(),
                                cli["p_adjacent"].to_numpy(), atol=1e-5)
-    cv = result.diagnostics["cross_validated_log_loss"]
-    assert cv["folds"] >= 2 and cv["after"] < cv["before"]
-    assert "top 3 candidates" in result.summary(top=3)
+    choice = result.diagnostics["map"]
+    assert choice["folds"] >= 2 and choice["chosen"] in ("calibrated", "identity")
+    assert choice["calibrated"]["brier"]["mean"] >= 0
+    summary = result.summary(top=3)
+    assert "top 3 candidates" in summary and "cross-validated" in summary
+    if choice["chosen"] == "identity":
+        assert "WARNING" in summary
+        boot = [c.replace("p_", "boot_") for c in PROBABILITY_COLUMNS]
+        np.testing.assert_array_equal(result.edges[list(PROBABILITY_COLUMNS)].to_numpy(),
+                                      result.edges[boot].to_numpy())
+    report = (root / "edges.csv.json").read_text()
+    assert '"format": "causalcal.discover-report"' in report and '"chosen"' in report
     sens = result.diagnostics["sensitivity"]
     # more assumed adjacent pairs -> every top candidate at least as likely adjacent
     assert np.all(np.asarray(sens["double"]) >= np.asarray(sens["half"]) - 1e-9)
@@ -104,9 +113,9 @@ def test_discover_with_pair_features(study, tmp_path, causalcal_cli):
     precomputed probabilities without features or their checkpoint are refused."""
     root = study[0]
     plain = causalcal.discover(root / "data.csv", root / "known.csv", n_boot=10,
-                               progress=False)
+                               progress=False, map="calibrated")
     rich = causalcal.discover(root / "data.csv", root / "known.csv", n_boot=10,
-                              progress=False, features=True)
+                              progress=False, features=True, map="calibrated")
     assert rich.diagnostics["features"] == ["degree", "indegree", "common_neighbours",
                                             "v_structure", "pairwise_gain"]
     assert not np.allclose(rich.edges.sort_values(["a", "b"])["p_adjacent"],
@@ -114,7 +123,7 @@ def test_discover_with_pair_features(study, tmp_path, causalcal_cli):
     np.testing.assert_allclose(rich.edges[list(PROBABILITY_COLUMNS)].sum(axis=1), 1)
     out = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--out",
                         tmp_path / "e.csv", "--n-boot", 10, "--quiet", "--checkpoint",
-                        tmp_path / "ck", "--features", cwd=root)
+                        tmp_path / "ck", "--features", "--map", "calibrated", cwd=root)
     assert out.returncode == 0, out.stderr
     cli = pd.read_csv(tmp_path / "e.csv")
     np.testing.assert_allclose(cli["p_adjacent"], rich.edges["p_adjacent"], atol=1e-5)
@@ -123,11 +132,26 @@ def test_discover_with_pair_features(study, tmp_path, causalcal_cli):
                            probabilities=plain.probabilities, features=["degree"])
     again = causalcal.discover(root / "data.csv", root / "known.csv", progress=False,
                                probabilities=plain.probabilities, checkpoint=tmp_path / "ck",
-                               n_boot=10, features=True)
+                               n_boot=10, features=True, map="calibrated")
     np.testing.assert_allclose(again.edges["p_adjacent"], rich.edges["p_adjacent"])
     stored = causalcal.discover(root / "data.csv", root / "known.csv", progress=False,
-                                probabilities=rich.probabilities, features=True)
+                                probabilities=rich.probabilities, features=True,
+                                map="calibrated")
     np.testing.assert_allclose(stored.edges["p_adjacent"], rich.edges["p_adjacent"])
+
+
+@pytest.mark.slow
+def test_identity_map_writes_the_bootstrap_frequencies_and_says_so(study):
+    root = study[0]
+    result = causalcal.discover(root / "data.csv", root / "known.csv", n_boot=10,
+                                progress=False, map="identity")
+    boot = [c.replace("p_", "boot_") for c in PROBABILITY_COLUMNS]
+    np.testing.assert_array_equal(result.edges[list(PROBABILITY_COLUMNS)].to_numpy(),
+                                  result.edges[boot].to_numpy())
+    assert result.diagnostics["map"]["chosen"] == "identity"
+    assert "map written: identity" in result.summary()
+    with pytest.raises(ValueError, match="map must be one of"):
+        causalcal.discover(root / "data.csv", root / "known.csv", map="best")
 
 
 def test_known_pairs_oriented_to_data_order():
