@@ -25,7 +25,12 @@ from causalcal.calibration.selection import SelectionDesign
 from causalcal.edgecal.calset import CalibrationSet
 from causalcal.edgecal.crossval import MAPS, choose_map, cross_validated_losses
 from causalcal.edgecal.known import EvidenceBlend, KnownRelationsFit, fit_known_relations
-from causalcal.edgecal.model import BootstrapIdentity, edge_calibrator, fit_with_offsets
+from causalcal.edgecal.model import (
+    BootstrapIdentity,
+    KeepDirectionSplit,
+    edge_calibrator,
+    fit_with_offsets,
+)
 from causalcal.errors import InputError
 
 __all__ = ["SELECTIONS", "EdgeCalibration", "check_fit_options", "fit_edge_calibrator"]
@@ -143,5 +148,6 @@ def _fit_known(calset: CalibrationSet, model, expected_edges: float | None,
               cross_validated_losses(em.model, calset.X, calset.Y, offsets, calset.inputs.eps,
                                      seed))
     choice = choose_map(losses, map)
-    chosen = em.model if choice["chosen"] == "calibrated" else BootstrapIdentity().fit(calset.X)
+    chosen = (KeepDirectionSplit(em.model) if choice["chosen"] == "calibrated"
+              else BootstrapIdentity().fit(calset.X))
     return EdgeCalibration(chosen, calset, em.design, offsets, em, choice)

@@ -22,7 +22,7 @@ from causalcal.calibration.registry import make_calibrator
 from causalcal.calibration.selection import inclusion_weights
 from causalcal.errors import InputError
 
-__all__ = ["BootstrapIdentity", "edge_calibrator", "fit_with_offsets"]
+__all__ = ["BootstrapIdentity", "KeepDirectionSplit", "edge_calibrator", "fit_with_offsets"]
 
 
 def edge_calibrator(name, params: dict | None = None, seed: int = 0, *,
@@ -84,3 +84,27 @@ class BootstrapIdentity:
     def predict_proba(self, X) -> np.ndarray:
         """``X[:, :4]`` (float64)."""
         return np.array(np.asarray(X, dtype=np.float64)[:, :4])
+
+
+class KeepDirectionSplit:
+    """A fitted map's P(adjacent) with the bootstrap's split of it over forward, backward
+    and undirected (docs/design.md §9.3).
+
+    Known relations say little about direction (``a -> b`` allows "a → b or a — b"), and
+    the do-no-harm choice judges P(adjacent) only, so with known relations the written map
+    changes how likely a pair is adjacent, not how that mass is shared out. A pair the
+    bootstrap never found adjacent has no split of its own and takes the map's.
+    """
+
+    def __init__(self, model) -> None:
+        self.model = model
+
+    def predict_proba(self, X) -> np.ndarray:
+        """``(1 − a, a · x_type / x_adj …)`` with ``a`` the map's P(adjacent)."""
+        X = np.asarray(X, dtype=np.float64)
+        Q = np.array(self.model.predict_proba(X), dtype=np.float64)
+        boot_adj = 1.0 - X[:, 0]
+        own = boot_adj > 0
+        adj = 1.0 - Q[:, 0]
+        Q[own, 1:4] = X[own, 1:4] * (adj[own] / boot_adj[own])[:, None]
+        return Q
