@@ -12,6 +12,7 @@ This module only wires the stages together: the bootstrap
 from __future__ import annotations
 
 import copy
+import functools
 import os
 from collections.abc import Sequence
 
@@ -130,9 +131,7 @@ def discover(
     (calibrated; ``p_forward`` is P(a → b)) and ``boot_none … boot_undirected``
     (bootstrap frequencies), sorted by ``rank_by`` descending.
     """
-    if rank_by not in RANK_COLUMNS:
-        raise InputError(f"rank_by must be one of {', '.join(RANK_COLUMNS)}, got {rank_by!r}")
-    check_fit_options(evidence_strength=evidence_strength, map=map)
+    _check_options(rank_by, evidence_strength, map)
     if bootstrap is None:
         bootstrap = BootstrapSettings(
             n_boot=n_boot, search=search, options=search_options, knowledge=knowledge,
@@ -142,20 +141,24 @@ def discover(
     inputs = PairInputs(_probabilities(data, probabilities, groups, bootstrap), groups)
     calset = known_calibration_set(inputs, pairs)
 
-    def fit(edges_assumed, chosen=map, cross_validate=True):
-        return fit_edge_calibrator(calset, calibrator, calibrator_params, bootstrap.seed,
-                                   expected_edges=edges_assumed,
-                                   evidence_strength=evidence_strength, map=chosen,
-                                   cross_validate=cross_validate)
-
-    result = fit(expected_edges)
+    fit = functools.partial(fit_edge_calibrator, calset, calibrator, calibrator_params,
+                            bootstrap.seed, evidence_strength=evidence_strength)
+    result = fit(expected_edges=expected_edges, map=map)
     edges = _edges_table(inputs.probabilities, result.predict_all(np.float64), calset.keys,
                          rank_by)
     diagnostics = _diagnostics(result, calibrator, rank_by, bootstrap.seed)
     diagnostics["sensitivity"] = _sensitivity(
-        lambda assumed: fit(assumed, result.choice["chosen"], False),
+        lambda assumed: fit(expected_edges=assumed, map=result.choice["chosen"],
+                            cross_validate=False),
         result.em.expected_edges, inputs, edges.head(10))
     return DiscoveryResult(edges, inputs.probabilities, result, pairs, diagnostics)
+
+
+def _check_options(rank_by: str, evidence_strength: float, map: str) -> None:
+    """What ``discover`` refuses before any work."""
+    if rank_by not in RANK_COLUMNS:
+        raise InputError(f"rank_by must be one of {', '.join(RANK_COLUMNS)}, got {rank_by!r}")
+    check_fit_options(evidence_strength=evidence_strength, map=map)
 
 
 def _probabilities(data: DiscreteData, probabilities: EdgeProbabilities | None,
