@@ -33,7 +33,7 @@ from causalcal.errors import InputError
 from causalcal.graph import PDAG
 from causalcal.knowledge import with_knowledge
 
-from .checkpoint import Checkpoint, search_identity
+from .checkpoint import Checkpoint, run_provenance, search_identity
 from .pair_features import PairFeatureAccumulator, pairwise_gain_all
 
 __all__ = [
@@ -455,9 +455,9 @@ def bootstrap_edge_probabilities(
 
     Returns
     -------
-    EdgeProbabilities with ``n_boot`` set; each stored row is the count of each edge type
-    divided by ``n_boot``. The result does not depend on ``n_jobs``, the backend or the
-    order replicates finish in.
+    EdgeProbabilities with ``n_boot`` and ``provenance`` (this run) set; each stored row is
+    the count of each edge type divided by ``n_boot``. The result does not depend on
+    ``n_jobs``, the backend or the order replicates finish in.
     """
     data = _as_data(data)
     n_boot, seed, n_jobs, backend = _check_run_arguments(n_boot, seed, n_jobs, backend,
@@ -474,6 +474,8 @@ def bootstrap_edge_probabilities(
     if len(done) != n_boot or counter.n_graphs != n_boot:  # pragma: no cover - defensive
         raise RuntimeError(f"{len(done)} of {n_boot} replicates finished")
     probs = counter.probabilities(data.names, n_boot)
+    probs.provenance = run_provenance(data, n_boot=n_boot, seed=seed, search=search,
+                                      search_options=search_options)
     if features:
         probs.pair_features = sinks[1].features(pairwise_gain_all(data, **search_options))
     return probs

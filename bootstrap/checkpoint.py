@@ -39,9 +39,10 @@ from causalcal._io import TMP_PREFIX, atomic_write, check_output_dir
 from causalcal._version import __version__
 from causalcal.data import DiscreteData
 from causalcal.edges import n_pairs
+from causalcal.errors import InputError
 
-__all__ = ["Checkpoint", "CheckpointMismatchError", "check_checkpoint_folder", "data_fingerprint",
-           "search_identity"]
+__all__ = ["Checkpoint", "CheckpointMismatchError", "check_checkpoint_folder",
+           "check_provenance", "data_fingerprint", "run_provenance", "search_identity"]
 
 FORMAT = "causalcal-bootstrap-checkpoint"
 FORMAT_VERSION = 1
@@ -96,6 +97,46 @@ def _jsonable(value: Any) -> Any:
     if callable(value):
         return search_identity(value)
     return repr(value)
+
+
+def run_provenance(data: DiscreteData, *, n_boot: int, seed: int,
+                   search: str | Callable[..., Any],
+                   search_options: Mapping[str, Any]) -> dict[str, Any]:
+    """What a bootstrap run is, as its checkpoint's manifest pins it (and as its result's
+    ``EdgeProbabilities.provenance`` records it): weight scheme, data fingerprint, seed,
+    search, its options (background knowledge included) and ``n_boot``."""
+    return {"weights": WEIGHT_SCHEME, "data_fingerprint": data_fingerprint(data),
+            "seed": int(seed), "search": search_identity(search),
+            "search_options": _jsonable(dict(search_options)), "n_boot": int(n_boot)}
+
+
+def check_provenance(checkpoint: str | os.PathLike, provenance: Mapping[str, Any] | None,
+                     source: str) -> None:
+    """Refuse (``InputError``, naming both) to read pair features for the probabilities of
+    ``source`` from a ``checkpoint`` folder of another run: a different seed, search,
+    search options, data or weight scheme, or fewer replicates than their ``n_boot``."""
+    path = Path(checkpoint)
+    manifest = _read_marker(path)
+    if manifest is None:
+        raise InputError(f"checkpoint {path} holds no bootstrap run to read {source}'s pair "
+                         "features from")
+    if provenance is None:
+        raise InputError(f"{source} records no provenance (seed, n_boot, search, options; "
+                         "written by an older causalcal or built in memory), so it cannot be "
+                         f"matched with checkpoint {path}; recompute it with the bootstrap's "
+                         "features (causalcal bootstrap --features)")
+    labels = {"seed": "seed", "search": "search", "search_options": "search options",
+              "data_fingerprint": "data", "weights": "bootstrap weight scheme"}
+    diffs = [(label, provenance.get(key), manifest.get(key)) for key, label in labels.items()
+             if provenance.get(key) != manifest.get(key)]
+    if int(provenance.get("n_boot", 0)) > int(manifest.get("n_boot", 0)):
+        diffs.append(("n_boot", provenance.get("n_boot"), manifest.get("n_boot")))
+    if diffs:
+        said = "; ".join(f"{label}: {json.dumps(mine)[:60]} for the probabilities, "
+                         f"{json.dumps(theirs)[:60]} in the checkpoint"
+                         for label, mine, theirs in diffs)
+        raise InputError(f"{source} and checkpoint {path} come from different bootstrap runs "
+                         f"({said}); give the checkpoint of the run that computed them")
 
 
 def _read_marker(path: Path) -> dict[str, Any] | None:
@@ -172,14 +213,10 @@ class Checkpoint:
         wanted = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
-            "weights": WEIGHT_SCHEME,
-            "data_fingerprint": data_fingerprint(data),
+            **run_provenance(data, n_boot=n_boot, seed=seed, search=search,
+                             search_options=search_options),
             "n_samples": int(data.n_samples),
             "n_vars": int(data.n_vars),
-            "seed": int(seed),
-            "search": search_identity(search),
-            "search_options": _jsonable(dict(search_options)),
-            "n_boot": int(n_boot),
             "causalcal_version": __version__,
         }
         self = cls(path, wanted)

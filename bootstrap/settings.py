@@ -17,6 +17,7 @@ from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities
 
 from .bootstrap import _check_run_arguments, bootstrap_edge_probabilities, check_search_options
+from .checkpoint import check_provenance
 from .pair_features import checkpoint_pair_features
 
 __all__ = ["BootstrapSettings"]
@@ -63,8 +64,17 @@ class BootstrapSettings:
             progress=self.progress, knowledge=self.knowledge, features=features,
             **self.options)
 
-    def checkpoint_features(self, data: DiscreteData) -> np.ndarray:
-        """Pair features of the finished bootstrap in :attr:`checkpoint` (no search)."""
+    def checkpoint_features(self, data: DiscreteData,
+                            probabilities: EdgeProbabilities | None = None) -> np.ndarray:
+        """Pair features of the finished bootstrap in :attr:`checkpoint` (no search). With
+        ``probabilities``: of the run that computed them (their first ``n_boot``
+        replicates), refused (``InputError``) unless their recorded provenance is that
+        checkpoint's run, or if they record none."""
+        n_boot, seed = self.n_boot, self.seed
+        if probabilities is not None:
+            check_provenance(self.checkpoint, probabilities.provenance,
+                             probabilities.source or "the given probabilities")
+            n_boot, seed = probabilities.provenance["n_boot"], probabilities.provenance["seed"]
         return checkpoint_pair_features(
-            data, self.checkpoint, n_boot=self.n_boot, seed=self.seed, search=self.search,
+            data, self.checkpoint, n_boot=n_boot, seed=seed, search=self.search,
             knowledge=self.knowledge, **self.options)

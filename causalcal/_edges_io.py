@@ -4,8 +4,9 @@
 that ``pandas.read_csv`` reads as it is; its metadata live in the JSON sidecar
 ``PATH.json``: ``format``, ``names`` (all variables, in order), ``n_boot`` and
 ``frequencies`` (true when every value is a multiple of 1/n_boot, which the reader
-restores exactly from the 8 printed digits). CSVs of earlier versions, whose metadata
-were leading ``#`` lines, still read.
+restores exactly from the 8 printed digits) and, for a bootstrap's result,
+``provenance`` (the run that made it). CSVs of earlier versions, whose metadata were
+leading ``#`` lines, and files without provenance still read.
 """
 
 from __future__ import annotations
@@ -36,9 +37,13 @@ def sidecar_path(path: str | os.PathLike) -> Path:
     return Path(f"{path}.json")
 
 
-def _entry(names: list[str], n_boot: int, frequencies: bool, digest: str, n_rows: int) -> dict:
-    return {"n_vars": len(names), "n_boot": int(n_boot), "frequencies": bool(frequencies),
-            "sha256": digest, "n_rows": int(n_rows), "names": list(names)}
+def _entry(names: list[str], n_boot: int, frequencies: bool, digest: str, n_rows: int,
+           provenance: dict | None = None) -> dict:
+    entry = {"n_vars": len(names), "n_boot": int(n_boot), "frequencies": bool(frequencies),
+             "sha256": digest, "n_rows": int(n_rows), "names": list(names)}
+    if provenance is not None:
+        entry["provenance"] = provenance
+    return entry
 
 
 def _file_digest(path: Path) -> str | None:
@@ -78,7 +83,7 @@ def _current_entry(path: Path) -> dict | None:
         if isinstance(entry, dict) and entry.get("sha256") in (digest, None):
             names = entry.get("names", meta["names"])
             return _entry(names, int(entry.get("n_boot", 0)), bool(entry.get("frequencies")),
-                          digest, int(entry.get("n_rows", -1)))
+                          digest, int(entry.get("n_rows", -1)), entry.get("provenance"))
     return None
 
 
@@ -135,7 +140,7 @@ def _read_sidecar(path: Path) -> dict | None:
 
 
 def write_csv(path: str | os.PathLike, frame, names: list[str], n_boot: int,
-              frequencies: bool) -> None:
+              frequencies: bool, provenance: dict | None = None) -> None:
     """Write the CSV ``path`` and its sidecar as one unit.
 
     The CSV goes to a temporary file first; the sidecar is then replaced by one that
@@ -148,7 +153,8 @@ def write_csv(path: str | os.PathLike, frame, names: list[str], n_boot: int,
     with _folder_lock(path.parent):
         with atomic_write(path, "wb") as handle:
             frame.to_csv(handle, index=False, float_format="%.8g")
-            entry = _entry(names, n_boot, frequencies, _handle_digest(handle), len(frame))
+            entry = _entry(names, n_boot, frequencies, _handle_digest(handle), len(frame),
+                           provenance)
             _write_sidecar(path, entry, _current_entry(path))
         try:
             _write_sidecar(path, entry, None)
@@ -156,7 +162,8 @@ def write_csv(path: str | os.PathLike, frame, names: list[str], n_boot: int,
             pass  # the sidecar still describes the new CSV (and the old one)
 
 
-def read_npz(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
+def read_npz(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int, dict | None]:
+    """Names, pairs, probabilities, n_boot and provenance (``None`` if not recorded)."""
     with open(path, "rb") as handle:
         magic = handle.read(4)
     if magic not in (b"PK\x03\x04", b"PK\x05\x06"):
@@ -174,7 +181,9 @@ def read_npz(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
                     raise InputError(f"{path}: 'names_json' is not a JSON list of names")
             else:
                 names = [str(n) for n in z["names"]]
-            return names, z["pairs"], z["probs"], int(z["n_boot"])
+            provenance = (_provenance(json.loads(str(z["provenance_json"])), path)
+                          if "provenance_json" in z.files else None)
+            return names, z["pairs"], z["probs"], int(z["n_boot"]), provenance
     except InputError:
         raise
     except (OSError, EOFError, zipfile.BadZipFile, KeyError, ValueError, TypeError) as err:
@@ -194,7 +203,14 @@ def read_npz_features(path: Path, n_pairs: int) -> np.ndarray | None:
     return features
 
 
-def read_csv(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
+def _provenance(value, where) -> dict | None:
+    """A recorded provenance (a JSON object), or an ``InputError`` naming ``where``."""
+    if value is not None and not isinstance(value, dict):
+        raise InputError(f"{where}: 'provenance' must be a JSON object")
+    return value
+
+
+def read_csv(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int, dict | None]:
     # Only the leading '#' lines are comments: they are consumed here and pandas reads
     # the rest (its skiprows miscounts lines holding quotes), so a '#' inside a name
     # survives; names such as "NA" or "" stay names.
@@ -204,8 +220,10 @@ def read_csv(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
     )
     names, n_boot = _csv_header(path, comments)
     meta = _sidecar_entry(path, frame)
+    provenance = None
     if meta is not None:
         names, n_boot = meta["names"], int(meta.get("n_boot", 0))
+        provenance = _provenance(meta.get("provenance"), sidecar_path(path))
     missing = [c for c in ("a", "b", *PROBABILITY_COLUMNS) if c not in frame.columns]
     if missing:
         raise InputError(f"{path}: missing columns {', '.join(missing)}")
@@ -229,7 +247,8 @@ def read_csv(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int]:
     probs[swap] = swap_directions(probs[swap])
     if meta is not None and meta.get("frequencies") and n_boot:
         probs = np.round(probs * n_boot) / n_boot  # multiples of 1/n_boot, printed to 8 digits
-    return names, np.column_stack([np.minimum(a, b), np.maximum(a, b)]), probs, n_boot
+    pairs = np.column_stack([np.minimum(a, b), np.maximum(a, b)])
+    return names, pairs, probs, n_boot, provenance
 
 
 def _sidecar_entry(path: Path, frame) -> dict | None:

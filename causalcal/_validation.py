@@ -21,13 +21,14 @@ parameter that satisfies none of its constraints, what it may be and the value g
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Iterable
 from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
-from causalcal.errors import InputError
+from causalcal.errors import ConstantFitWarning, InputError
 
 __all__ = [
     "BOOLEAN",
@@ -189,6 +190,24 @@ def check_unique_names(names: Iterable[str], what: str = "name") -> list[str]:
             raise InputError(f"duplicate {what} {name!r}")
         seen.add(name)
     return names
+
+
+#: First characters that make a spreadsheet program read a CSV cell as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@")
+
+
+def warn_formula_names(names: Iterable[str]) -> None:
+    """Warn about names starting with ``=``, ``+``, ``-`` or ``@`` (where names come in:
+    data, probabilities, networks). They are written exactly into every CSV (so files
+    read back the same), where a spreadsheet program may evaluate them (docs/design.md
+    §10); the command line prints the message once."""
+    risky = [n for n in names if n[:1] in FORMULA_STARTS]
+    if risky:
+        shown = ", ".join(map(repr, risky[:5])) + (" …" if len(risky) > 5 else "")
+        warnings.warn(f"variable names {shown} start with =, +, - or @: every CSV written "
+                      "keeps them exactly, and a spreadsheet program may evaluate such a "
+                      "cell as a formula; import those files as text (docs/design.md §10)",
+                      UserWarning, stacklevel=3)
 
 
 # ------------------------------------------------------------------ arrays
@@ -358,6 +377,18 @@ def check_score_matrix(X, n_cols: int | None = None, name: str = "X") -> np.ndar
 
 
 # ------------------------------------------------------------------ what a fit can learn
+def _single_class(n: int, labels: np.ndarray) -> str | None:
+    """What makes ``n`` training rows with ``labels`` unfit to calibrate, or ``None``."""
+    if n == 1:
+        return "a training set of 1 sample"
+    if n > 1 and labels.shape[:1] == (n,) and labels.dtype != object:
+        distinct = np.unique(labels.reshape(n, -1), axis=0)
+        if len(distinct) < 2:
+            only = distinct[0].tolist() if labels.ndim > 1 else distinct[0].item()
+            return f"every label is {only!r}, a single class"
+    return None
+
+
 def _available_memory() -> float:
     """Bytes of memory available now (MemAvailable; all physical memory elsewhere)."""
     try:
@@ -376,23 +407,23 @@ def _available_memory() -> float:
 
 
 def check_fit_data(estimator: Any, X, y, *, one_class: bool = True) -> None:
-    """Refuse (``InputError``) a training set a calibrator cannot learn from: unless
-    ``one_class`` (a binary method's constant fit, as scikit-learn's), a single sample or
-    labels of a single class or label set; always more rows than its fit has memory for
-    (``estimator._fit_bytes_per_value`` per input value, an estimate). Malformed inputs
-    are left to the calibrator's own checks."""
+    """Refuse (``InputError``) a training set a calibrator cannot learn from: a single
+    sample or labels of a single class or label set, unless ``one_class`` (a binary
+    method's constant fit, as scikit-learn's ``IsotonicRegression``), where it is a
+    :class:`~causalcal.errors.ConstantFitWarning` naming the calibrator; always more rows
+    than its fit has memory for (``estimator._fit_bytes_per_value`` per input value, an
+    estimate). Malformed inputs are left to the calibrator's own checks."""
     what = type(estimator).__name__
     shape = np.shape(X)
     n = shape[0] if shape else 0
-    if n == 1 and not one_class:
-        raise InputError(f"{what}: fitting needs at least 2 samples, got 1 sample")
-    labels = np.asarray(y)
-    if n > 1 and not one_class and labels.shape[:1] == (n,) and labels.dtype != object:
-        distinct = np.unique(labels.reshape(n, -1), axis=0)
-        if len(distinct) < 2:
-            only = distinct[0].tolist() if labels.ndim > 1 else distinct[0].item()
-            raise InputError(f"{what}: every label is {only!r}, a single class; a "
-                             "calibrator needs examples of at least two classes")
+    problem = _single_class(n, np.asarray(y))
+    if problem and not one_class:
+        raise InputError(f"{what}: {problem}; a calibrator needs at least 2 samples and "
+                         "examples of at least two classes")
+    if problem:
+        warnings.warn(f"{what}: {problem}; fitted as a constant (as scikit-learn's "
+                      "IsotonicRegression), nothing is calibrated", ConstantFitWarning,
+                      stacklevel=3)
     need = float(np.prod(shape)) * getattr(estimator, "_fit_bytes_per_value", 256)
     have = _available_memory()
     if need > have:

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from causalcal._io import atomic_write, read_csv_file
-from causalcal._validation import check_unique_names
+from causalcal._validation import check_unique_names, warn_formula_names
 from causalcal.errors import InputError
 
 __all__ = ["DISCRETIZE_METHODS", "DiscreteData", "discretize", "smallest_int_dtype"]
@@ -302,10 +302,7 @@ def check_column_names(names: list[str]) -> list[str]:
         if bad:
             raise InputError(f"column {k + 1} ({name!r}): the name holds the control "
                              f"character {bad[0]!r}; rename the column")
-        if name[:1] in ("=", "+", "-", "@"):
-            warnings.warn(f"column {name!r} starts with {name[0]!r}: a spreadsheet program "
-                          "reads such a cell of an output CSV as a formula", UserWarning,
-                          stacklevel=3)
+    warn_formula_names(names)
     return names
 
 

@@ -25,6 +25,7 @@ from causalcal._edges_io import (
     write_csv,
 )
 from causalcal._io import atomic_write, input_file
+from causalcal._validation import warn_formula_names
 from causalcal.errors import InputError
 from causalcal.graph import PDAG
 from causalcal.pairs import EdgeType, n_pairs, pair_from_index, pair_index
@@ -112,6 +113,11 @@ class EdgeProbabilities:
         #: optional (n_pairs, k) features of every pair in pair order (the bootstrap's
         #: ``features=True``; causalcal.bootstrap.pair_features.FEATURE_NAMES)
         self.pair_features: np.ndarray | None = None
+        #: the bootstrap run that made them (seed, n_boot, search, search_options, data
+        #: fingerprint; :func:`causalcal.bootstrap.checkpoint.run_provenance`), or ``None``
+        self.provenance: dict | None = None
+        #: the file they were read from (:meth:`load`), or ``None``
+        self.source: str | None = None
 
     # ------------------------------------------------------------------ basics
     @property
@@ -253,7 +259,8 @@ class EdgeProbabilities:
         ``pandas.read_csv(path)`` reads as it is, probabilities with at most 8 significant
         digits; its metadata (every variable name, also those without an edge, ``n_boot``
         and the CSV's SHA-256) go to the JSON sidecar ``PATH.json``, and the two are
-        replaced as one unit (see :func:`causalcal._edges_io.write_csv`). Bootstrap
+        replaced as one unit (see :func:`causalcal._edges_io.write_csv`); the
+        :attr:`provenance` goes with them (the ``.npz`` or the sidecar). Bootstrap
         frequencies (multiples of 1/n_boot) read back exactly; other values to 8
         significant digits.
         """
@@ -262,7 +269,8 @@ class EdgeProbabilities:
         if suffix not in (".npz", ".csv"):
             raise ValueError(f"{path}: unknown format, use a .npz or .csv file name")
         if suffix == ".csv":
-            write_csv(path, self.to_frame(), self.names, self.n_boot, self._on_grid())
+            write_csv(path, self.to_frame(), self.names, self.n_boot, self._on_grid(),
+                      self.provenance)
             return
         with atomic_write(path, "wb") as handle:
             np.savez_compressed(
@@ -275,6 +283,8 @@ class EdgeProbabilities:
                 n_boot=np.int64(self.n_boot),
                 **({} if self.pair_features is None
                    else {"pair_features": np.asarray(self.pair_features)}),
+                **({} if self.provenance is None
+                   else {"provenance_json": np.asarray(json.dumps(self.provenance))}),
             )
 
     def _on_grid(self) -> bool:
@@ -293,11 +303,13 @@ class EdgeProbabilities:
         """
         path = input_file(path)
         reader = read_npz if path.suffix.lower() == ".npz" else read_csv
-        names, pairs, probs, n_boot = reader(path)
+        names, pairs, probs, n_boot, provenance = reader(path)
         try:
             out = cls(names, pairs, probs, n_boot)
         except ValueError as err:
             raise InputError(f"{path}: {err}") from None
+        out.provenance, out.source = provenance, str(path)
+        warn_formula_names(out.names)
         if reader is read_npz:
             out.pair_features = read_npz_features(path, out.n_pairs)
         return out

@@ -11,7 +11,7 @@ a run that failed (see :mod:`causalcal.cli`).
 
 from __future__ import annotations
 
-__all__ = ["InputError", "MissingFileError", "WriteError"]
+__all__ = ["ConstantFitWarning", "InputError", "MissingFileError", "WriteError"]
 
 
 class InputError(ValueError):
@@ -27,3 +27,8 @@ class WriteError(OSError):
 
     def __str__(self) -> str:
         return f"cannot write {self.filename}: {self.strerror}"
+
+
+class ConstantFitWarning(UserWarning):
+    """A binary calibrator was fitted on one sample or on labels of one class: its fit is
+    a constant (as scikit-learn's ``IsotonicRegression``), nothing is calibrated."""

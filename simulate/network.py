@@ -30,7 +30,7 @@ import numpy as np
 
 from causalcal._io import atomic_write, input_file
 from causalcal._progress import progress as progress_report
-from causalcal._validation import check_unique_names
+from causalcal._validation import check_unique_names, warn_formula_names
 from causalcal.data import DiscreteData, smallest_int_dtype
 from causalcal.edges import dense_labels
 from causalcal.errors import InputError
@@ -92,6 +92,7 @@ class BayesianNetwork:
         self.names = [str(n) for n in names]
         v = len(self.names)
         check_unique_names(self.names, "variable name")
+        warn_formula_names(self.names)
         self.arities = np.asarray(arities, dtype=np.int64).reshape(-1)
         if len(self.arities) != v:
             raise ValueError(f"{len(self.arities)} arities for {v} variables")

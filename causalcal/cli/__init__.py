@@ -102,8 +102,18 @@ def describe_error(err: BaseException) -> tuple[int, str]:
     return code, _one_line(f"{message} {notes}".strip())
 
 
-def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    print(f"causalcal: warning: {_one_line(message)}", file=file or sys.stderr)
+def _warning_printer():
+    """``warnings.showwarning`` for one run: each message on one line, once (a warning
+    about the data's names, say, comes with the data and again with the probabilities)."""
+    shown: set[str] = set()
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        text = _one_line(message)
+        if text not in shown:
+            shown.add(text)
+            print(f"causalcal: warning: {text}", file=file or sys.stderr)
+
+    return show
 
 
 def add_calibrator_arguments(parser: argparse.ArgumentParser) -> None:
@@ -236,7 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     force_bars(args.progress)
     _log_to_stderr()
     with warnings.catch_warnings(), _terminate_as_interrupt():
-        warnings.showwarning = _show_warning
+        warnings.showwarning = _warning_printer()
         try:
             return int(module.run(args) or 0)
         except KeyboardInterrupt as err:

@@ -165,7 +165,7 @@ def _probabilities(data: DiscreteData, probabilities: EdgeProbabilities | None,
                    groups: tuple[str, ...], bootstrap: BootstrapSettings) -> EdgeProbabilities:
     """Bootstrap (unless ``probabilities`` are given); pair features come with the
     bootstrap or, for given probabilities without them, from the checkpoint they were
-    computed with."""
+    computed with (refused if their recorded run is not the checkpoint's)."""
     if probabilities is None:
         return bootstrap.run(data, features=bool(groups))
     if groups and probabilities.pair_features is None:
@@ -173,8 +173,9 @@ def _probabilities(data: DiscreteData, probabilities: EdgeProbabilities | None,
             raise InputError("features need the bootstrap's pair features: pass probabilities "
                              "computed with features=True, or checkpoint= the folder they "
                              "were computed with")
+        features = bootstrap.checkpoint_features(data, probabilities)  # same run only
         probabilities = copy.copy(probabilities)  # the caller's object stays as it was
-        probabilities.pair_features = bootstrap.checkpoint_features(data)
+        probabilities.pair_features = features
     return probabilities
 
 

@@ -38,6 +38,17 @@ def sim(tmp_path_factory):
     return out
 
 
+def write_known(truth, names: list[str], path) -> None:
+    """known.csv: the true arcs and 6 true non-adjacent pairs (discover needs 5)."""
+    truth = pd.read_csv(truth, dtype=str, keep_default_na=False)
+    arcs = truth[truth["relation"] != "none"]
+    adjacent = {frozenset(p) for p in zip(arcs["a"], arcs["b"])}
+    nones = [(a, b) for k, a in enumerate(names) for b in names[k + 1:]
+             if frozenset((a, b)) not in adjacent][:6]
+    known = pd.concat([arcs, pd.DataFrame(nones, columns=["a", "b"]).assign(relation="none")])
+    known.to_csv(path, index=False)
+
+
 def unchanged(path, before: bytes) -> bool:
     return path.read_bytes() == before
 
@@ -200,6 +211,88 @@ def test_formula_like_names_are_flagged(tmp_path):
         DiscreteData.from_frame(frame)
 
 
+@pytest.mark.slow
+def test_formula_like_names_are_written_exactly_with_one_warning(tmp_path, capsys):
+    """Every CSV written with variable names keeps them as they are (they read back
+    identical); each command warns once where the names come in (docs/design.md §10)."""
+    from causalcal.simulate import random_network
+
+    net = random_network(8, 10, seed=4)
+    names = ["=SUM(A1)", "+x", "-y", "@z", "'q", "a,b", "c", "d"]
+    net.names = names
+    net.save(tmp_path / "net.json")
+    sim = tmp_path / "sim"
+    code, err = run(capsys, "simulate", "--load", tmp_path / "net.json", "--samples", 300,
+                    "--seed", 1, "--out", sim)
+    assert code == 0 and err.count("formula") == 1, err
+    write_known(sim / "truth.csv", names, sim / "known.csv")
+    commands = {
+        "bootstrap": ["bootstrap", sim / "data.csv", "--n-boot", 4, "--out", sim / "p.csv",
+                      "--quiet"],
+        "calibrate": ["calibrate", sim / "p.csv", "--known", sim / "known.csv", "--out",
+                      sim / "c.csv", "--calibrator", "softmax"],
+        "discover": ["discover", sim / "data.csv", "--known", sim / "known.csv",
+                     "--probabilities", sim / "p.csv", "--out", sim / "e.csv", "--quiet"],
+    }
+    for argv in commands.values():
+        code, err = run(capsys, *argv)
+        assert code == 0, err
+        assert err.count("formula") == 1, err
+    assert EdgeProbabilities.load(sim / "p.csv").names == names
+    assert EdgeProbabilities.load(sim / "c.csv").names == names
+    for written in ("truth.csv", "p.csv", "c.calibration.csv", "e.csv"):
+        frame = pd.read_csv(sim / written, dtype=str, keep_default_na=False)
+        assert set(frame["a"]).union(frame["b"]) <= set(names), written
+        assert "'=SUM" not in (sim / written).read_text(), written
+    ranked = pd.read_csv(sim / "e.csv", dtype=str, keep_default_na=False)
+    assert {"+x", "-y", "@z"} <= set(ranked["a"]).union(ranked["b"])
+    assert list(pd.read_csv(sim / "data.csv").columns) == names
+
+
+# -------------------------------------- 10. probabilities and features of one run only
+def test_features_from_the_checkpoint_of_another_run_are_refused(sim, tmp_path, capsys):
+    """--probabilities computed with seed 0 and pair features from a seed-1 --checkpoint
+    are not mixed; a checkpoint of the probabilities' own run is used."""
+    assert run(capsys, "bootstrap", sim / "data.csv", "--n-boot", 7, "--seed", 1,
+               "--checkpoint", tmp_path / "ck1", "--out", tmp_path / "other.npz",
+               "--quiet")[0] == 0
+    known = tmp_path / "known.csv"
+    write_known(sim / "truth.csv", list(pd.read_csv(sim / "data.csv").columns), known)
+    argv = ["discover", sim / "data.csv", "--known", known, "--probabilities", sim / "p.npz",
+            "--features", "--out", tmp_path / "e.csv", "--quiet", "--n-boot", 7]
+    code, err = run(capsys, *argv, "--checkpoint", tmp_path / "ck1", "--seed", 1)
+    assert code == 2 and str(sim / "p.npz") in err and str(tmp_path / "ck1") in err
+    assert "seed: 0 for the probabilities, 1 in the checkpoint" in err
+    assert not (tmp_path / "e.csv").exists()
+    old = EdgeProbabilities.load(sim / "p.npz")
+    old.provenance = None  # as written before provenance was recorded
+    old.save(tmp_path / "old.npz")
+    code, err = run(capsys, *argv[:5], tmp_path / "old.npz", *argv[6:], "--checkpoint",
+                    tmp_path / "ck1")
+    assert code == 2 and "old.npz records no provenance" in err
+
+
+def test_probabilities_record_their_run_in_both_formats(sim, tmp_path):
+    """seed, n_boot, search and options go with the probabilities (.npz, CSV sidecar);
+    files without them still load."""
+    from causalcal.bootstrap import BootstrapSettings
+
+    for name in ("p.npz", "p.csv"):
+        probs = EdgeProbabilities.load(sim / name)
+        assert probs.provenance["seed"] == 0 and probs.provenance["n_boot"] == 7
+        assert probs.provenance["search"] == "fges"
+        old = EdgeProbabilities.load(sim / name)
+        old.provenance = None
+        old.save(tmp_path / name)
+        again = EdgeProbabilities.load(tmp_path / name)
+        assert again == probs and again.provenance is None
+    data = DiscreteData.from_csv(sim / "data.csv")
+    run_ = BootstrapSettings(n_boot=7, seed=0, checkpoint=tmp_path / "ck0", progress=False)
+    done = run_.run(data, features=True)
+    features = run_.checkpoint_features(data, EdgeProbabilities.load(sim / "p.npz"))
+    np.testing.assert_array_equal(features, done.pair_features)
+
+
 # --------------------------------------------------------- 11. simulate keeps files
 def test_simulate_keeps_existing_files_unless_force(tmp_path, capsys):
     (tmp_path / "data.csv").write_text("mine,yours\n1,2\n")
@@ -222,6 +315,24 @@ def test_calibrators_refuse_one_class_or_one_sample(name):
         get(name).fit(P, np.zeros(6, dtype=int))
     with pytest.raises(InputError, match="at least 2 samples"):
         get(name).fit(P[:1], np.zeros(1, dtype=int))
+
+
+@pytest.mark.parametrize("name", ["isotonic", "platt", "histogram", "bbq"])
+def test_binary_calibrators_warn_of_a_constant_fit(name):
+    """One class or one sample: a constant fit, as scikit-learn's IsotonicRegression, but
+    said, naming the calibrator."""
+    from causalcal.calibration import get
+
+    scores = np.array([0.1, 0.4, 0.8])
+    what = type(get(name)).__name__
+    with pytest.warns(UserWarning, match=f"{what}: every label is 0, a single class") as said:
+        get(name).fit(scores, np.zeros(3, dtype=int))
+    assert said[0].category.__name__ == "ConstantFitWarning"
+    with pytest.warns(UserWarning, match=f"{what}: a training set of 1 sample"):
+        get(name).fit(scores[:1], [1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        get(name).fit(scores, [0, 1, 1])
 
 
 def test_a_fit_beyond_memory_is_refused_with_an_estimate(monkeypatch):
