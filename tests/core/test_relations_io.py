@@ -77,8 +77,7 @@ def test_truth_round_trip_keeps_blank_names(tmp_path):
 
 
 def test_old_import_paths_are_the_core_functions():
-    from causalcal import relations_io
-    from causalcal import workflow
+    from causalcal import relations_io, workflow
     from causalcal.evaluate import truth
 
     assert workflow.read_known_pairs is relations_io.read_known_pairs
