@@ -29,6 +29,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData
+from causalcal.errors import InputError
 from causalcal.graph import PDAG, pdag_to_dag
 
 from .bdeu_pairs import pairwise_gains
@@ -48,7 +49,7 @@ class BDeuScore:
     sample_prior : equivalent sample size ``α > 0`` (Tetrad/causal-learn default 1)
     structure_prior : ``β`` in ``[0, V − 1)``; 0 disables the structure-prior term (so does
         any ``β ≥ V − 1`` when ``V ≤ 2``, where the default would be undefined)
-    max_arity : variables with more declared categories raise ``ValueError``
+    max_arity : variables with more declared categories raise ``InputError``
     device : optional torch device (``"cuda"``) for the one-hot products of
         :meth:`pairwise_gains`; ``None`` (default) uses numpy/BLAS
 
@@ -58,7 +59,7 @@ class BDeuScore:
     Documented edge cases: a constant column of arity 1 (as ``DiscreteData.from_frame``
     encodes it) leaves every likelihood unchanged as parent or child, so only the
     (negative) structure-prior term acts and it stays isolated; a single row is allowed;
-    all-zero weights raise ``ValueError``.
+    all-zero weights raise ``InputError``.
     """
 
     def __init__(
@@ -71,19 +72,19 @@ class BDeuScore:
         device: str | None = None,
     ) -> None:
         if not isinstance(data, DiscreteData):
-            raise ValueError(f"data must be a DiscreteData, got {type(data).__name__}")
+            raise InputError(f"data must be a DiscreteData, got {type(data).__name__}")
         n, v = data.codes.shape
         if n < 1:
-            raise ValueError("data has no rows")
+            raise InputError("data has no rows")
         if v < 1:
-            raise ValueError("data has no columns")
+            raise InputError("data has no columns")
         if not (np.isfinite(sample_prior) and sample_prior > 0):
-            raise ValueError(f"sample_prior must be a positive number, got {sample_prior}")
+            raise InputError(f"sample_prior must be a positive number, got {sample_prior}")
         vm = max(v - 1, 1)
         if v <= 2 and np.isfinite(structure_prior) and structure_prior >= vm:
             structure_prior = 0.0  # β/(V−1) ≥ 1 would give log(0): the term is dropped
         if not (np.isfinite(structure_prior) and 0 <= structure_prior < vm):
-            raise ValueError(
+            raise InputError(
                 f"structure_prior must be in [0, V − 1) = [0, {vm}) for V = {v} variables "
                 f"(0 disables the structure-prior term), got {structure_prior}"
             )
@@ -91,7 +92,7 @@ class BDeuScore:
         too_many = np.flatnonzero(arities > max_arity)
         if len(too_many):
             k = int(too_many[0])
-            raise ValueError(
+            raise InputError(
                 f"column {data.names[k]!r}: {arities[k]} categories > max_arity={max_arity}"
             )
         self.data = data
@@ -110,12 +111,12 @@ class BDeuScore:
         else:
             w = np.asarray(weights, dtype=np.float64)
             if w.shape != (n,):
-                raise ValueError(f"weights must have shape ({n},), got {w.shape}")
+                raise InputError(f"weights must have shape ({n},), got {w.shape}")
             bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
             if len(bad):
-                raise ValueError(f"weights[{bad[0]}] = {w[bad[0]]}: must be finite and >= 0")
+                raise InputError(f"weights[{bad[0]}] = {w[bad[0]]}: must be finite and >= 0")
             if w.sum() <= 0:
-                raise ValueError("weights sum to zero: no data to score")
+                raise InputError("weights sum to zero: no data to score")
             self.integral_weights = bool(np.all(w == np.round(w)))
             self.total_weight = float(w.sum())
             keep = w > 0  # a row of weight 0 counts nowhere: a bootstrap drops about 37 %
@@ -186,7 +187,7 @@ class BDeuScore:
         if hit is not None:
             return hit
         if key[0] in key[1]:
-            raise ValueError(f"node {y} cannot be its own parent")
+            raise InputError(f"node {y} cannot be its own parent")
         pa = sorted(key[1])
         s = self._compute(key[0], pa)
         self._cache[key] = s
@@ -237,7 +238,7 @@ class BDeuScore:
         xs = np.asarray([candidates[k] for k in todo], dtype=np.intp)
         xset = set(xs.tolist())
         if y in xset or y in base or not base.isdisjoint(xset):
-            raise ValueError("candidates must differ from y and from the parent set")
+            raise InputError("candidates must differ from y and from the parent set")
         pa = sorted(base)
         r = int(self.arities[y])
         cfg, size = self._config_index(pa)
@@ -322,9 +323,9 @@ class BDeuScore:
     def score_dag(self, dag: PDAG) -> float:
         """Total BDeu score of a DAG: the sum of its local scores."""
         if dag.n_vars != self.n_vars:
-            raise ValueError(f"graph has {dag.n_vars} nodes, data has {self.n_vars} variables")
+            raise InputError(f"graph has {dag.n_vars} nodes, data has {self.n_vars} variables")
         if not dag.is_dag():
-            raise ValueError("score_dag needs a DAG (use score_pdag for a CPDAG)")
+            raise InputError("score_dag needs a DAG (use score_pdag for a CPDAG)")
         return float(sum(self.local_score(y, dag.parents(y)) for y in range(self.n_vars)))
 
     def score_pdag(self, pdag: PDAG) -> float:

@@ -64,9 +64,9 @@ def bootstrap_weights(n_samples: int, seed: int, b: int) -> np.ndarray:
     independent and each depends on ``(seed, b)`` only.
     """
     if n_samples < 1:
-        raise ValueError(f"n_samples must be positive, got {n_samples}")
+        raise InputError(f"n_samples must be positive, got {n_samples}")
     if seed < 0 or b < 0:
-        raise ValueError(f"seed and replicate index must be non-negative, got {seed}, {b}")
+        raise InputError(f"seed and replicate index must be non-negative, got {seed}, {b}")
     rng = np.random.default_rng([int(seed), int(b)])
     return rng.multinomial(n_samples, np.full(n_samples, 1.0 / n_samples)).astype(np.int64)
 
@@ -76,7 +76,7 @@ def _graph_to_keys(graph: PDAG, n_vars: int) -> tuple[np.ndarray, np.ndarray]:
     if not isinstance(graph, PDAG):
         raise TypeError(f"the search must return a causalcal.graph.PDAG, got {type(graph)!r}")
     if graph.n_vars != n_vars:
-        raise ValueError(f"the search returned a graph over {graph.n_vars} nodes, not {n_vars}")
+        raise RuntimeError(f"the search returned a graph over {graph.n_vars} nodes, not {n_vars}")
     pairs, labels = graph.pair_labels()
     keys = pair_index(pairs[:, 0], pairs[:, 1], n_vars)
     order = np.argsort(keys, kind="stable")
@@ -236,7 +236,7 @@ def edge_probabilities_from_graphs(
             names = g.names if names is None else names
         counter.add_graph(g)
     if counter is None:
-        raise ValueError("no graphs given")
+        raise InputError("no graphs given")
     return counter.probabilities(names)
 
 
@@ -282,7 +282,7 @@ def _dask_client(scheduler: Any) -> tuple[Any, bool]:
         try:
             return distributed.get_client(), False
         except ValueError:
-            raise ValueError(
+            raise InputError(
                 "backend='dask' needs scheduler=ADDRESS (e.g. 'tcp://10.0.0.5:8786') "
                 "or an active dask.distributed.Client"
             ) from None
@@ -291,7 +291,7 @@ def _dask_client(scheduler: Any) -> tuple[Any, bool]:
     try:
         return distributed.Client(str(scheduler), set_as_default=False, timeout=30), True
     except OSError as err:
-        raise ValueError(f"cannot connect to dask scheduler {scheduler}: {err}") from None
+        raise InputError(f"cannot connect to dask scheduler {scheduler}: {err}") from None
 
 
 def _run_parallel(
@@ -465,7 +465,7 @@ def bootstrap_edge_probabilities(
     search_options = with_knowledge(data.names, knowledge, search_options)
     check_search_options(search, search_options)  # bad names fail before any worker starts
     if data.n_vars < 2:
-        raise ValueError(f"need at least 2 variables, got {data.n_vars}")
+        raise InputError(f"need at least 2 variables, got {data.n_vars}")
 
     counter = EdgeTypeCounter(data.n_vars)
     sinks: list = [counter] + ([PairFeatureAccumulator(data.n_vars)] if features else [])

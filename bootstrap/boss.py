@@ -31,6 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData
+from causalcal.errors import InputError
 from causalcal.graph import PDAG, dag_to_cpdag, pdag_to_dag
 from causalcal.knowledge import Knowledge, bind_knowledge
 
@@ -146,7 +147,7 @@ def boss(
     arc's head before its tail, and the start (FGES) and BES steps enforce it as well.
     """
     if int(max_rounds) != max_rounds or max_rounds < 1:
-        raise ValueError(f"max_rounds must be a positive integer, got {max_rounds}")
+        raise InputError(f"max_rounds must be a positive integer, got {max_rounds}")
     score = BDeuScore(
         data, weights, sample_prior=sample_prior, structure_prior=structure_prior,
         max_arity=max_arity,

@@ -54,7 +54,7 @@ LOCK = ".lock"
 _REPLICATE_RE = re.compile(r"^rep-(\d{6,})\.npz$")
 
 
-class CheckpointMismatchError(ValueError):
+class CheckpointMismatchError(InputError):
     """The checkpoint directory was made by a run with different data or options."""
 
 
@@ -149,7 +149,7 @@ def _read_marker(path: Path) -> dict[str, Any] | None:
         others = sorted(p.name for p in path.iterdir() if p.name != LOCK
                         and not p.name.startswith(f"{TMP_PREFIX}{MANIFEST}."))
         if others:
-            raise ValueError(
+            raise InputError(
                 f"checkpoint {path}: folder is not empty and has no {MANIFEST} "
                 f"(found {', '.join(others[:3])}); use an empty or new folder"
             )
@@ -157,12 +157,12 @@ def _read_marker(path: Path) -> dict[str, Any] | None:
     try:
         found = json.loads(manifest_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
-        raise ValueError(
+        raise InputError(
             f"checkpoint {path}: unreadable {MANIFEST} ({err}); "
             "delete the directory to start afresh"
         ) from None
     if not isinstance(found, dict) or found.get("format") != FORMAT:
-        raise ValueError(f"checkpoint {path}: {MANIFEST} is not a causalcal checkpoint")
+        raise InputError(f"checkpoint {path}: {MANIFEST} is not a causalcal checkpoint")
     return found
 
 
@@ -171,7 +171,7 @@ def check_checkpoint_folder(path: str | os.PathLike) -> None:
     cannot be written in."""
     path = Path(path)
     if path.exists() and not path.is_dir():
-        raise ValueError(f"checkpoint {path}: exists and is not a directory")
+        raise InputError(f"checkpoint {path}: exists and is not a directory")
     _read_marker(path)
     check_output_dir(path, "checkpoint")
 
@@ -203,8 +203,8 @@ class Checkpoint:
     ) -> Checkpoint:
         """Open (or create) ``path`` for this run; refuse one made with other arguments.
 
-        Raises :class:`CheckpointMismatchError` (a ``ValueError``) naming every field
-        that differs, and ``ValueError`` if ``path`` is a non-empty folder that is not
+        Raises :class:`CheckpointMismatchError` (an ``InputError``) naming every field
+        that differs, and ``InputError`` if ``path`` is a non-empty folder that is not
         a checkpoint or is in use by another process.
         """
         path = Path(path)
@@ -292,7 +292,7 @@ class Checkpoint:
         except OSError as err:
             handle.close()
             if err.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
-                raise ValueError(
+                raise InputError(
                     f"checkpoint {self.path} is in use by another running bootstrap"
                 ) from None
             # e.g. ENOLCK on some network file systems: go on without the lock
@@ -354,7 +354,7 @@ class Checkpoint:
                 and np.all(np.diff(keys) > 0)
             )
             if not ok:
-                raise ValueError("inconsistent contents")
+                raise InputError("inconsistent contents")
         except Exception as err:  # noqa: BLE001 - any damage means "redo this replicate"
             warnings.warn(
                 f"checkpoint {self.path}: replicate file {path.name} is damaged ({err}); "

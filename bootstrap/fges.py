@@ -31,6 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData
+from causalcal.errors import InputError
 from causalcal.graph import PDAG
 from causalcal.knowledge import BoundKnowledge, Knowledge, bind_knowledge
 
@@ -66,7 +67,7 @@ def fges(
     ``faithfulness_assumed`` and ``max_candidates`` are explained in the module docstring
     (the defaults give GES's result up to V = 1001 variables).
     ``device`` (e.g. ``"cuda"``) runs the pairwise count products with torch; a variable
-    with more than ``max_arity`` categories is a ``ValueError`` naming the column.
+    with more than ``max_arity`` categories is an ``InputError`` naming the column.
     ``knowledge`` (:class:`causalcal.Knowledge`) is enforced inside the search.
     """
     score = BDeuScore(
@@ -96,7 +97,7 @@ class FGES(BackwardPhase, GESState):
         knowledge: Knowledge | BoundKnowledge | None = None,
     ) -> None:
         if max_degree is not None and (int(max_degree) != max_degree or max_degree < 0):
-            raise ValueError(f"max_degree must be a non-negative integer or None, got {max_degree}")
+            raise InputError(f"max_degree must be a non-negative integer or None, got {max_degree}")
         super().__init__(score.n_vars, score.data.names)
         self.knowledge = bind_knowledge(knowledge, score.data.names)
         self.score = score

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from causalcal.errors import InputError
 from causalcal.graph import PDAG, apply_meek_rules, dag_to_cpdag, pdag_to_dag
 
 log = logging.getLogger(__name__)
@@ -46,7 +47,7 @@ def candidate_limit(n_vars: int, max_candidates: int | str | None = "auto") -> i
         or not isinstance(max_candidates, (int, np.integer))
         or max_candidates < 1
     ):
-        raise ValueError(
+        raise InputError(
             f"max_candidates must be a positive integer, 'auto' or None, got {max_candidates!r}"
         )
     if max_candidates is None or max_candidates >= n_vars - 1:

@@ -35,6 +35,7 @@ import scipy.sparse as sp
 
 from causalcal.data import DiscreteData
 from causalcal.edges import n_pairs, pair_from_index, pair_index
+from causalcal.errors import InputError
 from causalcal.knowledge import with_knowledge
 
 from .bdeu import BDeuScore
@@ -109,7 +110,7 @@ class PairFeatureAccumulator:
         :func:`pair_index` order; ``pairwise_gain`` (one value per pair) fills the last
         column (zeros when ``None``)."""
         if self.n_graphs == 0:
-            raise ValueError("no replicate added")
+            raise InputError("no replicate added")
         n = float(self.n_graphs)
         i, j = _all_pairs(self.n_vars)
         out = np.empty((len(i), len(FEATURE_NAMES)), dtype=np.float32)
@@ -160,12 +161,12 @@ def checkpoint_pair_features(data: DiscreteData, checkpoint, *, n_boot: int, see
                          search_options=options) as ckpt:
         finished = ckpt.finished()
         if len(finished) < n_boot:
-            raise ValueError(f"{checkpoint}: {len(finished)} of {n_boot} replicates "
+            raise InputError(f"{checkpoint}: {len(finished)} of {n_boot} replicates "
                              "finished; run the bootstrap first")
         acc = PairFeatureAccumulator(data.n_vars)
         for b in range(n_boot):
             replicate = ckpt.read(b)
             if replicate is None:
-                raise ValueError(f"{checkpoint}: replicate {b} is unreadable; rerun the bootstrap")
+                raise InputError(f"{checkpoint}: replicate {b} is unreadable; rerun the bootstrap")
             acc.add(*replicate)
     return acc.features(pairwise_gain_all(data, **search_options))

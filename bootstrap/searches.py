@@ -40,18 +40,18 @@ def _repeat_rows(data: DiscreteData, weights) -> np.ndarray:
         return codes
     w = np.asarray(weights, dtype=np.float64)
     if w.shape != (data.n_samples,):
-        raise ValueError(f"weights must have shape ({data.n_samples},), got {w.shape}")
+        raise InputError(f"weights must have shape ({data.n_samples},), got {w.shape}")
     if np.any(~np.isfinite(w)) or np.any(w < 0):
-        raise ValueError("weights must be finite and non-negative")
+        raise InputError("weights must be finite and non-negative")
     if np.any(w != np.round(w)):
         bad = int(np.flatnonzero(w != np.round(w))[0])
-        raise ValueError(
+        raise InputError(
             f"causal-learn searches need integer weights (row multiplicities); "
             f"weights[{bad}] = {w[bad]}"
         )
     rows = np.repeat(np.arange(data.n_samples), w.astype(np.int64))
     if len(rows) < 2:
-        raise ValueError("weights leave fewer than 2 rows")
+        raise InputError("weights leave fewer than 2 rows")
     return codes[rows]
 
 
@@ -70,7 +70,7 @@ def ges_causallearn(
     """causal-learn's GES (Chickering 2002) with its BDeu score (sample and structure
     prior 1). Refuses more than :data:`GES_MAX_VARS` variables unless ``allow_large``."""
     if data.n_vars > GES_MAX_VARS and not allow_large:
-        raise ValueError(
+        raise InputError(
             f"causal-learn GES on {data.n_vars} variables would take very long; "
             f"use 'fges' or pass allow_large=True"
         )
@@ -90,7 +90,7 @@ def pc_causallearn(data: DiscreteData, weights=None, *, alpha: float = 0.05) -> 
     test at level ``alpha``; the result is its CPDAG (conflicting orientations become
     undirected)."""
     if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+        raise InputError(f"alpha must be in (0, 1), got {alpha}")
     from causallearn.search.ConstraintBased.PC import pc
 
     from causalcal.graph_io import from_causallearn

@@ -47,11 +47,17 @@ __all__ = [
     "check_label_sets",
     "check_offsets",
     "check_probability_matrix",
+    "check_probability_rows",
     "check_sample_weight",
     "check_score_matrix",
     "check_unique_names",
     "validate_params",
 ]
+
+#: How far a row of probabilities may sum from 1. Lenient enough for float32 arrays
+#: (about 7 significant digits, 1e-7 per entry) and CSV files written with 8 or even 5
+#: significant digits; the one tolerance of :func:`check_probability_rows`.
+ROW_SUM_TOL = 1e-4
 
 
 # ------------------------------------------------------------------ parameter constraints
@@ -181,7 +187,7 @@ def positive_integers(value: Any) -> bool:
 
 # ------------------------------------------------------------------ names
 def check_unique_names(names: Iterable[str], what: str = "name") -> list[str]:
-    """``names`` as a list; ``ValueError`` naming the first repeated one
+    """``names`` as a list; ``InputError`` naming the first repeated one
     (``duplicate <what> 'X'``)."""
     names = list(names)
     seen: set[str] = set()
@@ -217,18 +223,18 @@ def check_binary_scores(scores, *, real_valued: bool = False, name: str = "score
     if s.ndim == 2 and s.shape[1] == 1:
         s = s[:, 0]
     if s.ndim != 1:
-        raise ValueError(f"{name} must be 1-d (one score per sample), got shape {s.shape}")
+        raise InputError(f"{name} must be 1-d (one score per sample), got shape {s.shape}")
     if s.size == 0:
-        raise ValueError(f"{name} is empty: found array with 0 sample(s) (shape={s.shape}) "
+        raise InputError(f"{name} is empty: found array with 0 sample(s) (shape={s.shape}) "
                          "while a minimum of 1 is required")
     bad = np.flatnonzero(~np.isfinite(s))
     if len(bad):
-        raise ValueError(f"{name}[{bad[0]}] is not finite ({s[bad[0]]}); input contains "
+        raise InputError(f"{name}[{bad[0]}] is not finite ({s[bad[0]]}); input contains "
                          "NaN or infinity")
     if not real_valued:
         out = np.flatnonzero((s < 0) | (s > 1))
         if len(out):
-            raise ValueError(
+            raise InputError(
                 f"{name}[{out[0]}] = {s[out[0]]} is outside [0, 1]; "
                 "this calibrator needs probability-like scores"
             )
@@ -241,23 +247,23 @@ def _as_float_array(values, name: str) -> np.ndarray:
         raise TypeError(f"{name}: sparse input is not supported; pass a dense array")
     a = np.asarray(values)
     if np.iscomplexobj(a):
-        raise ValueError(f"{name}: complex data not supported")
+        raise InputError(f"{name}: complex data not supported")
     try:
         return a.astype(np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be numbers, got dtype {a.dtype}") from None
+        raise InputError(f"{name} must be numbers, got dtype {a.dtype}") from None
 
 
 def check_binary_labels(y, n: int) -> np.ndarray:
     """1-d int array of 0/1 labels of length ``n``."""
     y = np.asarray(y)
     if y.ndim != 1 or len(y) != n:
-        raise ValueError(f"y must be 1-d with {n} labels, got shape {y.shape}")
+        raise InputError(f"y must be 1-d with {n} labels, got shape {y.shape}")
     if y.dtype == bool:
         return y.astype(np.int64)
     bad = np.flatnonzero((y != 0) & (y != 1))
     if len(bad):
-        raise ValueError(f"y[{bad[0]}] = {y[bad[0]]!r}; labels must be 0 or 1")
+        raise InputError(f"y[{bad[0]}] = {y[bad[0]]!r}; labels must be 0 or 1")
     return y.astype(np.int64)
 
 
@@ -267,12 +273,12 @@ def check_sample_weight(sample_weight, n: int) -> np.ndarray:
         return np.ones(n)
     w = np.asarray(sample_weight).astype(np.float64)
     if w.shape != (n,):
-        raise ValueError(f"sample_weight must have shape ({n},), got {w.shape}")
+        raise InputError(f"sample_weight must have shape ({n},), got {w.shape}")
     bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
     if len(bad):
-        raise ValueError(f"sample_weight[{bad[0]}] = {w[bad[0]]} must be finite and >= 0")
+        raise InputError(f"sample_weight[{bad[0]}] = {w[bad[0]]} must be finite and >= 0")
     if w.sum() <= 0:
-        raise ValueError("sample_weight sums to zero: sample weights must contain at least "
+        raise InputError("sample_weight sums to zero: sample weights must contain at least "
                          "one non-zero number")
     return w
 
@@ -281,36 +287,48 @@ def check_probability_matrix(P, *, n_classes: int | None = None, name: str = "P"
     """2-d float array of class probabilities: finite, in [0, 1], rows summing to 1."""
     P = np.asarray(P, dtype=np.float64)
     if P.ndim != 2:
-        raise ValueError(f"{name} must be 2-d (n_samples, n_classes), got shape {P.shape}")
+        raise InputError(f"{name} must be 2-d (n_samples, n_classes), got shape {P.shape}")
     if n_classes is not None and P.shape[1] != n_classes:
-        raise ValueError(f"{name} has {P.shape[1]} columns, expected {n_classes}")
+        raise InputError(f"{name} has {P.shape[1]} columns, expected {n_classes}")
     if P.shape[0] == 0:
-        raise ValueError(f"{name} is empty")
+        raise InputError(f"{name} is empty")
     bad = np.argwhere(~np.isfinite(P) | (P < 0) | (P > 1))
     if len(bad):
         r, c = bad[0]
-        raise ValueError(f"{name}[{r}, {c}] = {P[r, c]} is not a probability")
-    rows = np.flatnonzero(np.abs(P.sum(axis=1) - 1) > 1e-4)
-    if len(rows):
-        raise ValueError(f"row {rows[0]} of {name} sums to {P[rows[0]].sum():.6g}, not 1")
+        raise InputError(f"{name}[{r}, {c}] = {P[r, c]} is not a probability")
+    check_probability_rows(P, name=name)
     return P
+
+
+def check_probability_rows(P: np.ndarray, *, name: str = "P",
+                           message: Callable[[int, float], str] | None = None) -> None:
+    """Every row of the 2-d array ``P`` sums to 1 within :data:`ROW_SUM_TOL`, else an
+    ``InputError`` about the first row that does not: ``message(row, total)``, by default
+    ``row 3 of P sums to 0.9, not 1`` (callers name the row their own way: a pair, a class).
+    """
+    totals = np.asarray(P).sum(axis=1)
+    off = np.flatnonzero(~(np.abs(totals - 1.0) <= ROW_SUM_TOL))  # NaN is off too
+    if len(off):
+        row, total = int(off[0]), float(totals[off[0]])
+        raise InputError(f"row {row} of {name} sums to {total:.6g}, not 1" if message is None
+                         else message(row, total))
 
 
 def check_class_labels(y, n: int, n_classes: int) -> np.ndarray:
     """1-d int labels of length ``n`` with values in ``0 .. n_classes - 1``."""
     y = np.asarray(y)
     if y.ndim != 1 or len(y) != n:
-        raise ValueError(f"y must be 1-d with {n} labels, got shape {y.shape}")
+        raise InputError(f"y must be 1-d with {n} labels, got shape {y.shape}")
     if y.dtype.kind == "f":
         bad = np.flatnonzero(~np.isfinite(y) | (y != np.round(y)))
         if len(bad):
-            raise ValueError(f"y[{bad[0]}] = {y[bad[0]].item()!r} is not a class index")
+            raise InputError(f"y[{bad[0]}] = {y[bad[0]].item()!r} is not a class index")
     elif y.dtype.kind not in "iub":
-        raise ValueError(f"y must hold integer class indices 0..{n_classes - 1}, got {y.dtype}")
+        raise InputError(f"y must hold integer class indices 0..{n_classes - 1}, got {y.dtype}")
     yi = y.astype(np.int64)
     bad = np.flatnonzero((yi < 0) | (yi >= n_classes))
     if len(bad):
-        raise ValueError(
+        raise InputError(
             f"y[{bad[0]}] = {y[bad[0]].item()!r} is not a class index in 0..{n_classes - 1}"
         )
     return yi
@@ -329,18 +347,18 @@ def check_label_sets(y, n: int, n_classes: int) -> np.ndarray:
         Y[np.arange(n), labels] = True
         return Y
     if arr.ndim != 2 or arr.shape != (n, n_classes):
-        raise ValueError(
+        raise InputError(
             f"y must be 1-d class indices or an ({n}, {n_classes}) 0/1 matrix of allowed "
             f"classes, got shape {arr.shape}"
         )
     bad = np.argwhere((arr != 0) & (arr != 1))
     if len(bad):
         r, c = bad[0]
-        raise ValueError(f"y[{r}, {c}] = {arr[r, c]!r}; a label-set matrix holds 0 or 1")
+        raise InputError(f"y[{r}, {c}] = {arr[r, c]!r}; a label-set matrix holds 0 or 1")
     Y = arr.astype(bool)
     empty = np.flatnonzero(~Y.any(axis=1))
     if len(empty):
-        raise ValueError(f"label set y[{empty[0]}] allows no class")
+        raise InputError(f"label set y[{empty[0]}] allows no class")
     return Y
 
 
@@ -350,11 +368,11 @@ def check_offsets(offsets, n: int, n_classes: int) -> np.ndarray:
         return np.zeros((n, n_classes))
     O = np.asarray(offsets, dtype=np.float64)
     if O.shape != (n, n_classes):
-        raise ValueError(f"offsets must have shape ({n}, {n_classes}), got {O.shape}")
+        raise InputError(f"offsets must have shape ({n}, {n_classes}), got {O.shape}")
     bad = np.argwhere(~np.isfinite(O))
     if len(bad):
         r, c = bad[0]
-        raise ValueError(f"offsets[{r}, {c}] = {O[r, c]} is not finite")
+        raise InputError(f"offsets[{r}, {c}] = {O[r, c]} is not finite")
     return O
 
 
@@ -364,15 +382,15 @@ def check_score_matrix(X, n_cols: int | None = None, name: str = "X") -> np.ndar
     if A.ndim == 1:
         A = A[:, None]
     if A.ndim != 2:
-        raise ValueError(f"{name} must be 1-d or 2-d (n_samples, n_classifiers), got {A.shape}")
+        raise InputError(f"{name} must be 1-d or 2-d (n_samples, n_classifiers), got {A.shape}")
     if A.shape[0] == 0:
-        raise ValueError(f"{name} is empty")
+        raise InputError(f"{name} is empty")
     if n_cols is not None and A.shape[1] != n_cols:
-        raise ValueError(f"{name} has {A.shape[1]} classifier columns, expected {n_cols}")
+        raise InputError(f"{name} has {A.shape[1]} classifier columns, expected {n_cols}")
     bad = np.argwhere(~np.isfinite(A))
     if len(bad):
         r, c = bad[0]
-        raise ValueError(f"{name}[{r}, {c}] is not finite ({A[r, c]})")
+        raise InputError(f"{name}[{r}, {c}] is not finite ({A[r, c]})")
     return A
 
 

@@ -38,9 +38,9 @@ def _categorical_codes(column: pd.Series, name: str, max_arity: int) -> tuple[np
     codes = column.cat.codes.to_numpy(np.int64)
     if (codes < 0).any():
         row = int(np.flatnonzero(codes < 0)[0]) + 1
-        raise ValueError(f"column {name!r}, row {row}: missing value")
+        raise InputError(f"column {name!r}, row {row}: missing value")
     if len(labels) > max_arity:
-        raise ValueError(f"column {name!r}: {len(labels)} categories > max_arity={max_arity}; "
+        raise InputError(f"column {name!r}: {len(labels)} categories > max_arity={max_arity}; "
                          "has too many categories")
     return codes, labels
 
@@ -63,26 +63,26 @@ class DiscreteData:
     ) -> None:
         codes = np.asarray(codes)
         if codes.ndim != 2:
-            raise ValueError(f"codes must be a 2-d array, got shape {codes.shape}")
+            raise InputError(f"codes must be a 2-d array, got shape {codes.shape}")
         if not np.issubdtype(codes.dtype, np.integer):
-            raise ValueError(f"codes must be integers, got dtype {codes.dtype}")
+            raise InputError(f"codes must be integers, got dtype {codes.dtype}")
         n, v = codes.shape
         names = [f"X{k}" for k in range(v)] if names is None else [str(x) for x in names]
         if len(names) != v:
-            raise ValueError(f"{len(names)} names for {v} columns")
+            raise InputError(f"{len(names)} names for {v} columns")
         check_unique_names(names, "column name")
         if v and codes.size and codes.min() < 0:
             col = int(np.argwhere(codes < 0)[0, 1])
-            raise ValueError(f"column {names[col]!r}: negative code")
+            raise InputError(f"column {names[col]!r}: negative code")
         observed = codes.max(axis=0).astype(np.int64) + 1 if n else np.ones(v, np.int64)
         if arities is None:
             arities = observed
         arities = np.asarray(arities, dtype=np.int64)
         if arities.shape != (v,):
-            raise ValueError(f"{len(arities)} arities for {v} columns")
+            raise InputError(f"{len(arities)} arities for {v} columns")
         over = np.flatnonzero(observed > arities)
         if len(over):
-            raise ValueError(
+            raise InputError(
                 f"column {names[over[0]]!r}: code {observed[over[0]] - 1} "
                 f"outside arity {arities[over[0]]}"
             )
@@ -90,7 +90,7 @@ class DiscreteData:
             categories = [list(range(a)) for a in arities]
         categories = [list(c) for c in categories]
         if len(categories) != v or any(len(c) != a for c, a in zip(categories, arities)):
-            raise ValueError("categories must list one label per code of every column")
+            raise InputError("categories must list one label per code of every column")
         self.codes = codes.astype(smallest_int_dtype(int(max(arities.max(initial=1), 1))))
         self.names = names
         self.arities = arities
@@ -134,7 +134,7 @@ class DiscreteData:
         A pandas ``Categorical`` column keeps its categories in their declared order
         (an ordered one its order), unused ones included: they count in the arity.
 
-        Errors (``ValueError``, naming the column and, where it applies, the row):
+        Errors (``InputError``, naming the column and, where it applies, the row):
         fewer than 2 rows; a missing value; a non-finite number; a numeric column
         with more than ``max_arity`` distinct values ("looks continuous"); a text
         column with more than ``max_arity`` categories; a column name holding a control
@@ -144,9 +144,9 @@ class DiscreteData:
         cell of an output CSV as a formula.
         """
         if frame.shape[0] < 2:
-            raise ValueError(f"need at least 2 rows of data, got {frame.shape[0]}")
+            raise InputError(f"need at least 2 rows of data, got {frame.shape[0]}")
         if frame.shape[1] < 1:
-            raise ValueError("data has no columns")
+            raise InputError("data has no columns")
         names = check_column_names([str(c) for c in frame.columns])
         codes = np.empty(frame.shape, dtype=np.int64)
         categories: list[list[Any]] = []
@@ -163,7 +163,7 @@ class DiscreteData:
             missing = column.isna().to_numpy()
             if missing.any():
                 row = int(np.flatnonzero(missing)[0]) + 1
-                raise ValueError(f"column {name!r}, row {row}: missing value")
+                raise InputError(f"column {name!r}, row {row}: missing value")
             values = column.to_numpy()
             numeric = pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(
                 column
@@ -173,7 +173,7 @@ class DiscreteData:
                 bad = ~np.isfinite(values)
                 if bad.any():
                     row = int(np.flatnonzero(bad)[0])
-                    raise ValueError(f"column {name!r}, row {row + 1}: non-finite value "
+                    raise InputError(f"column {name!r}, row {row + 1}: non-finite value "
                                      f"{values[row]}")
             labels, inverse = np.unique(values if numeric else values.astype(str),
                                         return_inverse=True)
@@ -183,7 +183,7 @@ class DiscreteData:
                     if numeric
                     else "has too many categories"
                 )
-                raise ValueError(
+                raise InputError(
                     f"column {name!r}: {len(labels)} distinct values > max_arity={max_arity}; "
                     f"{what}"
                 )
@@ -204,11 +204,11 @@ class DiscreteData:
         """Validate and encode a 2-d numpy array (numbers or strings), as :meth:`from_frame`."""
         array = np.asarray(array)
         if array.ndim != 2:
-            raise ValueError(f"data must be a 2-d array, got shape {array.shape}")
+            raise InputError(f"data must be a 2-d array, got shape {array.shape}")
         if names is None:
             names = [f"X{k}" for k in range(array.shape[1])]
         if len(names) != array.shape[1]:
-            raise ValueError(f"{len(names)} names for {array.shape[1]} columns")
+            raise InputError(f"{len(names)} names for {array.shape[1]} columns")
         return cls.from_frame(pd.DataFrame(array, columns=list(names)), max_arity=max_arity)
 
     @classmethod

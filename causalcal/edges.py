@@ -25,7 +25,7 @@ from causalcal._edges_io import (
     write_csv,
 )
 from causalcal._io import atomic_write, input_file
-from causalcal._validation import warn_formula_names
+from causalcal._validation import check_probability_rows, warn_formula_names
 from causalcal.errors import InputError
 from causalcal.graph import PDAG
 from causalcal.pairs import EdgeType, n_pairs, pair_from_index, pair_index
@@ -65,7 +65,7 @@ class EdgeProbabilities:
         self.names = [str(n) for n in names]
         n_vars = len(self.names)
         if len(set(self.names)) != n_vars:
-            raise ValueError("variable names must be unique")
+            raise InputError("variable names must be unique")
         pairs = np.asarray(pairs, dtype=np.int64)
         probs = np.asarray(probs, dtype=np.float64)
         if pairs.size == 0:
@@ -73,40 +73,36 @@ class EdgeProbabilities:
         if probs.size == 0:
             probs = probs.reshape(0, 4)
         if pairs.ndim != 2 or pairs.shape[1] != 2:
-            raise ValueError(f"pairs must have shape (m, 2), got {pairs.shape}")
+            raise InputError(f"pairs must have shape (m, 2), got {pairs.shape}")
         if probs.ndim != 2 or probs.shape[1] != 4:
-            raise ValueError(f"probs must have shape (m, 4), got {probs.shape}")
+            raise InputError(f"probs must have shape (m, 4), got {probs.shape}")
         if len(pairs) != len(probs):
-            raise ValueError(f"{len(pairs)} pairs but {len(probs)} probability rows")
+            raise InputError(f"{len(pairs)} pairs but {len(probs)} probability rows")
         if len(pairs):
             if pairs.min() < 0 or pairs.max() >= n_vars:
-                raise ValueError(f"pair index out of range for {n_vars} variables")
+                raise InputError(f"pair index out of range for {n_vars} variables")
             bad = np.flatnonzero(pairs[:, 0] >= pairs[:, 1])
             if len(bad):
-                raise ValueError(f"pair row {bad[0]} is not ordered i < j: {pairs[bad[0]]}")
+                raise InputError(f"pair row {bad[0]} is not ordered i < j: {pairs[bad[0]]}")
             bad_p = ~(np.isfinite(probs) & (probs >= 0)).all(axis=1)
             if bad_p.any():
                 i, j = pairs[np.flatnonzero(bad_p)[0]]
-                raise ValueError(
-                    f"probabilities of pair ({self.names[i]}, {self.names[j]}) must be "
+                raise InputError(
+                    f"probabilities of pair {self._pair_text(i, j)} must be "
                     "finite and non-negative"
                 )
-            off = np.flatnonzero(np.abs(probs.sum(axis=1) - 1) > 1e-6)
-            if len(off):
-                i, j = pairs[off[0]]
-                raise ValueError(
-                    f"probabilities of pair ({self.names[i]}, {self.names[j]}) sum to "
-                    f"{probs[off[0]].sum():.6g}, not 1"
-                )
+            check_probability_rows(probs, message=lambda row, total: (
+                f"probabilities of pair {self._pair_text(*pairs[row])} sum to {total:.6g}, "
+                "not 1"))
         keys = pair_index(pairs[:, 0], pairs[:, 1], n_vars)
         order = np.argsort(keys, kind="stable")
         keys = keys[order]
         if len(keys) > 1 and np.any(keys[1:] == keys[:-1]):
             dup = int(order[np.flatnonzero(keys[1:] == keys[:-1])[0] + 1])
             i, j = pairs[dup]
-            raise ValueError(f"pair ({self.names[i]}, {self.names[j]}) listed twice")
+            raise InputError(f"pair {self._pair_text(i, j)} listed twice")
         if int(n_boot) < 0:
-            raise ValueError(f"n_boot must be non-negative (0 if unknown), got {n_boot}")
+            raise InputError(f"n_boot must be non-negative (0 if unknown), got {n_boot}")
         self.pairs = pairs[order]
         self.probs = probs[order]
         self.n_boot = int(n_boot)
@@ -120,6 +116,11 @@ class EdgeProbabilities:
         self.source: str | None = None
 
     # ------------------------------------------------------------------ basics
+    def _pair_text(self, i: int, j: int) -> str:
+        """``(a, b)`` for messages; a name that is not printable (a newline) as its repr."""
+        a, b = (n if n.isprintable() else repr(n) for n in (self.names[i], self.names[j]))
+        return f"({a}, {b})"
+
     @property
     def n_vars(self) -> int:
         return len(self.names)
@@ -158,12 +159,12 @@ class EdgeProbabilities:
         ``n_boot`` minus the other three.
         """
         if n_boot <= 0:
-            raise ValueError("n_boot must be positive")
+            raise InputError("n_boot must be positive")
         counts = np.asarray(counts, dtype=np.float64)
         if counts.size == 0:
             counts = counts.reshape(0, 4)
         if counts.ndim != 2 or counts.shape[1] not in (3, 4):
-            raise ValueError(f"counts must have shape (m, 3) or (m, 4), got {counts.shape}")
+            raise InputError(f"counts must have shape (m, 3) or (m, 4), got {counts.shape}")
         if counts.shape[1] == 3:
             counts = np.column_stack([n_boot - counts.sum(axis=1), counts])
         return cls(names, pairs, counts / n_boot, n_boot=n_boot)
@@ -180,9 +181,9 @@ class EdgeProbabilities:
         shape = i.shape
         i, j = i.ravel(), j.ravel()
         if np.any(i == j):
-            raise ValueError("a pair needs two different variables")
+            raise InputError("a pair needs two different variables")
         if i.size and (min(i.min(), j.min()) < 0 or max(i.max(), j.max()) >= self.n_vars):
-            raise ValueError(f"variable index outside 0..{self.n_vars - 1}")
+            raise InputError(f"variable index outside 0..{self.n_vars - 1}")
         lo, hi = np.minimum(i, j), np.maximum(i, j)
         out = np.zeros((len(lo), 4))
         out[:, 0] = 1.0
@@ -267,7 +268,7 @@ class EdgeProbabilities:
         path = Path(path)
         suffix = path.suffix.lower()
         if suffix not in (".npz", ".csv"):
-            raise ValueError(f"{path}: unknown format, use a .npz or .csv file name")
+            raise InputError(f"{path}: unknown format, use a .npz or .csv file name")
         if suffix == ".csv":
             write_csv(path, self.to_frame(), self.names, self.n_boot, self._on_grid(),
                       self.provenance)

@@ -6,7 +6,9 @@ row 17: missing value``). A missing input file raises :class:`MissingFileError`,
 both an ``InputError`` and a ``FileNotFoundError``. A file that cannot be written raises
 :class:`WriteError` (an ``OSError``) naming the file. The command line prints any of them
 as one line, ``causalcal <command>: error: <message>``, and exits 2 for bad input, 1 for
-a run that failed (see :mod:`causalcal.cli`).
+a run that failed (see :mod:`causalcal.cli`). The package raises no plain ``ValueError``
+(``tests/core/test_error_contract.py`` scans it); one that escapes comes from a library
+below or is a bug, and the command line reports it as an internal error (exit 1).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from causalcal._validation import check_unique_names
+from causalcal.errors import InputError
 from causalcal.pairs import EdgeType
 
 __all__ = [
@@ -35,10 +36,10 @@ class PDAG:
 
     def __init__(self, n_vars: int, names: Sequence[str] | None = None) -> None:
         if n_vars < 0:
-            raise ValueError("n_vars must be non-negative")
+            raise InputError("n_vars must be non-negative")
         self.names = [f"X{k}" for k in range(n_vars)] if names is None else list(map(str, names))
         if len(self.names) != n_vars:
-            raise ValueError(f"{len(self.names)} names for {n_vars} nodes")
+            raise InputError(f"{len(self.names)} names for {n_vars} nodes")
         check_unique_names(self.names, "node name")  # a networkx graph would merge such nodes
         self._parents: list[set[int]] = [set() for _ in range(n_vars)]
         self._children: list[set[int]] = [set() for _ in range(n_vars)]
@@ -66,13 +67,13 @@ class PDAG:
         """Read the V × V matrix form (see module docstring)."""
         m = np.asarray(matrix)
         if m.ndim != 2 or m.shape[0] != m.shape[1]:
-            raise ValueError(f"adjacency matrix must be square, got shape {m.shape}")
+            raise InputError(f"adjacency matrix must be square, got shape {m.shape}")
         if np.any(np.diag(m) != 0):
-            raise ValueError("adjacency matrix has a self-loop on the diagonal")
+            raise InputError("adjacency matrix has a self-loop on the diagonal")
         bad = (m != 0) & (m != 1)
         if np.any(bad):
             i, j = np.argwhere(bad)[0]
-            raise ValueError(
+            raise InputError(
                 f"adjacency matrix entry [{i}, {j}] = {m[i, j].item()!r}: entries must be 0 or 1 "
                 "(causal-learn's -1/1 endpoint encoding is not this form)"
             )
@@ -204,15 +205,15 @@ class PDAG:
     # ------------------------------------------------------------ editing
     def _check_pair(self, i: int, j: int) -> None:
         if i == j:
-            raise ValueError(f"self-loop on node {i}")
+            raise InputError(f"self-loop on node {i}")
         if not (0 <= i < self.n_vars and 0 <= j < self.n_vars):
-            raise ValueError(f"edge ({i}, {j}) outside 0..{self.n_vars - 1}")
+            raise InputError(f"edge ({i}, {j}) outside 0..{self.n_vars - 1}")
 
     def add_directed(self, i: int, j: int) -> None:
         """Add ``i → j``; the pair must not already be adjacent."""
         self._check_pair(i, j)
         if self.is_adjacent(i, j):
-            raise ValueError(f"nodes {i} and {j} are already adjacent")
+            raise InputError(f"nodes {i} and {j} are already adjacent")
         self._children[i].add(j)
         self._parents[j].add(i)
 
@@ -220,7 +221,7 @@ class PDAG:
         """Add ``i — j``; the pair must not already be adjacent."""
         self._check_pair(i, j)
         if self.is_adjacent(i, j):
-            raise ValueError(f"nodes {i} and {j} are already adjacent")
+            raise InputError(f"nodes {i} and {j} are already adjacent")
         self._neighbors[i].add(j)
         self._neighbors[j].add(i)
 
@@ -236,7 +237,7 @@ class PDAG:
     def orient(self, i: int, j: int) -> None:
         """Turn the undirected edge ``i — j`` into ``i → j``."""
         if j not in self._neighbors[i]:
-            raise ValueError(f"no undirected edge {i} — {j} to orient")
+            raise InputError(f"no undirected edge {i} — {j} to orient")
         self._neighbors[i].discard(j)
         self._neighbors[j].discard(i)
         self._children[i].add(j)
@@ -245,14 +246,14 @@ class PDAG:
     def undirect(self, i: int, j: int) -> None:
         """Turn a directed edge between ``i`` and ``j`` (either way) into ``i — j``."""
         if not (self.has_directed(i, j) or self.has_directed(j, i)):
-            raise ValueError(f"no directed edge between {i} and {j}")
+            raise InputError(f"no directed edge between {i} and {j}")
         self.remove_edge(i, j)
         self.add_undirected(i, j)
 
     def assign(self, other: PDAG) -> None:
         """Make this graph's edges those of ``other`` (same nodes), in place."""
         if other.n_vars != self.n_vars:
-            raise ValueError(f"cannot assign a graph over {other.n_vars} nodes to {self.n_vars}")
+            raise InputError(f"cannot assign a graph over {other.n_vars} nodes to {self.n_vars}")
         self._parents = [set(s) for s in other._parents]
         self._children = [set(s) for s in other._children]
         self._neighbors = [set(s) for s in other._neighbors]
@@ -365,7 +366,7 @@ def dag_to_cpdag(dag: PDAG, knowledge=None) -> PDAG:
     graph of the class members that agree with it (R1–R4 after the knowledge's arcs).
     """
     if not dag.is_dag():
-        raise ValueError("dag_to_cpdag needs a DAG (all edges directed, no cycle)")
+        raise InputError("dag_to_cpdag needs a DAG (all edges directed, no cycle)")
     n = dag.n_vars
     compelled: set[tuple[int, int]] = set()
     for y in range(n):
@@ -393,7 +394,7 @@ def pdag_to_dag(pdag: PDAG) -> PDAG:
     its undirected edges into ``x``. The smallest such node is taken each time, so the
     result is deterministic. Only nodes adjacent to a removed node can change status, so
     a heap of candidates keeps the work near O(V log V + Σ deg²).
-    Raises ``ValueError`` if the PDAG admits none.
+    Raises ``InputError`` if the PDAG admits none.
     """
     work = pdag.copy()
     out = PDAG(pdag.n_vars, pdag.names)
@@ -420,7 +421,7 @@ def pdag_to_dag(pdag: PDAG) -> PDAG:
                 found = x
                 break
         if found is None:
-            raise ValueError("the PDAG has no consistent DAG extension")
+            raise InputError("the PDAG has no consistent DAG extension")
         for y in list(work.neighbors(found)):
             out.add_directed(y, found)
         for y in list(work.adjacent(found)):
@@ -435,7 +436,7 @@ def pdag_to_dag(pdag: PDAG) -> PDAG:
 def structural_hamming_distance(a: PDAG, b: PDAG) -> int:
     """Number of node pairs whose edge type differs between ``a`` and ``b``."""
     if a.n_vars != b.n_vars:
-        raise ValueError("graphs have different numbers of nodes")
+        raise InputError("graphs have different numbers of nodes")
     pa, la = a.pair_labels()
     pb, lb = b.pair_labels()
     da = {(int(i), int(j)): int(t) for (i, j), t in zip(pa, la)}

@@ -80,7 +80,7 @@ def from_causallearn(graph, names: Sequence[str] | None = None,
             elif (a == -1 and b == -1) or conflicts_undirected:
                 g.add_undirected(i, j)
             else:
-                raise ValueError(f"unsupported causal-learn endpoint pair ({a}, {b}) between "
+                raise InputError(f"unsupported causal-learn endpoint pair ({a}, {b}) between "
                                  f"{g.names[i]!r} and {g.names[j]!r}")
     return g
 
@@ -261,7 +261,7 @@ def _parse_dot(text: str) -> PDAG:
             name = _unquote(node.group(1))
             names += [name] if name not in names else []
         else:
-            raise ValueError(f"line {k}: cannot read {stripped!r}")
+            raise InputError(f"line {k}: cannot read {stripped!r}")
     index = {n: k for k, n in enumerate(names)}
     return PDAG.from_edges(len(names), [(index[a], index[b]) for a, b, d in edges if d],
                            [(index[a], index[b]) for a, b, d in edges if not d], names)
@@ -269,7 +269,7 @@ def _parse_dot(text: str) -> PDAG:
 
 def _parse_json(doc: dict) -> PDAG:
     if doc.get("format") != JSON_FORMAT:
-        raise ValueError(f"'format' is not {JSON_FORMAT!r}")
+        raise InputError(f"'format' is not {JSON_FORMAT!r}")
     names = [str(n) for n in doc["nodes"]]
     index = {n: k for k, n in enumerate(names)}
     return PDAG.from_edges(len(names), [(index[a], index[b]) for a, b in doc["directed"]],

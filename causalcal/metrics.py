@@ -37,6 +37,10 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
+from causalcal._validation import ROW_SUM_TOL as ROW_SUM_TOL  # the one row-sum tolerance
+from causalcal._validation import check_probability_rows
+from causalcal.errors import InputError
+
 __all__ = [
     "CalibrationBins",
     "accuracy",
@@ -59,7 +63,6 @@ __all__ = [
 ]
 
 DEFAULT_EPS = 1e-15
-ROW_SUM_TOL = 1e-4
 
 
 class CalibrationBins(NamedTuple):
@@ -78,17 +81,17 @@ def _first_bad(mask: np.ndarray) -> int:
 def _check_labels01(y_true: ArrayLike, name: str = "y_true") -> np.ndarray:
     y = np.asarray(y_true)
     if y.ndim != 1:
-        raise ValueError(f"{name} must be 1-d, got shape {y.shape}")
+        raise InputError(f"{name} must be 1-d, got shape {y.shape}")
     if y.size == 0:
-        raise ValueError(f"{name} is empty")
+        raise InputError(f"{name} is empty")
     if y.dtype == np.bool_:
         return y.view(np.uint8)
     if not (np.issubdtype(y.dtype, np.integer) or np.issubdtype(y.dtype, np.floating)):
-        raise ValueError(f"{name} must hold 0/1 labels, got dtype {y.dtype}")
+        raise InputError(f"{name} must hold 0/1 labels, got dtype {y.dtype}")
     bad = (y != 0) & (y != 1)
     if bad.any():
         k = _first_bad(bad)
-        raise ValueError(f"{name}[{k}] = {y[k].item()!r}: labels must be 0 or 1")
+        raise InputError(f"{name}[{k}] = {y[k].item()!r}: labels must be 0 or 1")
     return y.astype(np.uint8)
 
 
@@ -98,17 +101,17 @@ def _check_probs(y_prob: ArrayLike, name: str = "y_prob") -> np.ndarray:
     if p.dtype == np.bool_ or np.issubdtype(p.dtype, np.integer):
         p = p.astype(np.float64)
     elif not np.issubdtype(p.dtype, np.floating):
-        raise ValueError(f"{name} must be numeric, got dtype {p.dtype}")
+        raise InputError(f"{name} must be numeric, got dtype {p.dtype}")
     elif p.dtype not in (np.float32, np.float64):
         p = p.astype(np.float64)
     if p.size == 0:
-        raise ValueError(f"{name} is empty")
+        raise InputError(f"{name} is empty")
     lo, hi = p.min(), p.max()  # NaN propagates and fails both tests
     if not (lo >= 0.0 and hi <= 1.0):
         bad = ~((p >= 0.0) & (p <= 1.0))
         k = np.unravel_index(_first_bad(bad.ravel()), p.shape)
         where = k[0] if p.ndim == 1 else tuple(int(x) for x in k)
-        raise ValueError(f"{name}[{where}] = {p[k].item()!r}: probabilities must lie in [0, 1]")
+        raise InputError(f"{name}[{where}] = {p[k].item()!r}: probabilities must lie in [0, 1]")
     return p
 
 
@@ -116,54 +119,51 @@ def _check_binary(y_true: ArrayLike, y_prob: ArrayLike) -> tuple[np.ndarray, np.
     y = _check_labels01(y_true)
     p = np.asarray(y_prob)
     if p.ndim != 1:
-        raise ValueError(f"y_prob must be 1-d, got shape {p.shape}")
+        raise InputError(f"y_prob must be 1-d, got shape {p.shape}")
     if p.shape != y.shape:
-        raise ValueError(f"y_true has {y.shape[0]} entries but y_prob has {p.shape[0]}")
+        raise InputError(f"y_true has {y.shape[0]} entries but y_prob has {p.shape[0]}")
     return y, _check_probs(p)  # float32 or float64
 
 
 def _check_multiclass(y_true: ArrayLike, prob: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     P = np.asarray(prob)
     if P.ndim != 2:
-        raise ValueError(f"probability matrix must be 2-d (n, k), got shape {P.shape}")
+        raise InputError(f"probability matrix must be 2-d (n, k), got shape {P.shape}")
     n, k = P.shape
     if k < 2:
-        raise ValueError(f"need at least 2 class columns, got {k}")
+        raise InputError(f"need at least 2 class columns, got {k}")
     y = np.asarray(y_true)
     if y.ndim != 1:
-        raise ValueError(f"y_true must be 1-d, got shape {y.shape}")
+        raise InputError(f"y_true must be 1-d, got shape {y.shape}")
     if y.shape[0] != n:
-        raise ValueError(f"y_true has {y.shape[0]} entries but the probability matrix {n} rows")
+        raise InputError(f"y_true has {y.shape[0]} entries but the probability matrix {n} rows")
     if n == 0:
-        raise ValueError("y_true is empty")
+        raise InputError("y_true is empty")
     if np.issubdtype(y.dtype, np.floating):
         frac = y != np.round(y)
         if frac.any():
             i = _first_bad(frac)
-            raise ValueError(f"y_true[{i}] = {y[i].item()!r}: class labels must be integers")
+            raise InputError(f"y_true[{i}] = {y[i].item()!r}: class labels must be integers")
     elif not np.issubdtype(y.dtype, np.integer):
-        raise ValueError(f"y_true must hold integer class labels, got dtype {y.dtype}")
+        raise InputError(f"y_true must hold integer class labels, got dtype {y.dtype}")
     out = (y < 0) | (y >= k)
     if out.any():
         i = _first_bad(out)
-        raise ValueError(f"y_true[{i}] = {y[i].item()!r}: class labels must be in 0..{k - 1}")
+        raise InputError(f"y_true[{i}] = {y[i].item()!r}: class labels must be in 0..{k - 1}")
     P = _check_probs(P, "prob")
-    off = np.abs(P.sum(axis=1) - 1.0) > ROW_SUM_TOL
-    if off.any():
-        i = _first_bad(off)
-        raise ValueError(f"prob row {i} sums to {P[i].sum():.6g}, not 1")
+    check_probability_rows(P, message=lambda i, total: f"prob row {i} sums to {total:.6g}, not 1")
     return y.astype(np.int64), P
 
 
 def _check_bins(n_bins: int, bin_size: int | None) -> None:
     if bin_size is not None:
         if isinstance(bin_size, bool) or not isinstance(bin_size, (int, np.integer)):
-            raise ValueError(f"bin_size must be a positive integer, got {bin_size!r}")
+            raise InputError(f"bin_size must be a positive integer, got {bin_size!r}")
         if bin_size < 1:
-            raise ValueError(f"bin_size must be a positive integer, got {bin_size!r}")
+            raise InputError(f"bin_size must be a positive integer, got {bin_size!r}")
         return
     if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
-        raise ValueError(f"n_bins must be a positive integer, got {n_bins!r}")
+        raise InputError(f"n_bins must be a positive integer, got {n_bins!r}")
 
 
 # ------------------------------------------------------------------- sorting
@@ -292,7 +292,7 @@ def root_mean_squared_error(y_true: ArrayLike, y_prob: ArrayLike) -> float:
 def log_loss(y_true: ArrayLike, y_prob: ArrayLike, eps: float = DEFAULT_EPS) -> float:
     """Mean negative log-likelihood; predictions clipped to ``[eps, 1 − eps]``."""
     if not 0 <= eps < 0.5:
-        raise ValueError(f"eps must lie in [0, 0.5), got {eps!r}")
+        raise InputError(f"eps must lie in [0, 0.5), got {eps!r}")
     y, p = _check_binary(y_true, y_prob)
     p = np.clip(p.astype(np.float64), eps, 1 - eps)
     return float(-np.mean(np.where(y == 1, np.log(p), np.log1p(-p))))
@@ -314,7 +314,7 @@ def _auc_sorted(p_sorted: np.ndarray, y_sorted: np.ndarray) -> float:
     n_pos = int(y_sorted.sum(dtype=np.int64))
     n_neg = n - n_pos
     if n_pos == 0 or n_neg == 0:
-        raise ValueError("AUC needs both positive and negative labels")
+        raise InputError("AUC needs both positive and negative labels")
     # groups of equal predictions: boundaries, then per-group counts from a cumulative sum
     bounds = np.flatnonzero(p_sorted[1:] != p_sorted[:-1]) + 1
     edges = np.concatenate([[0], bounds, [n]])
@@ -337,11 +337,11 @@ def roc_auc(y_true: ArrayLike, y_prob: ArrayLike) -> float:
     y = _check_labels01(y_true)
     s = np.asarray(y_prob)
     if s.ndim != 1 or s.shape != y.shape:
-        raise ValueError(f"y_prob must be 1-d with {y.shape[0]} entries, got shape {s.shape}")
+        raise InputError(f"y_prob must be 1-d with {y.shape[0]} entries, got shape {s.shape}")
     s = s.astype(np.float64)
     if not np.all(np.isfinite(s)):
         k = _first_bad(~np.isfinite(s))
-        raise ValueError(f"y_prob[{k}] = {s[k].item()!r}: scores must be finite")
+        raise InputError(f"y_prob[{k}] = {s[k].item()!r}: scores must be finite")
     if s.min() >= 0.0 and s.max() <= 1.0:
         p_sorted, y_sorted = _sorted_pairs(y, s)
     else:
@@ -374,7 +374,7 @@ def multiclass_brier_score(y_true: ArrayLike, prob: ArrayLike) -> float:
 def cross_entropy(y_true: ArrayLike, prob: ArrayLike, eps: float = DEFAULT_EPS) -> float:
     """Mean of −log P[i, y_i] with probabilities clipped to ``[eps, 1]`` (thesis §6.1.1)."""
     if not 0 <= eps < 0.5:
-        raise ValueError(f"eps must lie in [0, 0.5), got {eps!r}")
+        raise InputError(f"eps must lie in [0, 0.5), got {eps!r}")
     y, P = _check_multiclass(y_true, prob)
     p_true = np.clip(P[np.arange(len(y)), y].astype(np.float64), eps, 1.0)
     return float(-np.mean(np.log(p_true)))
@@ -394,7 +394,7 @@ def hand_till_auc(y_true: ArrayLike, prob: ArrayLike) -> float:
     counts = np.bincount(y, minlength=k)
     present = np.flatnonzero(counts)
     if len(present) < 2:
-        raise ValueError("hand_till_auc needs samples of at least two classes")
+        raise InputError("hand_till_auc needs samples of at least two classes")
     # samples grouped by class; each (column, class) block is sorted once and reused
     order = np.argsort(y.astype(np.min_scalar_type(k)), kind="stable")
     members = np.split(order, np.cumsum(counts)[:-1])

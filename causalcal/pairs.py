@@ -12,6 +12,8 @@ from enum import IntEnum
 
 import numpy as np
 
+from causalcal.errors import InputError
+
 __all__ = ["RELATION_SYMBOLS", "EdgeType", "n_pairs", "pair_from_index", "pair_index"]
 
 RELATION_SYMBOLS = ("none", "->", "<-", "--")
@@ -35,7 +37,7 @@ class EdgeType(IntEnum):
         """Parse ``none``, ``->``, ``<-`` or ``--`` (surrounding blanks ignored)."""
         key = str(text).strip().lower()
         if key not in RELATION_SYMBOLS:
-            raise ValueError(
+            raise InputError(
                 f"unknown relation {text!r}; expected one of {', '.join(RELATION_SYMBOLS)}"
             )
         return cls(RELATION_SYMBOLS.index(key))
@@ -66,7 +68,7 @@ def pair_from_index(k: np.ndarray, n_vars: int) -> tuple[np.ndarray, np.ndarray]
     k = np.asarray(k, dtype=np.int64)
     if k.size and (k.min() < 0 or k.max() >= n_pairs(n_vars)):
         bad = k.ravel()[np.flatnonzero((k.ravel() < 0) | (k.ravel() >= n_pairs(n_vars)))[0]]
-        raise ValueError(f"pair position {bad} outside 0..{n_pairs(n_vars) - 1}")
+        raise InputError(f"pair position {bad} outside 0..{n_pairs(n_vars) - 1}")
     # rows start at s(i) = i*(2V-i-1)/2; solve s(i) <= k with the quadratic formula.
     b = 2 * n_vars - 1
     disc = np.maximum(b * b - 8.0 * k, 0.0)

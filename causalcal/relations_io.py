@@ -49,7 +49,7 @@ def _indices(frame: pd.DataFrame, names: Sequence[str], source: str) -> tuple[np
     if unknown:
         shown = ", ".join(repr(u) for u in unknown[:20])
         more = f" and {len(unknown) - 20} more" if len(unknown) > 20 else ""
-        raise ValueError(f"{source}: variables not in the data: {shown}{more}")
+        raise InputError(f"{source}: variables not in the data: {shown}{more}")
     return (frame["a"].map(index).to_numpy(np.int64),
             frame["b"].map(index).to_numpy(np.int64))
 
@@ -71,12 +71,12 @@ def read_known_pairs(known: pd.DataFrame | str | os.PathLike,
         known = _read_table(known)
     missing = [c for c in RELATION_COLUMNS if c not in known.columns]
     if missing:
-        raise ValueError(f"{source}: missing column(s) {', '.join(missing)}; need a,b,relation")
+        raise InputError(f"{source}: missing column(s) {', '.join(missing)}; need a,b,relation")
     if len(known) == 0:
-        raise ValueError(f"{source}: no known pairs")
+        raise InputError(f"{source}: no known pairs")
     blank = np.flatnonzero(known[list(RELATION_COLUMNS)].isna().any(axis=1).to_numpy())
     if len(blank):
-        raise ValueError(f"{source}: row {blank[0] + 1} lacks a, b or relation")
+        raise InputError(f"{source}: row {blank[0] + 1} lacks a, b or relation")
     frame = known[list(RELATION_COLUMNS)].astype(str)
     frame["relation"] = frame["relation"].str.strip()
     names = list(names)
@@ -85,10 +85,10 @@ def read_known_pairs(known: pd.DataFrame | str | os.PathLike,
     bad = np.flatnonzero(~relations.isin({t.symbol for t in EdgeType}).to_numpy())
     if len(bad):
         rows = ", ".join(f"row {r + 1} ({frame['relation'].iloc[r]!r})" for r in bad[:10])
-        raise ValueError(f"{source}: unknown relation at {rows}; use ->, <-, -- or none")
+        raise InputError(f"{source}: unknown relation at {rows}; use ->, <-, -- or none")
     same = np.flatnonzero(a == b)
     if len(same):
-        raise ValueError(f"{source}: row {same[0] + 1} pairs {frame['a'].iloc[same[0]]!r} "
+        raise InputError(f"{source}: row {same[0] + 1} pairs {frame['a'].iloc[same[0]]!r} "
                          "with itself")
     label = np.array([EdgeType.from_symbol(r) for r in relations], dtype=np.int64)
     swap = a > b
@@ -101,7 +101,7 @@ def read_known_pairs(known: pd.DataFrame | str | os.PathLike,
         i, j = conflicts.index[0]
         rows = out[(out["i"] == i) & (out["j"] == j)]
         listed = "; ".join(f"{r.a} {r.relation} {r.b}" for r in rows.itertuples())
-        raise ValueError(
+        raise InputError(
             f"{source}: pair ({names[i]}, {names[j]}) listed with conflicting relations: {listed}"
         )
     return out.drop_duplicates(["i", "j"]).reset_index(drop=True)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from causalcal.edges import EdgeType
+from causalcal.errors import InputError
 from causalcal.metrics import CalibrationBins, calibration_bins
 
 __all__ = [
@@ -51,13 +52,13 @@ def _check(probs: np.ndarray, truth: np.ndarray) -> tuple[np.ndarray, np.ndarray
     probs = np.asarray(probs)
     truth = np.asarray(truth)
     if probs.ndim != 2 or probs.shape[1] != 4:
-        raise ValueError(f"probs must have shape (m, 4), got {probs.shape}")
+        raise InputError(f"probs must have shape (m, 4), got {probs.shape}")
     if truth.shape != (probs.shape[0],):
-        raise ValueError(f"truth must have shape ({probs.shape[0]},), got {truth.shape}")
+        raise InputError(f"truth must have shape ({probs.shape[0]},), got {truth.shape}")
     if not np.issubdtype(truth.dtype, np.integer):
-        raise ValueError(f"truth must hold integer edge types, got dtype {truth.dtype}")
+        raise InputError(f"truth must hold integer edge types, got dtype {truth.dtype}")
     if len(truth) and (truth.min() < 0 or truth.max() > 3):
-        raise ValueError("truth labels must be edge types 0..3")
+        raise InputError("truth labels must be edge types 0..3")
     if not np.issubdtype(probs.dtype, np.floating):
         probs = probs.astype(np.float64)
     return probs, truth
@@ -99,17 +100,17 @@ def _check_binary_problem(y: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.
     p = np.asarray(p)
     y = np.asarray(y)
     if len(p) == 0:
-        raise ValueError("no predictions to evaluate")
+        raise InputError("no predictions to evaluate")
     if y.shape != p.shape or p.ndim != 1:
-        raise ValueError(f"labels shape {y.shape} does not match predictions {p.shape}")
+        raise InputError(f"labels shape {y.shape} does not match predictions {p.shape}")
     if not np.issubdtype(p.dtype, np.floating):
         p = p.astype(np.float64)
     lo, hi = float(p.min()), float(p.max())
     if not (np.isfinite(lo) and np.isfinite(hi)) or lo < 0 or hi > 1 + 1e-6:
-        raise ValueError(f"predictions must be probabilities in [0, 1], got range [{lo}, {hi}]")
+        raise InputError(f"predictions must be probabilities in [0, 1], got range [{lo}, {hi}]")
     if y.dtype != bool:
         if np.any((y != 0) & (y != 1)):
-            raise ValueError("labels must be 0/1 (or boolean)")
+            raise InputError("labels must be 0/1 (or boolean)")
         y = y.astype(bool)
     return y, np.minimum(p, 1)
 
@@ -147,7 +148,7 @@ def binned_calibration_error(
     their positives in proportion, so the result does not depend on the pairs' order.
     """
     if bin_size < 1:
-        raise ValueError(f"bin_size must be >= 1, got {bin_size}")
+        raise InputError(f"bin_size must be >= 1, got {bin_size}")
     y, p = _check_binary_problem(y, p)
     return _errors(calibration_bins(y, p, bin_size=bin_size))
 
@@ -179,7 +180,7 @@ def edge_type_report(
     """:func:`edge_type_metrics` and :func:`reliability_bins` from one sort per problem."""
     probs, truth = _check(probs, truth)
     if bin_size < 1:
-        raise ValueError(f"bin_size must be >= 1, got {bin_size}")
+        raise InputError(f"bin_size must be >= 1, got {bin_size}")
     out: dict[str, float] = {"n_pairs": int(len(truth))}
     confusion = confusion_matrix(probs, truth)
     out["accuracy"] = float(np.trace(confusion) / max(len(truth), 1))

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from causalcal.errors import InputError
+
 __all__ = [
     "CALIBRATION_COLUMNS",
     "higher_is_better",
@@ -81,7 +83,7 @@ def paired_wilcoxon(
     before = np.asarray(before, dtype=np.float64)
     after = np.asarray(after, dtype=np.float64)
     if before.shape != after.shape or before.ndim != 1:
-        raise ValueError(f"paired samples must be 1-d of equal length, got "
+        raise InputError(f"paired samples must be 1-d of equal length, got "
                          f"{before.shape} and {after.shape}")
     diff = after - before
     if len(diff) == 0 or not np.any(diff != 0) or np.any(~np.isfinite(diff)):

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from causalcal.edgecal import FEATURE_GROUPS, SELECTIONS, feature_columns
+from causalcal.errors import InputError
 
 __all__ = ["PRESETS", "SELECTIONS", "StudyConfig", "StudyResult", "derive_seed", "preset",
            "run_seeds", "unit_seeds"]
@@ -73,27 +74,27 @@ class StudyConfig:
 
     def __post_init__(self) -> None:
         if not self.grid:
-            raise ValueError("the study grid is empty")
+            raise InputError("the study grid is empty")
         for v, edges in self.grid:
             if v < 2:
-                raise ValueError(f"V must be at least 2, got {v}")
+                raise InputError(f"V must be at least 2, got {v}")
             for e in edges:
                 if not 0 <= e <= v * (v - 1) // 2:
-                    raise ValueError(f"E = {e} edges do not fit V = {v} nodes")
+                    raise InputError(f"E = {e} edges do not fit V = {v} nodes")
         for n in self.sizes:
             if n <= 0 or n % 4:
-                raise ValueError(f"calibration set size N must be a positive multiple of 4, "
+                raise InputError(f"calibration set size N must be a positive multiple of 4, "
                                  f"got {n}")
         if not self.sizes:
-            raise ValueError("no calibration set sizes N given")
+            raise InputError("no calibration set sizes N given")
         if self.selection not in SELECTIONS:
-            raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, "
+            raise InputError(f"selection must be one of {', '.join(SELECTIONS)}, "
                              f"got {self.selection!r}")
         if self.features:
             feature_columns(self.features)  # unknown groups are an error now, not later
         for name in ("repeats", "n_samples", "n_boot", "n_jobs", "bin_size"):
             if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+                raise InputError(f"{name} must be at least 1, got {getattr(self, name)}")
 
     @property
     def tag(self) -> str:
@@ -140,7 +141,7 @@ PRESETS: dict[str, dict] = {
 def preset(name: str, **overrides) -> StudyConfig:
     """A :class:`StudyConfig` from a preset name with fields overridden (``None`` ignored)."""
     if name not in PRESETS:
-        raise ValueError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
+        raise InputError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
     settings = {**PRESETS[name], **{k: v for k, v in overrides.items() if v is not None}}
     return StudyConfig(**settings)
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from causalcal._io import atomic_write
+from causalcal.errors import InputError
 
 __all__ = ["check_same", "dumps", "flat", "load_run", "run_path", "savez", "write_text"]
 
@@ -43,12 +44,12 @@ def dumps(obj) -> str:
 
 
 def check_same(path: Path, stored: dict, wanted: dict) -> None:
-    """``ValueError`` naming ``path`` and every setting where ``stored`` and ``wanted`` differ."""
+    """``InputError`` naming ``path`` and every setting where ``stored`` and ``wanted`` differ."""
     wanted = json.loads(dumps(wanted))
     diff = [k for k in wanted if stored.get(k) != wanted[k]]
     if diff:
         details = ", ".join(f"{k}={stored.get(k)!r} (now {wanted[k]!r})" for k in diff)
-        raise ValueError(f"{path} was made with other settings: {details}; use another "
+        raise InputError(f"{path} was made with other settings: {details}; use another "
                          "--out directory or delete it")
 
 

@@ -50,7 +50,7 @@ def from_pgmpy(model, meta: dict | None = None) -> BayesianNetwork:
     for name in names:
         cpd = model.get_cpds(name)
         if cpd is None:
-            raise ValueError(f"variable {name!r} has no CPD")
+            raise InputError(f"variable {name!r} has no CPD")
         variables = [str(x) for x in cpd.variables]
         card = [int(c) for c in cpd.cardinality]
         evidence = variables[1:]
@@ -63,7 +63,7 @@ def from_pgmpy(model, meta: dict | None = None) -> BayesianNetwork:
         sums = table.sum(axis=1, keepdims=True)
         if np.any(np.abs(sums - 1) > BIF_ROW_TOL):
             row = int(np.argmax(np.abs(sums[:, 0] - 1)))
-            raise ValueError(
+            raise InputError(
                 f"variable {name!r}: CPT row {row} sums to {sums[row, 0]:.6g}, not 1"
             )
         table /= sums
@@ -184,7 +184,7 @@ def load_network(name: str) -> BayesianNetwork:
         return BayesianNetwork.load(path)
     shipped = ", ".join(available_networks()) or "none"
     if _pgmpy_lacks_example(key):
-        raise ValueError(
+        raise InputError(
             f"unknown network {name!r}: not shipped with causalcal (shipped: {shipped}) "
             "and not among pgmpy's bnlearn example models"
         )
@@ -192,8 +192,8 @@ def load_network(name: str) -> BayesianNetwork:
         _import_pgmpy(f"network {name!r} is not shipped with causalcal (shipped: {shipped}); "
                       "loading it")
     except ImportError as err:
-        raise ValueError(str(err)) from None
-    unknown = ValueError(
+        raise InputError(str(err)) from None
+    unknown = InputError(
         f"unknown network {name!r}: not shipped with causalcal (shipped: {shipped}) "
         "and not among pgmpy's bnlearn example models"
     )
@@ -218,9 +218,9 @@ def load_network(name: str) -> BayesianNetwork:
     except ValueError as err:
         if err is unknown:
             raise
-        raise ValueError(f"pgmpy could not load network {name!r}: {str(err)[:200]}") from None
+        raise InputError(f"pgmpy could not load network {name!r}: {str(err)[:200]}") from None
     except Exception as err:
-        raise ValueError(
+        raise InputError(
             f"network {name!r} is not shipped with causalcal (shipped: {shipped}) and pgmpy "
             f"could not load it (it downloads from the Hugging Face Hub): "
             f"{type(err).__name__}: {str(err)[:200]}"

@@ -22,6 +22,7 @@ import numpy as np
 
 from causalcal._progress import progress as progress_report
 from causalcal.edges import n_pairs, pair_from_index
+from causalcal.errors import InputError
 from causalcal.simulate.network import (
     PROGRESS_MIN_VARS,
     BayesianNetwork,
@@ -123,7 +124,7 @@ def random_dag(
     limit = _max_edges(n_nodes, max_in_degree)
     if n_edges > limit:
         bound = "" if max_in_degree is None else f" with max_in_degree={max_in_degree}"
-        raise ValueError(
+        raise InputError(
             f"n_edges={n_edges} is more than a DAG on {n_nodes} nodes can have{bound} "
             f"(at most {limit})"
         )
@@ -189,7 +190,7 @@ def random_network(
             if max_in_degree is not None
             else "pass max_in_degree to bound the number of parents"
         )
-        raise ValueError(
+        raise InputError(
             f"node X{worst} has {len(parents[worst])} parents and a CPT of {size:,} entries, "
             f"more than max_cpt_entries={max_cpt_entries:,}; {hint} or raise max_cpt_entries"
         )
@@ -218,14 +219,14 @@ def _check_arities(arities: int | Sequence[int]) -> np.ndarray:
     try:
         values = [a for a in arities]  # noqa: C416 - accept any iterable
     except TypeError:
-        raise ValueError(f"arities must be an int or a sequence of ints, got {arities!r}") from None
+        raise InputError(f"arities must be an int or a sequence of ints, got {arities!r}") from None
     if not values:
-        raise ValueError("arities must list at least one arity")
+        raise InputError("arities must list at least one arity")
     out = []
     for a in values:
         if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
-            raise ValueError(f"arities must be integers, got {a!r}")
+            raise InputError(f"arities must be integers, got {a!r}")
         if a < 2:
-            raise ValueError(f"every arity must be >= 2, got {a}")
+            raise InputError(f"every arity must be >= 2, got {a}")
         out.append(int(a))
     return np.asarray(out, dtype=np.int64)

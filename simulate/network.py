@@ -52,7 +52,7 @@ PROGRESS_MIN_VARS = 1000
 
 def topological_order(parents: Sequence[np.ndarray], n_vars: int) -> np.ndarray:
     """A topological order (smallest ready index first, networkx's lexicographical
-    topological sort); ``ValueError`` on a cycle."""
+    topological sort); ``InputError`` on a cycle."""
     import networkx as nx
 
     graph = nx.DiGraph()
@@ -61,7 +61,7 @@ def topological_order(parents: Sequence[np.ndarray], n_vars: int) -> np.ndarray:
     try:
         order = list(nx.lexicographical_topological_sort(graph))
     except nx.NetworkXUnfeasible:
-        raise ValueError("the parent sets contain a directed cycle; a Bayesian network "
+        raise InputError("the parent sets contain a directed cycle; a Bayesian network "
                          "needs a DAG") from None
     return np.asarray(order, dtype=np.int64)
 
@@ -95,24 +95,24 @@ class BayesianNetwork:
         warn_formula_names(self.names)
         self.arities = np.asarray(arities, dtype=np.int64).reshape(-1)
         if len(self.arities) != v:
-            raise ValueError(f"{len(self.arities)} arities for {v} variables")
+            raise InputError(f"{len(self.arities)} arities for {v} variables")
         if v and self.arities.min() < 1:
             k = int(np.argmin(self.arities))
-            raise ValueError(f"variable {self.names[k]!r}: arity {self.arities[k]} < 1")
+            raise InputError(f"variable {self.names[k]!r}: arity {self.arities[k]} < 1")
         if len(parents) != v:
-            raise ValueError(f"{len(parents)} parent sets for {v} variables")
+            raise InputError(f"{len(parents)} parent sets for {v} variables")
         if len(cpts) != v:
-            raise ValueError(f"{len(cpts)} CPTs for {v} variables")
+            raise InputError(f"{len(cpts)} CPTs for {v} variables")
         self.parents: list[np.ndarray] = []
         for k, pa in enumerate(parents):
             arr = np.asarray(pa, dtype=np.int64).reshape(-1)
             arr = np.sort(arr)
             if len(arr) and (arr[0] < 0 or arr[-1] >= v):
-                raise ValueError(f"variable {self.names[k]!r}: parent index out of 0..{v - 1}")
+                raise InputError(f"variable {self.names[k]!r}: parent index out of 0..{v - 1}")
             if np.any(arr == k):
-                raise ValueError(f"variable {self.names[k]!r} is its own parent")
+                raise InputError(f"variable {self.names[k]!r} is its own parent")
             if np.any(arr[1:] == arr[:-1]):
-                raise ValueError(f"variable {self.names[k]!r}: a parent listed twice")
+                raise InputError(f"variable {self.names[k]!r}: a parent listed twice")
             self.parents.append(arr)
         self.cpts: list[np.ndarray] = []
         for k, table in enumerate(cpts):
@@ -120,17 +120,17 @@ class BayesianNetwork:
             rows = int(np.prod(self.arities[self.parents[k]], dtype=np.int64))
             shape = (rows, int(self.arities[k]))
             if t.shape != shape:
-                raise ValueError(
+                raise InputError(
                     f"variable {self.names[k]!r}: CPT shape {t.shape}, expected {shape} "
                     f"(parent configurations × arity)"
                 )
             if not np.all(np.isfinite(t)) or (t.size and t.min() < 0):
-                raise ValueError(
+                raise InputError(
                     f"variable {self.names[k]!r}: CPT has negative or non-finite entries"
                 )
             off = np.flatnonzero(np.abs(t.sum(axis=1) - 1.0) > ROW_SUM_TOL)
             if len(off):
-                raise ValueError(
+                raise InputError(
                     f"variable {self.names[k]!r}: CPT row {off[0]} sums to "
                     f"{t[off[0]].sum():.9g}, not 1"
                 )
@@ -138,15 +138,15 @@ class BayesianNetwork:
         if state_names is None:
             state_names = [list(range(int(a))) for a in self.arities]
         if len(state_names) != v:
-            raise ValueError(f"{len(state_names)} state-name lists for {v} variables")
+            raise InputError(f"{len(state_names)} state-name lists for {v} variables")
         self.state_names = [list(s) for s in state_names]
         for k, s in enumerate(self.state_names):
             if len(s) != self.arities[k]:
-                raise ValueError(
+                raise InputError(
                     f"variable {self.names[k]!r}: {len(s)} state names for arity {self.arities[k]}"
                 )
             if len({str(x) for x in s}) != len(s):
-                raise ValueError(f"variable {self.names[k]!r}: duplicate state names")
+                raise InputError(f"variable {self.names[k]!r}: duplicate state names")
         self.order = topological_order(self.parents, v)
         self.meta = dict(meta or {})
         self._cum: list[np.ndarray] | None = None
@@ -246,7 +246,7 @@ class BayesianNetwork:
         """Log joint probability of each row of integer ``codes`` (n × V)."""
         codes = np.asarray(codes, dtype=np.int64)
         if codes.ndim != 2 or codes.shape[1] != self.n_vars:
-            raise ValueError(f"codes must have shape (n, {self.n_vars}), got {codes.shape}")
+            raise InputError(f"codes must have shape (n, {self.n_vars}), got {codes.shape}")
         out = np.zeros(codes.shape[0])
         with np.errstate(divide="ignore"):
             for v in range(self.n_vars):
@@ -308,14 +308,14 @@ class BayesianNetwork:
     def from_dict(cls, d: dict, source: str = "network") -> BayesianNetwork:
         """Inverse of :meth:`to_dict`."""
         if not isinstance(d, dict) or d.get("format") != FORMAT_NAME:
-            raise ValueError(f"{source}: not a causalcal Bayesian network (format field missing)")
+            raise InputError(f"{source}: not a causalcal Bayesian network (format field missing)")
         if int(d.get("version", 0)) > FORMAT_VERSION:
-            raise ValueError(
+            raise InputError(
                 f"{source}: format version {d['version']} is newer than this causalcal"
             )
         missing = [k for k in ("names", "arities", "parents", "cpts") if k not in d]
         if missing:
-            raise ValueError(f"{source}: missing fields {', '.join(missing)}")
+            raise InputError(f"{source}: missing fields {', '.join(missing)}")
         cpts = []
         for k, c in enumerate(d["cpts"]):
             if isinstance(c, dict):
@@ -324,7 +324,7 @@ class BayesianNetwork:
                     arr = np.frombuffer(raw, dtype="<f8").astype(np.float64)
                     cpts.append(arr.reshape(c["shape"]))
                 except (KeyError, ValueError) as err:
-                    raise ValueError(f"{source}: CPT {k} is malformed ({err})") from None
+                    raise InputError(f"{source}: CPT {k} is malformed ({err})") from None
             else:
                 arr = np.asarray(c, dtype=np.float64)
                 if arr.ndim == 1 and arr.size == 0:
@@ -334,7 +334,7 @@ class BayesianNetwork:
             return cls(d["names"], d["arities"], d["parents"], cpts,
                        d.get("state_names"), d.get("meta"))
         except ValueError as err:
-            raise ValueError(f"{source}: {err}") from None
+            raise InputError(f"{source}: {err}") from None
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the network as JSON, atomically (temporary file + rename).
@@ -369,13 +369,13 @@ def _json_scalar(x: Any) -> Any:
 
 
 def _check_count(n: Any, what: str, minimum: int = 1) -> int:
-    """``n`` as an int ≥ ``minimum``, else a ValueError naming ``what``."""
+    """``n`` as an int ≥ ``minimum``, else an ``InputError`` naming ``what``."""
     if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
         if isinstance(n, (float, np.floating)) and float(n).is_integer():
             n = int(n)
         else:
-            raise ValueError(f"{what} must be an integer, got {n!r}")
+            raise InputError(f"{what} must be an integer, got {n!r}")
     n = int(n)
     if n < minimum:
-        raise ValueError(f"{what} must be >= {minimum}, got {n}")
+        raise InputError(f"{what} must be >= {minimum}, got {n}")
     return n

@@ -26,6 +26,7 @@ from causalcal._validation import (
     check_probability_matrix,
     check_sample_weight,
 )
+from causalcal.errors import InputError
 
 __all__ = [
     "check_class_labels",
@@ -47,7 +48,7 @@ def check_multiclass_fit(P, y, sample_weight, offsets=None):
     P = check_probability_matrix(P)
     n, k = P.shape
     if k < 2:
-        raise ValueError("P needs at least 2 class columns")
+        raise InputError("P needs at least 2 class columns")
     return (P, check_label_sets(y, n, k), check_sample_weight(sample_weight, n),
             check_offsets(offsets, n, k))
 

@@ -36,6 +36,7 @@ from causalcal._validation import Integral, Interval, Options, Real
 from causalcal.calibration._base import MulticlassCalibrator, check_sample_weight
 from causalcal.calibration._multiclass import check_label_sets, check_offsets, set_label_loss
 from causalcal.calibration.snn import ENSEMBLE_CONSTRAINTS, split_features
+from causalcal.errors import InputError
 
 __all__ = ["AnchoredSNNCalibrator"]
 
@@ -202,7 +203,7 @@ class AnchoredSNNCalibrator(MulticlassCalibrator):
         check_is_fitted(self)
         X = np.asarray(X)
         if X.ndim != 2 or X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X must have shape (n, {self.n_features_in_}), got {X.shape}")
+            raise InputError(f"X must have shape (n, {self.n_features_in_}), got {X.shape}")
         n = X.shape[0]
         out = np.empty((n, self.n_classes_))
         params = (self.coef_log_, self.intercept_, self.coef_hidden_, self.intercept_hidden_,

@@ -33,6 +33,7 @@ from causalcal._validation import (
 )
 from causalcal.calibration._base import BinaryCalibrator, check_sample_weight
 from causalcal.calibration.registry import get
+from causalcal.errors import InputError
 
 __all__ = ["CalibratedClassifier"]
 
@@ -117,24 +118,24 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
         elif isinstance(cal, BaseEstimator) and hasattr(cal, "fit") and hasattr(cal, "predict"):
             cal = clone(cal)
         else:
-            raise ValueError(
+            raise InputError(
                 f"calibrator must be a registry name or a binary calibrator, got {cal!r}"
             )
         if not isinstance(cal, BinaryCalibrator):
-            raise ValueError(f"calibrator {type(cal).__name__} is not a binary calibrator")
+            raise InputError(f"calibrator {type(cal).__name__} is not a binary calibrator")
         return cal
 
     def _scores(self, est, X, cal) -> np.ndarray:
         if self.method_ == "predict_proba":
             p = np.asarray(est.predict_proba(X))
             if p.ndim != 2 or p.shape[1] != 2:
-                raise ValueError(f"estimator.predict_proba returned shape {p.shape}, not (n, 2)")
+                raise InputError(f"estimator.predict_proba returned shape {p.shape}, not (n, 2)")
             # column of the positive class (classes_[1]) in the estimator's own order
             col = int(np.flatnonzero(np.asarray(est.classes_) == self.classes_[1])[0])
             return np.clip(p[:, col], 0.0, 1.0)
         d = np.asarray(est.decision_function(X), dtype=np.float64)
         if d.ndim != 1:
-            raise ValueError(f"estimator.decision_function returned shape {d.shape}, not (n,)")
+            raise InputError(f"estimator.decision_function returned shape {d.shape}, not (n,)")
         if np.asarray(est.classes_)[1] != self.classes_[1]:
             d = -d
         if getattr(cal, "accepts_real_scores", False):
@@ -152,7 +153,7 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
         validate_params(self)
         self._make_calibrator()  # validate early
         if y is None:
-            raise ValueError("CalibratedClassifier requires y to be passed, but the target "
+            raise InputError("CalibratedClassifier requires y to be passed, but the target "
                              "y is None")
         X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], dtype=None,
                              ensure_all_finite=False, y_numeric=False)
@@ -160,7 +161,7 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
         n = len(y)
         classes = np.unique(y)
         if len(classes) != 2:
-            raise ValueError(f"Only binary classification is supported: CalibratedClassifier "
+            raise InputError(f"Only binary classification is supported: CalibratedClassifier "
                              f"needs exactly 2 classes in y, found {len(classes)} class(es)")
         self.classes_ = classes
         z = (y == classes[1]).astype(np.int64)
@@ -170,20 +171,20 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
         has_df = hasattr(self.estimator_, "decision_function")
         if self.method == "auto":
             if not (has_pp or has_df):
-                raise ValueError("estimator has neither predict_proba nor decision_function")
+                raise InputError("estimator has neither predict_proba nor decision_function")
             self.method_ = "predict_proba" if has_pp else "decision_function"
         else:
             if not hasattr(self.estimator_, self.method):
-                raise ValueError(f"estimator has no {self.method}")
+                raise InputError(f"estimator has no {self.method}")
             self.method_ = self.method
 
         pairs = []
         if isinstance(self.cv, str):
             if self.cv != "prefit":
-                raise ValueError(f"cv must be an int, a splitter or 'prefit', got {self.cv!r}")
+                raise InputError(f"cv must be an int, a splitter or 'prefit', got {self.cv!r}")
             check_is_fitted(self.estimator_)
             if len(np.setdiff1d(classes, np.asarray(self.estimator_.classes_))):
-                raise ValueError("y has classes the prefit estimator was not trained on")
+                raise InputError("y has classes the prefit estimator was not trained on")
             cal = self._make_calibrator()
             cal.fit(self._scores(self.estimator_, X, cal), z, sample_weight=w)
             pairs.append((self.estimator_, cal))
@@ -191,11 +192,11 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
             splitter = check_cv(self.cv, y, classifier=True)
             splits = list(splitter.split(X, y))
             if not splits:
-                raise ValueError("cv produced no splits")
+                raise InputError("cv produced no splits")
             oof = None
             for tr, te in splits:
                 if len(np.unique(y[tr])) != 2:
-                    raise ValueError("a cross-validation training fold lacks one of the classes")
+                    raise InputError("a cross-validation training fold lacks one of the classes")
                 est = self._fit_est(
                     clone(self.estimator_), _take(X, tr), y[tr], None if w is None else w[tr]
                 )
@@ -210,7 +211,7 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
                     oof[te] = sc
             if not self.ensemble:
                 if np.isnan(oof).any():
-                    raise ValueError("cv must put every sample in exactly one test fold")
+                    raise InputError("cv must put every sample in exactly one test fold")
                 est = self._fit_est(clone(self.estimator_), X, y, w)
                 cal = self._make_calibrator().fit(oof, z, sample_weight=w)
                 pairs.append((est, cal))

@@ -23,6 +23,7 @@ from causalcal.calibration._base import (
     check_binary_labels,
     check_binary_scores,
 )
+from causalcal.errors import InputError
 
 __all__ = ["DPMCalibration"]
 
@@ -51,7 +52,7 @@ class DPMCalibration(BinaryCalibrator):
         Class frequencies π₀, π₁.
 
     ``sample_weight`` is not supported (``BayesianGaussianMixture`` has none); passing
-    one raises ``ValueError``.
+    one raises ``InputError``.
     """
 
     _parameter_constraints = {
@@ -82,7 +83,7 @@ class DPMCalibration(BinaryCalibrator):
         self._validate_params()
         a = self.weight_concentration_prior
         if sample_weight is not None:
-            raise ValueError(
+            raise InputError(
                 "DPMCalibration does not support sample_weight "
                 "(scikit-learn's BayesianGaussianMixture has none)"
             )

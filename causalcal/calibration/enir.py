@@ -60,6 +60,7 @@ from causalcal.calibration._base import (
     pool_ties,
     sorted_training_set,
 )
+from causalcal.errors import InputError
 
 __all__ = ["ENIR", "NearIsotonicPath", "near_isotonic_path"]
 
@@ -285,7 +286,7 @@ def near_isotonic_path(y, w=None) -> NearIsotonicPath:
     n = len(y)
     w = np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
     if n == 0:
-        raise ValueError("near_isotonic_path needs at least one observation")
+        raise InputError("near_isotonic_path needs at least one observation")
     blocks = _initial_blocks(y, w)
     forest = _Forest(blocks)
     blocks, lam_now = _merge_rounds(forest, blocks)

@@ -20,6 +20,7 @@ from causalcal._edge_swap import EDGE_SWAP
 from causalcal._validation import HasMethods, Satisfies
 from causalcal.calibration._base import MulticlassCalibrator, check_sample_weight
 from causalcal.calibration._multiclass import check_label_sets, check_offsets
+from causalcal.errors import InputError
 
 __all__ = ["EDGE_SWAP", "SwapEquivariant"]
 
@@ -30,9 +31,9 @@ def _involution(values: Sequence[int], name: str) -> np.ndarray:
     perm = np.asarray(values, dtype=np.int64)
     k = len(perm)
     if perm.ndim != 1 or sorted(perm.tolist()) != list(range(k)):
-        raise ValueError(f"{name} must be a permutation of 0..{k - 1}, got {values!r}")
+        raise InputError(f"{name} must be a permutation of 0..{k - 1}, got {values!r}")
     if not np.array_equal(perm[perm], np.arange(k)):
-        raise ValueError(f"{name} {values!r} is not its own inverse")
+        raise InputError(f"{name} {values!r} is not its own inverse")
     return perm
 
 
@@ -84,7 +85,7 @@ class SwapEquivariant(MulticlassCalibrator):
         if self.feature_permutation is not None:
             fperm = _involution(self.feature_permutation, "feature_permutation")
             if len(fperm) != X.shape[1] - k:
-                raise ValueError(f"feature_permutation has {len(fperm)} entries for "
+                raise InputError(f"feature_permutation has {len(fperm)} entries for "
                                  f"{X.shape[1] - k} feature columns")
             out[:, k:] = out[:, k + fperm]
         return out
@@ -96,10 +97,10 @@ class SwapEquivariant(MulticlassCalibrator):
         X = np.asarray(P, dtype=np.float64)
         k = len(perm)
         if X.ndim != 2 or X.shape[1] < k:
-            raise ValueError(f"P must be 2-d with at least {k} columns, got shape {X.shape}")
+            raise InputError(f"P must be 2-d with at least {k} columns, got shape {X.shape}")
         n = X.shape[0]
         if not has_fit_parameter(self.calibrator, "sample_weight"):
-            raise ValueError(f"{type(self.calibrator).__name__}.fit takes no sample_weight, "
+            raise InputError(f"{type(self.calibrator).__name__}.fit takes no sample_weight, "
                              "which the augmented fit needs")
         Y = check_label_sets(y, n, k)
         w = check_sample_weight(sample_weight, n)
@@ -123,7 +124,7 @@ class SwapEquivariant(MulticlassCalibrator):
         perm = self._perm()
         X = np.asarray(P, dtype=np.float64)
         if X.ndim != 2 or X.shape[1] != self.n_features_in_:
-            raise ValueError(f"P must have shape (n, {self.n_features_in_}), got {X.shape}")
+            raise InputError(f"P must have shape (n, {self.n_features_in_}), got {X.shape}")
         direct = np.asarray(self.calibrator_.predict_proba(X), dtype=np.float64)
         swapped = np.asarray(self.calibrator_.predict_proba(self._swapped(X, perm)),
                              dtype=np.float64)

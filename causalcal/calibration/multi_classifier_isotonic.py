@@ -72,6 +72,7 @@ from causalcal._validation import (
     check_score_matrix,
 )
 from causalcal.calibration._base import BinaryCalibrator, check_binary_labels, check_sample_weight
+from causalcal.errors import InputError
 
 __all__ = ["MultiClassifierIsotonic", "tree_isotonic", "soft_vote_graph"]
 
@@ -299,7 +300,7 @@ class MultiClassifierIsotonic(BinaryCalibrator):
             if self.eta == "uniform" or C == 1:
                 return np.full(C, 1.0 / C)
             if self.eta != "auc":
-                raise ValueError(f"eta must be 'auc', 'uniform' or {C} weights, got {self.eta!r}")
+                raise InputError(f"eta must be 'auc', 'uniform' or {C} weights, got {self.eta!r}")
             if y.min() == y.max():
                 return np.full(C, 1.0 / C)
             err = np.array([1 - roc_auc_score(y, X[:, c], sample_weight=w) for c in range(C)])
@@ -310,7 +311,7 @@ class MultiClassifierIsotonic(BinaryCalibrator):
             return e / e.sum()
         eta = np.asarray(self.eta, dtype=np.float64)
         if eta.shape != (C,) or not np.isfinite(eta).all() or (eta < 0).any() or eta.sum() <= 0:
-            raise ValueError(f"eta must be {C} non-negative weights, got {self.eta!r}")
+            raise InputError(f"eta must be {C} non-negative weights, got {self.eta!r}")
         return eta / eta.sum()
 
     # ------------------------------------------------------------------ fit
@@ -329,7 +330,7 @@ class MultiClassifierIsotonic(BinaryCalibrator):
             lam = lams[0]
         else:
             if n < 8:
-                raise ValueError(f"tuning lam needs at least 8 samples, got {n}; pass one lam")
+                raise InputError(f"tuning lam needs at least 8 samples, got {n}; pass one lam")
             rs = check_random_state(self.random_state)
             perm = rs.permutation(n)
             val, tr = perm[: n // 4], perm[n // 4 :]

@@ -19,6 +19,7 @@ from causalcal.calibration._base import (
 )
 from causalcal.calibration._multiclass import check_label_sets, check_offsets
 from causalcal.calibration.selection import inclusion_weights
+from causalcal.errors import InputError
 
 __all__ = ["OneVsRestCalibrator"]
 
@@ -87,7 +88,7 @@ class OneVsRestCalibrator(MulticlassCalibrator):
             w = w * inclusion_weights(check_offsets(offsets, n, k), Y)
         pass_weight = sample_weight is not None or offsets is not None
         if pass_weight and not has_fit_parameter(self.binary_calibrator, "sample_weight"):
-            raise ValueError(
+            raise InputError(
                 f"{type(self.binary_calibrator).__name__}.fit does not accept sample_weight"
             )
         self.calibrators_ = []

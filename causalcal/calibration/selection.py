@@ -27,6 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from causalcal.errors import InputError
+
 __all__ = [
     "BIN_EDGES",
     "N_BINS",
@@ -80,20 +82,20 @@ class SelectionDesign:
         k = len(self.strata_columns)
         for name, arr in (("drawn", drawn), ("available", available)):
             if arr.shape != (k, N_BINS):
-                raise ValueError(f"{name} must have shape ({k}, {N_BINS}), got {arr.shape}")
+                raise InputError(f"{name} must have shape ({k}, {N_BINS}), got {arr.shape}")
             if not np.isfinite(arr).all() or (arr < 0).any():
-                raise ValueError(f"{name} counts must be finite and non-negative")
+                raise InputError(f"{name} counts must be finite and non-negative")
         for c, cols in enumerate(self.strata_columns):
             if not cols or any(not 0 <= j < k for j in cols):
-                raise ValueError(f"strata_columns[{c}] = {cols!r} must name columns 0..{k - 1}")
+                raise InputError(f"strata_columns[{c}] = {cols!r} must name columns 0..{k - 1}")
         empty = np.flatnonzero((drawn.sum(axis=1) == 0) | (available.sum(axis=1) == 0))
         if len(empty):
-            raise ValueError(f"class {empty[0]} has no draws or no members: its inclusion "
+            raise InputError(f"class {empty[0]} has no draws or no members: its inclusion "
                              "rate is undefined")
         over = np.argwhere(drawn > available * (1 + 1e-9))
         if len(over):
             c, b = over[0]
-            raise ValueError(f"stratum (class {c}, bin {b}) drew {drawn[c, b]:g} of only "
+            raise InputError(f"stratum (class {c}, bin {b}) drew {drawn[c, b]:g} of only "
                              f"{available[c, b]:g} members")
         object.__setattr__(self, "drawn", drawn)
         object.__setattr__(self, "available", available)
@@ -120,7 +122,7 @@ class SelectionDesign:
         """Bin (n, k) of each row's stratum for each class."""
         P = np.asarray(P, dtype=np.float64)
         if P.ndim != 2 or P.shape[1] != self.n_classes:
-            raise ValueError(f"P must have shape (n, {self.n_classes}), got {P.shape}")
+            raise InputError(f"P must have shape (n, {self.n_classes}), got {P.shape}")
         return np.column_stack([probability_bins(P[:, list(cols)].sum(axis=1))
                                 for cols in self.strata_columns])
 

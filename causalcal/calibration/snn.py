@@ -33,6 +33,7 @@ from causalcal.calibration._base import (
     check_sample_weight,
 )
 from causalcal.calibration._multiclass import check_label_sets, check_offsets
+from causalcal.errors import InputError
 
 __all__ = ["ENSEMBLE_CONSTRAINTS", "SNNCalibrator", "split_features"]
 
@@ -46,9 +47,9 @@ def _resolve_device(device: str):
     if device == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if device == "cuda" and not torch.cuda.is_available():
-        raise ValueError("device='cuda' was asked for but torch sees no CUDA device")
+        raise InputError("device='cuda' was asked for but torch sees no CUDA device")
     if device not in ("cpu", "cuda"):
-        raise ValueError(f"device must be 'cpu', 'cuda' or 'auto', got {device!r}")
+        raise InputError(f"device must be 'cpu', 'cuda' or 'auto', got {device!r}")
     return torch.device(device)
 
 
@@ -60,11 +61,11 @@ def split_features(X, k: int | None, name: str = "X") -> tuple[np.ndarray, np.nd
     """
     A = np.asarray(X)
     if A.ndim != 2:
-        raise ValueError(f"{name} must be 2-d (n_samples, n_columns), got shape {A.shape}")
+        raise InputError(f"{name} must be 2-d (n_samples, n_columns), got shape {A.shape}")
     if k is None:
         k = A.shape[1]
     if not (isinstance(k, (int, np.integer)) and 2 <= k <= A.shape[1]):
-        raise ValueError(
+        raise InputError(
             f"n_classes must be an integer in 2..{A.shape[1]} (the number of leading "
             f"probability columns of {name}), got {k!r}"
         )
@@ -73,7 +74,7 @@ def split_features(X, k: int | None, name: str = "X") -> tuple[np.ndarray, np.nd
     bad = np.argwhere(~np.isfinite(F))
     if len(bad):
         r, c = bad[0]
-        raise ValueError(f"extra feature {name}[{r}, {k + c}] is not finite ({F[r, c]})")
+        raise InputError(f"extra feature {name}[{r}, {k + c}] is not finite ({F[r, c]})")
     return P, F
 
 
@@ -286,7 +287,7 @@ class SNNCalibrator(MulticlassCalibrator):
         d = self.n_features_in_
         m = d - k
         if A.ndim != 2 or A.shape[1] != d:
-            raise ValueError(
+            raise InputError(
                 f"X must have shape (n, {d}) ({k} probability columns"
                 + (f" + {m} extra features)" if m else ")")
                 + f", got {A.shape}"

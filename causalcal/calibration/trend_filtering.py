@@ -31,6 +31,8 @@ import warnings
 import numpy as np
 from scipy.linalg import cho_solve_banded, cholesky_banded, solveh_banded
 
+from causalcal.errors import InputError
+
 __all__ = ["TrendFilterOperator", "solve_warm", "trend_filter"]
 
 
@@ -41,10 +43,10 @@ class TrendFilterOperator:
     def __init__(self, x: np.ndarray, w: np.ndarray):
         x = np.asarray(x, dtype=np.float64)
         if len(x) < 3:
-            raise ValueError("trend filtering needs at least 3 distinct scores")
+            raise InputError("trend filtering needs at least 3 distinct scores")
         h = np.diff(x)
         if np.any(h <= 0):
-            raise ValueError("x must be strictly increasing")
+            raise InputError("x must be strictly increasing")
         self.x = x
         self.w = np.asarray(w, dtype=np.float64)
         self.winv = 1.0 / self.w

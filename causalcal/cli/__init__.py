@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from causalcal._version import __version__
 from causalcal.cli._options import parse_params as parse_params  # the commands' import
-from causalcal.errors import WriteError
+from causalcal.errors import InputError, WriteError
 
 # name -> one-line help; the module causalcal.cli.<name> implements it.
 COMMANDS: dict[str, str] = {
@@ -44,7 +44,7 @@ def check_calibrator(name: str, params: dict) -> None:
     """Fail before any work on an unknown calibrator, parameter name or parameter value."""
     from causalcal.calibration import get
 
-    model = get(name)  # ValueError naming the choices for an unknown name
+    model = get(name)  # InputError naming the choices for an unknown name
     target = getattr(model, "binary_calibrator", model)  # ovr-NAME: NAME takes the params
     accepted = sorted(target.get_params(deep=False))
     unknown = sorted(set(params) - set(accepted))
@@ -83,7 +83,7 @@ def _one_line(text: str) -> str:
 def describe_error(err: BaseException) -> tuple[int, str]:
     """Exit code and one-line message of an exception escaping a command."""
     notes = " ".join(getattr(err, "__notes__", ()))
-    if isinstance(err, (CLIError, ValueError)):
+    if isinstance(err, (CLIError, InputError)):
         code, message = EXIT_BAD_INPUT, str(err)
     elif isinstance(err, KeyError):
         code, message = EXIT_BAD_INPUT, str(err.args[0] if err.args else err)

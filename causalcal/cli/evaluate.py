@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import argparse
 
+from causalcal.errors import InputError
+
 ROWS = (
     ("directed", ("precision", "recall", "f1", "mce", "ece", "brier")),
     ("undirected", ("precision", "recall", "f1", "mce", "ece", "brier")),
@@ -55,20 +57,20 @@ def _load_exclude(path: str, names: list[str]):
     _, frame = read_csv_file(path, dtype=str, keep_default_na=False)
     missing = [c for c in ("a", "b") if c not in frame.columns]
     if missing:
-        raise ValueError(f"{path}: missing column(s) {', '.join(missing)}; need a,b")
+        raise InputError(f"{path}: missing column(s) {', '.join(missing)}; need a,b")
     index = {n: k for k, n in enumerate(names)}
     unknown = sorted((set(frame["a"]) | set(frame["b"])) - set(index))
     if unknown:
-        raise ValueError(f"{path}: variables not in the probabilities file: "
+        raise InputError(f"{path}: variables not in the probabilities file: "
                          f"{', '.join(map(repr, unknown[:20]))}")
     blank = np.flatnonzero(frame[["a", "b"]].isna().any(axis=1).to_numpy())
     if len(blank):
-        raise ValueError(f"{path}: row {blank[0] + 1} lacks a or b")
+        raise InputError(f"{path}: row {blank[0] + 1} lacks a or b")
     a = frame["a"].map(index).to_numpy(np.int64)
     b = frame["b"].map(index).to_numpy(np.int64)
     same = np.flatnonzero(a == b)
     if len(same):
-        raise ValueError(f"{path}: row {same[0] + 1} pairs a variable with itself")
+        raise InputError(f"{path}: row {same[0] + 1} pairs a variable with itself")
     return pair_index(np.minimum(a, b), np.maximum(a, b), len(names))
 
 
@@ -85,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     from causalcal.relations_io import truth_from_csv
 
     if args.bin_size < 1:
-        raise ValueError(f"--bin-size must be at least 1, got {args.bin_size}")
+        raise InputError(f"--bin-size must be at least 1, got {args.bin_size}")
     if args.json:
         check_output_file(args.json, "--json")
     if args.plot:
@@ -107,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     if args.before:
         before = EdgeProbabilities.load(args.before)
         if before.names != probs.names:
-            raise ValueError(f"{args.before}: other variables than {args.probs}")
+            raise InputError(f"{args.before}: other variables than {args.probs}")
         scored = {"before": before, "after": probs}
     results, bins = {}, {}
     for label, p in scored.items():

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from causalcal.cli import describe_error, parse_params
+from causalcal.cli import CLIError, describe_error, parse_params
 from causalcal.cli._options import parse_params as low
+from causalcal.errors import InputError
 
 
 def test_values_are_literals_or_text():
@@ -21,3 +22,11 @@ def test_bad_items_are_bad_input(item, option, word):
         parse_params([item], option, word)
     assert str(err.value) == f"{option} {item!r}: expected {word}=VALUE"
     assert describe_error(err.value)[0] == 2
+
+
+def test_exit_codes_bad_input_2_other_value_errors_1():
+    assert describe_error(InputError("data.csv: row 3: missing value")) == (
+        2, "data.csv: row 3: missing value")
+    assert describe_error(CLIError("--out: missing"))[0] == 2
+    code, message = describe_error(ValueError("operands could not be broadcast"))
+    assert code == 1 and "internal error" in message
