@@ -18,8 +18,7 @@ from causalcal.calibration import (
 )
 from causalcal.calibration._multiclass import fit_multinomial, set_label_loss
 from causalcal.calibration.selection import inclusion_weights, probability_bins
-from causalcal.edgecal import edge_calibrator, stratified_calibration_set
-from causalcal.edgecal import fit_with_offsets as fit_calibrator
+from causalcal.edgecal import edge_calibrator, fit_with_offsets, stratified_calibration_set
 from causalcal.metrics import ece_micro
 
 EYE4 = ((0,), (1,), (2,), (3,))
@@ -100,7 +99,7 @@ def test_corrected_fit_is_better_calibrated_than_raw_and_uncorrected(name):
     cal, test, design = stratified_calibration_set(raw, truth, 200, seed=3)
     P, y = raw[cal], truth[cal]
     model = get(name, **({"random_state": 0} if name == "snn" else {}))
-    corrected = fit_calibrator(model, P, y, design.offsets(P)).predict_proba(raw[test])
+    corrected = fit_with_offsets(model, P, y, design.offsets(P)).predict_proba(raw[test])
     plain = get(name, **({"random_state": 0} if name == "snn" else {})).fit(P, y)
     uncorrected = plain.predict_proba(raw[test])
     ece = {key: ece_micro(truth[test], Q, bin_size=100)

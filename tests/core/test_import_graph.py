@@ -22,9 +22,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: The one cycle left, ``causalcal.calibration`` ⇄ ``causalcal.calibration.apply`` (the
-#: package re-exports ``apply``, which builds calibrators with the package's ``get``):
-#: moving ``apply`` into the calibrate stage (issue 25) ends it; delete this entry then.
+
 def _pyproject() -> dict:
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
     return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
