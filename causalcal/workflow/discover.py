@@ -147,10 +147,11 @@ def discover(
     edges = _edges_table(inputs.probabilities, result.predict_all(np.float64), calset.keys,
                          rank_by)
     diagnostics = _diagnostics(result, calibrator, rank_by, bootstrap.seed)
-    diagnostics["sensitivity"] = _sensitivity(
-        lambda assumed: fit(expected_edges=assumed, map=result.choice["chosen"],
-                            cross_validate=False),
-        result.em.expected_edges, inputs, edges.head(10))
+    refit = (None if result.choice["chosen"] == "identity" else  # no assumption to move
+             lambda assumed: fit(expected_edges=assumed, map="calibrated",
+                                 cross_validate=False))
+    diagnostics["sensitivity"] = _sensitivity(refit or (lambda _: result),
+                                              result.em.expected_edges, inputs, edges.head(10))
     return DiscoveryResult(edges, inputs.probabilities, result, pairs, diagnostics)
 
 
@@ -196,7 +197,8 @@ def _diagnostics(result, calibrator, rank_by: str, seed: int) -> dict:
 
 def _sensitivity(fit, expected: float, inputs: PairInputs, top: pd.DataFrame) -> dict:
     """P(adjacent) of the ``top`` candidates when half and double ``expected`` adjacent
-    pairs are assumed."""
+    pairs are assumed (``fit(assumed)`` returns the fit under that assumption; the
+    bootstrap frequencies, when written, do not move, so no refit is done then)."""
     probabilities = inputs.probabilities
     index = {n: k for k, n in enumerate(probabilities.names)}
     i = top["a"].map(index).to_numpy(np.int64)
