@@ -2,7 +2,8 @@
 
     python benchmarks/discover_known.py [--networks asia sachs … sachs-real] [--n 500 2000]
         [--schemes random10 random20 cpdag10 easy10] [--draws 10] [--n-boot 200]
-        [--jobs 1] [--tag baseline] [--kwargs '{"calibrator": "temperature"}'] [--summary]
+        [--jobs 1] [--tag baseline] [--kwargs '{"calibrator": "temperature"}']
+        [--simulations R] [--summary]
 
 For every case (a shipped benchmark network sampled at each ``--n``, seeded, columns
 shuffled; ``sachs-real``: Sachs et al.'s flow-cytometry data in tertiles with the
@@ -80,7 +81,8 @@ def _base_record(case, scheme: str, tag: str, n_boot: int) -> dict:
 
 
 def run_draw(case, probs, scheme: str, draw: int, *, tag: str, kwargs: dict,
-             boot_seconds: float, p_adjacent: np.ndarray | None = None) -> dict | str:
+             boot_seconds: float, p_adjacent: np.ndarray | None = None,
+             simulations=None) -> dict | str:
     """One draw: the known set, the calibration and the record (or the skip reason)."""
     seed = cases_mod.stable_seed(case.name, scheme, draw)
     if p_adjacent is None:
@@ -89,10 +91,13 @@ def run_draw(case, probs, scheme: str, draw: int, *, tag: str, kwargs: dict,
     if isinstance(known, str):
         return known
     start = time.perf_counter()
-    edges, diagnostics = calibrate_draw(case.data, known, probs, seed, **kwargs)
+    extra = {} if simulations is None else {"simulations": simulations}
+    edges, diagnostics = calibrate_draw(case.data, known, probs, seed, **kwargs, **extra)
     seconds = time.perf_counter() - start
     keys = draws_mod.known_keys(known, case.names)
     record = _base_record(case, scheme, tag, probs.n_boot)
+    if simulations is not None:
+        kwargs = {**kwargs, "simulations": simulations.n_simulations}
     record.update({"draw": draw, "seed": seed, "kwargs": kwargs, "version": code_version(),
                    "causalcal": causalcal.__version__, "known": draws_mod.known_counts(known),
                    **draws_mod.evaluate_draw(edges, case, keys, probs.n_boot),
@@ -114,6 +119,12 @@ def run_case(case, args, records: Path, kwargs: dict) -> None:
     print(f"# {case.name}: {case.n_vars} variables, {case.data.n_samples} rows, bootstrap "
           f"{args.n_boot} x: {boot_seconds:.1f} s", flush=True)
     p_adjacent = 1.0 - probs.dense(np.float64)[:, 0]
+    sims = None
+    if args.simulations:
+        sims = cases_mod.cached_simulations(case, probs, args.simulations, args.cache,
+                                            args.jobs)
+        print(f"# {case.name}: {args.simulations} simulations: {sims.seconds:.1f} s",
+              flush=True)
     for scheme in args.schemes:
         folder = records / case.name
         skip_path = folder / f"{scheme}_skipped.json"
@@ -122,7 +133,8 @@ def run_case(case, args, records: Path, kwargs: dict) -> None:
             if path.exists() or skip_path.exists():
                 continue
             result = run_draw(case, probs, scheme, draw, tag=args.tag, kwargs=kwargs,
-                              boot_seconds=boot_seconds, p_adjacent=p_adjacent)
+                              boot_seconds=boot_seconds, p_adjacent=p_adjacent,
+                              simulations=sims)
             if isinstance(result, str):
                 record = _base_record(case, scheme, args.tag, args.n_boot)
                 write_json(skip_path, {**record, "skipped": True, "reason": result})
@@ -153,6 +165,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--tag", default="baseline", help="records folder of this variant")
     parser.add_argument("--kwargs", type=json.loads, default={},
                         help="JSON object of extra keyword arguments of calibrate_draw")
+    parser.add_argument("--simulations", type=int, default=0,
+                        help="simulated data sets per case (discover's simulations=), "
+                        "computed once per case and cached")
     parser.add_argument("--sachs-dir", default=None,
                         help="folder with cyto_full_data.csv and cyto_full_target.csv")
     parser.add_argument("--out", type=Path, default=RESULTS)

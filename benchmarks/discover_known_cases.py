@@ -21,11 +21,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from causalcal.bootstrap import bootstrap_edge_probabilities
+from causalcal.bootstrap import BootstrapSettings, bootstrap_edge_probabilities
 from causalcal.data import DiscreteData, discretize
+from causalcal.edgecal import SimulatedPairs
 from causalcal.edges import EdgeProbabilities, EdgeType, dense_labels, pair_index
 from causalcal.graph import PDAG, dag_to_cpdag
 from causalcal.simulate import load_network
+from causalcal.workflow import simulated_pairs
 
 #: The real data set's case name (its reference graph: Sachs et al.'s consensus network).
 SACHS = "sachs-real"
@@ -165,6 +167,26 @@ def cached_bootstrap(case: Case, n_boot: int, cache: Path, jobs: int = 1
                                   "n_vars": case.n_vars, "n_rows": case.data.n_samples}))
     shutil.rmtree(checkpoint, ignore_errors=True)
     return probs, seconds
+
+
+def cached_simulations(case: Case, probs: EdgeProbabilities, n_simulations: int,
+                       cache: Path, jobs: int = 1) -> SimulatedPairs:
+    """The case's simulated pairs (``discover(simulations=…)`` with the bootstrap's
+    settings, seed 0): read from ``cache`` or computed (resumable) and stored there."""
+    stem = cache / f"{case.name}_b{probs.n_boot}_sim{n_simulations}"
+    path = stem.with_suffix(".npz")
+    if path.is_file():
+        with np.load(path) as z:
+            return SimulatedPairs(z["probs"], z["labels"], int(z["n_boot"]), n_simulations,
+                                  int(z["n_edges"]), float(z["seconds"]))
+    checkpoint = Path(f"{stem}_checkpoint")
+    settings = BootstrapSettings(n_boot=probs.n_boot, seed=0, n_jobs=jobs,
+                                 checkpoint=checkpoint, progress=False)
+    sims = simulated_pairs(case.data, probs, settings, n_simulations)
+    np.savez(path, probs=sims.probs, labels=sims.labels, n_boot=sims.n_boot,
+             n_edges=sims.n_edges, seconds=sims.seconds)
+    shutil.rmtree(checkpoint, ignore_errors=True)
+    return sims
 
 
 def load_cases(networks: list[str], sizes: list[int], sachs_dir: str | None = None

@@ -168,13 +168,12 @@ def small_diagnostics(diagnostics: dict) -> dict:
     keep = ("calibrator", "expected_edges", "em_iterations", "em_converged")
     out = {k: diagnostics[k] for k in keep if k in diagnostics}
     choice = diagnostics.get("map") or {}
-    if choice.get("folds"):
-        out["cv"] = {"brier": [choice["identity"]["brier"]["mean"],
-                               choice["calibrated"]["brier"]["mean"]],
-                     "log_loss": [choice["identity"]["log_loss"]["mean"],
-                                  choice["calibrated"]["log_loss"]["mean"]],
-                     "improvement": choice["improvement"],
-                     "improvement_se": choice["improvement_se"]}
+    if choice.get("candidates"):
+        out["cv"] = {name: {"brier": entry["brier"]["mean"],
+                            "log_loss": entry["log_loss"]["mean"],
+                            **{k: entry[k] for k in ("improvement", "improvement_se")
+                               if k in entry}}
+                     for name, entry in choice["candidates"].items()}
     if choice:
         out["map"] = choice["chosen"]
     estimate = diagnostics.get("adjacent_pairs_estimate") or {}

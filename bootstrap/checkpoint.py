@@ -51,6 +51,9 @@ FORMAT_VERSION = 1
 WEIGHT_SCHEME = "multinomial(n, 1/n) from numpy.random.default_rng([seed, b])"
 MANIFEST = "manifest.json"
 LOCK = ".lock"
+#: Sub-folders of a checkpoint that hold checkpoints of their own: the bootstraps of the
+#: data sets simulated for simulation-informed calibration (docs/design.md §9.7).
+NESTED_PREFIX = "simulation-"
 _REPLICATE_RE = re.compile(r"^rep-(\d{6,})\.npz$")
 
 
@@ -147,7 +150,8 @@ def _read_marker(path: Path) -> dict[str, Any] | None:
     manifest_path = path / MANIFEST
     if not manifest_path.exists():
         others = sorted(p.name for p in path.iterdir() if p.name != LOCK
-                        and not p.name.startswith(f"{TMP_PREFIX}{MANIFEST}."))
+                        and not p.name.startswith(f"{TMP_PREFIX}{MANIFEST}.")
+                        and not p.name.startswith(NESTED_PREFIX))
         if others:
             raise InputError(
                 f"checkpoint {path}: folder is not empty and has no {MANIFEST} "

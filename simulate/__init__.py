@@ -9,6 +9,8 @@ Public API (docs/design.md §4):
   drawn from ``(2, 3)``, flat-Dirichlet CPT rows).
 - :func:`load_network`, :func:`available_networks` — standard benchmark networks (alarm, …).
 - :func:`from_bif` — any BIF file (optional extra ``bif``: pgmpy).
+- :func:`fitted_network` — a network fitted to a data set and its bootstrap (the world
+  of simulation-informed calibration, docs/design.md §9.7).
 """
 
 from causalcal.simulate.bif import (
@@ -18,6 +20,7 @@ from causalcal.simulate.bif import (
     load_network,
     to_pgmpy,
 )
+from causalcal.simulate.fitted import dirichlet_cpts, fitted_network, network_parents
 from causalcal.simulate.generate import DEFAULT_MAX_CPT_ENTRIES, random_dag, random_network
 from causalcal.simulate.network import BayesianNetwork
 
@@ -25,9 +28,12 @@ __all__ = [
     "DEFAULT_MAX_CPT_ENTRIES",
     "BayesianNetwork",
     "available_networks",
+    "dirichlet_cpts",
+    "fitted_network",
     "from_bif",
     "from_pgmpy",
     "load_network",
+    "network_parents",
     "random_dag",
     "random_network",
     "to_pgmpy",

@@ -125,14 +125,17 @@ def add_calibrator_arguments(parser: argparse.ArgumentParser) -> None:
                         help="calibrator hyper-parameter (repeatable), e.g. n_models=5")
 
 
-def add_map_argument(parser: argparse.ArgumentParser) -> None:
-    """``--map auto|calibrated|identity``: what known relations may change."""
+def add_map_argument(parser: argparse.ArgumentParser, simulated: bool = False) -> None:
+    """``--map auto|calibrated|identity`` (``|simulated`` where simulations can be run):
+    what known relations may change."""
+    maps = ("auto", "calibrated", "identity") + (("simulated",) if simulated else ())
     parser.add_argument(
-        "--map", choices=("auto", "calibrated", "identity"), default="auto",
-        help="with known relations: auto (default) writes the calibrated probabilities only "
-             "if they beat the bootstrap frequencies on held-out known pairs "
-             "(cross-validated, by more than one standard error), else the bootstrap "
-             "frequencies themselves; calibrated or identity force one")
+        "--map", choices=maps, default="auto",
+        help="with known relations: auto (default) writes a calibrated map only if it "
+             "beats the bootstrap frequencies on held-out known pairs (cross-validated, "
+             "by more than one standard error), else the bootstrap frequencies "
+             "themselves; " + ("calibrated, simulated (needs --simulations) or identity "
+                               if simulated else "calibrated or identity ") + "force one")
 
 
 def add_selection_argument(parser: argparse.ArgumentParser) -> None:

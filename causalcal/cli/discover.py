@@ -23,7 +23,9 @@ edges.csv columns: a,b,p_adjacent (= 1 - p_none), p_directed (= p_forward + p_ba
 p_none,p_forward,p_backward,p_undirected (calibrated; p_forward is P(a -> b)),
 boot_none,...,boot_undirected (bootstrap frequencies), sorted by --rank-by. By default
 (--map auto) the p_* columns hold the calibrated probabilities only where they beat the
-bootstrap on held-out known pairs; otherwise they equal boot_* and the summary warns. A
+bootstrap on held-out known pairs; otherwise they equal boot_* and the summary warns.
+With --simulations R, a map learnt on R data sets simulated like yours is a third
+candidate, written only if the known pairs (none of which went into it) confirm it. A
 summary is printed at the end; edges.csv.json holds the fit's details (the map chosen,
 its cross-validated evidence, the EM's assumed number of adjacent pairs).
 """
@@ -64,7 +66,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", required=True, help="output CSV of ranked pairs")
     parser.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
     add_calibrator_arguments(parser)
-    add_map_argument(parser)
+    add_map_argument(parser, simulated=True)
+    parser.add_argument("--simulations", type=int, default=0, metavar="R",
+                        help="also simulate R data sets like the data (from a network "
+                             "fitted to it) and bootstrap each the same way (R more "
+                             "bootstraps); the map of P(adjacent) learnt on their pairs is "
+                             "a candidate the known pairs must confirm (default 0: off; "
+                             "resumes with --checkpoint)")
     parser.add_argument("--expected-edges", type=float, default=None,
                         help="adjacent pairs assumed in the population (default: the "
                              "bootstrap's mean number of edges)")
@@ -133,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
         data, args.known, calibrator=args.calibrator, calibrator_params=params,
         expected_edges=args.expected_edges, rank_by=args.rank_by, probabilities=probs,
         features=groups, evidence_strength=args.evidence_strength, map=args.map,
+        simulations=args.simulations,
         bootstrap=settings,
     )
     edges = result.edges if args.top is None else result.edges.head(args.top)

@@ -15,6 +15,7 @@ calibrator; the :class:`EdgeCalibration` it returns predicts every pair.
 * :mod:`.fit` — :func:`fit_edge_calibrator`, which decides every rule.
 * :mod:`.base_rate` — the number of adjacent pairs estimated from the known pairs.
 * :mod:`.crossval` — held-out evidence on known pairs and the do-no-harm choice.
+* :mod:`.simulated` — the simulation-informed map of P(adjacent).
 """
 
 from causalcal.edgecal.base_rate import estimate_adjacent_pairs
@@ -24,7 +25,13 @@ from causalcal.edgecal.calset import (
     known_calibration_set,
     label_counts,
 )
-from causalcal.edgecal.crossval import MAPS, choose_map, cross_validated_losses
+from causalcal.edgecal.crossval import (
+    CANDIDATES,
+    MAPS,
+    choose_map,
+    cross_validated_losses,
+    known_pair_losses,
+)
 from causalcal.edgecal.fit import (
     SELECTIONS,
     EdgeCalibration,
@@ -47,8 +54,10 @@ from causalcal.edgecal.sampling import (
     allocate_draws,
     stratified_calibration_set,
 )
+from causalcal.edgecal.simulated import SimulatedAdjacency, SimulatedPairs
 
 __all__ = [
+    "CANDIDATES",
     "FEATURE_GROUPS",
     "MAPS",
     "BootstrapIdentity",
@@ -59,6 +68,8 @@ __all__ = [
     "EdgeCalibration",
     "EvidenceBlend",
     "PairInputs",
+    "SimulatedAdjacency",
+    "SimulatedPairs",
     "allocate_draws",
     "check_fit_options",
     "choose_map",
@@ -72,6 +83,7 @@ __all__ = [
     "fit_edge_calibrator",
     "fit_with_offsets",
     "known_calibration_set",
+    "known_pair_losses",
     "label_counts",
     "selected_posterior",
     "stratified_calibration_set",

@@ -23,7 +23,12 @@ import numpy as np
 
 from causalcal.calibration.selection import SelectionDesign
 from causalcal.edgecal.calset import CalibrationSet
-from causalcal.edgecal.crossval import MAPS, choose_map, cross_validated_losses
+from causalcal.edgecal.crossval import (
+    MAPS,
+    choose_map,
+    cross_validated_losses,
+    known_pair_losses,
+)
 from causalcal.edgecal.known import EvidenceBlend, KnownRelationsFit, fit_known_relations
 from causalcal.edgecal.model import (
     BootstrapIdentity,
@@ -31,6 +36,7 @@ from causalcal.edgecal.model import (
     edge_calibrator,
     fit_with_offsets,
 )
+from causalcal.edgecal.simulated import SimulatedAdjacency, SimulatedPairs
 from causalcal.errors import InputError
 
 __all__ = ["SELECTIONS", "EdgeCalibration", "check_fit_options", "fit_edge_calibrator"]
@@ -52,8 +58,8 @@ class EdgeCalibration:
         equivariant; or the EM estimate for known relations), or None
     offsets : (n, 4) training offsets of the calibration pairs (None without correction)
     em : for known relations, the EM's result (expected adjacent pairs, steps, converged)
-    choice : for known relations, which map was written (``"calibrated"`` or
-        ``"identity"``, the bootstrap frequencies) and the cross-validated evidence
+    choice : for known relations, which map was written (``"identity"``, the bootstrap
+        frequencies; ``"calibrated"``; or ``"simulated"``) and the held-out evidence
         (:func:`~causalcal.edgecal.crossval.choose_map`)
     """
 
@@ -96,6 +102,7 @@ def fit_edge_calibrator(
     evidence_strength: float = 5.0,
     map: str = "auto",
     cross_validate: bool = True,
+    simulated: SimulatedPairs | None = None,
 ) -> EdgeCalibration:
     """Fit a calibrator of edge types on ``calset`` (see the module for the rules).
 
@@ -111,12 +118,15 @@ def fit_edge_calibrator(
         the bootstrap's own Σ(1 − p_none)).
     evidence_strength : known relations: known pairs a P(adjacent) bin needs for half
         weight on the calibrated value (0: the calibrated value everywhere).
-    map : known relations: ``"auto"`` (default) writes the calibrated map only where it
-        beats the bootstrap frequencies on held-out known pairs (Brier score of
-        P(adjacent)) by more than one standard error, else the bootstrap frequencies;
-        ``"calibrated"`` or ``"identity"`` force one.
+    map : known relations: ``"auto"`` (default) writes a candidate map only where it
+        beats the bootstrap frequencies on known pairs it was not fitted on (Brier score
+        of P(adjacent)) by more than one standard error, else the bootstrap frequencies;
+        ``"calibrated"``, ``"simulated"`` or ``"identity"`` force one.
     cross_validate : known relations: compute the held-out evidence (needed by
         ``map="auto"``; ``False`` skips it for a forced map).
+    simulated : known relations: labelled pairs of simulated data sets
+        (:func:`causalcal.workflow.simulated_pairs`), which add the simulation-informed
+        map as a candidate (docs/design.md §9.7).
     """
     check_fit_options(selection, evidence_strength, map)
     inputs = calset.inputs
@@ -128,7 +138,7 @@ def fit_edge_calibrator(
             raise InputError("known relations are never a random sample: selection must "
                              "be 'design'")
         return _fit_known(calset, model, expected_edges, evidence_strength, map,
-                          cross_validate, seed)
+                          cross_validate, seed, simulated)
     design = calset.design.pooled([1, 2]) if equivariant else None
     offsets = design.offsets(calset.X[:, :4]) if equivariant else None
     fit_with_offsets(model, calset.X, calset.y, offsets)
@@ -137,9 +147,12 @@ def fit_edge_calibrator(
 
 def _fit_known(calset: CalibrationSet, model, expected_edges: float | None,
                evidence_strength: float, map: str, cross_validate: bool,
-               seed: int) -> EdgeCalibration:
+               seed: int, simulated: SimulatedPairs | None) -> EdgeCalibration:
     """Known relations: EM-estimated inclusion rates, the evidence blend, and the
-    do-no-harm choice between the calibrated map and the bootstrap frequencies."""
+    do-no-harm choice among the bootstrap frequencies, the calibrated map and (with
+    simulations) the simulation-informed map."""
+    if map == "simulated" and simulated is None:
+        raise InputError("map='simulated' needs simulations (simulations=R, --simulations R)")
     rows, counts = calset.inputs.population()
     em = fit_known_relations(EvidenceBlend(model, evidence_strength), calset.X, calset.Y,
                              rows, counts, expected_edges)
@@ -147,7 +160,17 @@ def _fit_known(calset: CalibrationSet, model, expected_edges: float | None,
     losses = ({"folds": 0} if not (cross_validate or map == "auto") else
               cross_validated_losses(em.model, calset.X, calset.Y, offsets, calset.inputs.eps,
                                      seed))
+    maps = {"identity": BootstrapIdentity().fit(calset.X),
+            "calibrated": KeepDirectionSplit(em.model)}
+    if simulated is not None:
+        sim = SimulatedAdjacency(eps=calset.inputs.eps).fit(simulated.probs, simulated.labels)
+        maps["simulated"] = KeepDirectionSplit(sim)
+        if losses["folds"]:  # none of the known pairs went into it: judged on all of them
+            scored = known_pair_losses(maps["simulated"].predict_proba(calset.X), calset.Y,
+                                       offsets)
+            for loss, values in scored.items():
+                losses[loss]["simulated"] = values
     choice = choose_map(losses, map)
-    chosen = (KeepDirectionSplit(em.model) if choice["chosen"] == "calibrated"
-              else BootstrapIdentity().fit(calset.X))
-    return EdgeCalibration(chosen, calset, em.design, offsets, em, choice)
+    if simulated is not None:
+        choice["simulated_map"] = {"slope": sim.slope_, "intercept": sim.intercept_}
+    return EdgeCalibration(maps[choice["chosen"]], calset, em.design, offsets, em, choice)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import functools
 import os
+import sys
 from collections.abc import Sequence
 
 import numpy as np
@@ -23,6 +24,7 @@ from causalcal.bootstrap import BootstrapSettings
 from causalcal.data import DiscreteData
 from causalcal.edgecal import (
     PairInputs,
+    SimulatedPairs,
     check_fit_options,
     estimate_adjacent_pairs,
     feature_groups,
@@ -33,6 +35,7 @@ from causalcal.edges import PROBABILITY_COLUMNS, EdgeProbabilities, pair_from_in
 from causalcal.errors import InputError
 from causalcal.relations_io import read_known_pairs
 from causalcal.workflow.result import DiscoveryResult
+from causalcal.workflow.simulations import simulated_pairs
 
 __all__ = ["RANK_COLUMNS", "DiscoveryResult", "discover", "read_known_pairs"]
 
@@ -92,6 +95,7 @@ def discover(
     features: bool | Sequence[str] = False,
     evidence_strength: float = 5.0,
     map: str = "auto",
+    simulations: int | SimulatedPairs = 0,
     bootstrap: BootstrapSettings | None = None,
     **search_options,
 ) -> DiscoveryResult:
@@ -118,7 +122,13 @@ def discover(
     map : ``"auto"`` (default): the ``p_*`` columns hold the calibrated probabilities only
         if they beat the bootstrap frequencies on held-out known pairs (cross-validated,
         by more than one standard error), else the bootstrap frequencies themselves, and
-        the summary says so; ``"calibrated"`` or ``"identity"`` force one.
+        the summary says so; ``"calibrated"``, ``"simulated"`` or ``"identity"`` force one.
+    simulations : R > 0 also simulates R data sets of the data's size from a network
+        fitted to the data and its bootstrap, bootstraps each with the same settings (R
+        more bootstraps: R + 1 times the work) and offers the map of P(adjacent) learnt
+        on their pairs as a candidate, written only if the known pairs confirm it
+        (docs/design.md §9.7); or the :class:`~causalcal.edgecal.SimulatedPairs` of an
+        earlier :func:`causalcal.workflow.simulated_pairs` call for the same data.
     probabilities : precomputed bootstrap probabilities, or the path of a file of them
         (``.npz`` or ``.csv``, read with :meth:`EdgeProbabilities.load`); skips the bootstrap.
     features : also give the calibrator features of the learned graphs (``True``: every
@@ -131,7 +141,7 @@ def discover(
     (calibrated; ``p_forward`` is P(a → b)) and ``boot_none … boot_undirected``
     (bootstrap frequencies), sorted by ``rank_by`` descending.
     """
-    _check_options(rank_by, evidence_strength, map)
+    _check_options(rank_by, evidence_strength, map, simulations)
     if bootstrap is None:
         bootstrap = BootstrapSettings(
             n_boot=n_boot, search=search, options=search_options, knowledge=knowledge,
@@ -140,14 +150,19 @@ def discover(
     data, pairs, probabilities = _load_inputs(data, known, probabilities)
     inputs = PairInputs(_probabilities(data, probabilities, groups, bootstrap), groups)
     calset = known_calibration_set(inputs, pairs)
-
+    simulated = simulations
+    if not isinstance(simulations, SimulatedPairs):
+        simulated = (simulated_pairs(data, inputs.probabilities, bootstrap, simulations)
+                     if simulations else None)
+    if bootstrap.progress:
+        print("calibrating on the known pairs …", file=sys.stderr, flush=True)
     fit = functools.partial(fit_edge_calibrator, calset, calibrator, calibrator_params,
                             bootstrap.seed, evidence_strength=evidence_strength)
-    result = fit(expected_edges=expected_edges, map=map)
+    result = fit(expected_edges=expected_edges, map=map, simulated=simulated)
     edges = _edges_table(inputs.probabilities, result.predict_all(np.float64), calset.keys,
                          rank_by)
-    diagnostics = _diagnostics(result, calibrator, rank_by, bootstrap.seed)
-    refit = (None if result.choice["chosen"] == "identity" else  # no assumption to move
+    diagnostics = _diagnostics(result, calibrator, rank_by, bootstrap.seed, simulated)
+    refit = (None if result.choice["chosen"] != "calibrated" else  # the others assume none
              lambda assumed: fit(expected_edges=assumed, map="calibrated",
                                  cross_validate=False))
     diagnostics["sensitivity"] = _sensitivity(refit or (lambda _: result),
@@ -155,11 +170,19 @@ def discover(
     return DiscoveryResult(edges, inputs.probabilities, result, pairs, diagnostics)
 
 
-def _check_options(rank_by: str, evidence_strength: float, map: str) -> None:
+def _check_options(rank_by: str, evidence_strength: float, map: str,
+                   simulations: int) -> None:
     """What ``discover`` refuses before any work."""
     if rank_by not in RANK_COLUMNS:
         raise InputError(f"rank_by must be one of {', '.join(RANK_COLUMNS)}, got {rank_by!r}")
     check_fit_options(evidence_strength=evidence_strength, map=map)
+    if isinstance(simulations, SimulatedPairs):
+        return
+    if isinstance(simulations, bool) or not isinstance(simulations, (int, np.integer)) \
+            or simulations < 0:
+        raise InputError(f"simulations must be a whole number >= 0, got {simulations!r}")
+    if map == "simulated" and not simulations:
+        raise InputError("map='simulated' needs simulations (simulations=R, --simulations R)")
 
 
 def _probabilities(data: DiscreteData, probabilities: EdgeProbabilities | None,
@@ -180,10 +203,14 @@ def _probabilities(data: DiscreteData, probabilities: EdgeProbabilities | None,
     return probabilities
 
 
-def _diagnostics(result, calibrator, rank_by: str, seed: int) -> dict:
+def _diagnostics(result, calibrator, rank_by: str, seed: int,
+                 simulated: SimulatedPairs | None) -> dict:
     """What the summary reports of the fit: counts, EM, design, the map written and its
-    cross-validated evidence."""
+    held-out evidence, the simulations."""
     Y, em = result.calibration_set.Y, result.em
+    sims = None if simulated is None else {
+        "simulations": simulated.n_simulations, "n_edges": simulated.n_edges,
+        "n_boot": simulated.n_boot, "seconds": simulated.seconds}
     return {
         "calibrator": calibrator, "rank_by": rank_by,
         "features": list(result.calibration_set.inputs.groups),
@@ -192,6 +219,7 @@ def _diagnostics(result, calibrator, rank_by: str, seed: int) -> dict:
         "em_converged": em.converged, "design": em.design.describe(),
         "map": result.choice,
         "adjacent_pairs_estimate": estimate_adjacent_pairs(result.calibration_set, seed=seed),
+        "simulations": sims,
     }
 
 

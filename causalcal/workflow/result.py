@@ -103,6 +103,7 @@ class DiscoveryResult:
             f"pairs with P(adjacent) > 0.5: {int((e['p_adjacent'] > 0.5).sum())}, "
             f"> 0.9: {int((e['p_adjacent'] > 0.9).sum())}",
         ]
+        lines.extend(simulations_report(d.get("simulations"), d.get("map")))
         lines.extend(map_report(d.get("map")))
         lines.append(f"top {min(top, len(e))} candidates by {d.get('rank_by', 'p_adjacent')} "
                      "(P(adjacent) if half / double the assumed adjacent pairs):")
@@ -119,37 +120,56 @@ class DiscoveryResult:
         return "\n".join(lines)
 
 
+_CANDIDATE_TEXT = {"identity": "bootstrap", "calibrated": "calibrated on known pairs",
+                   "simulated": "simulation-informed"}
+
+
 def map_report(choice: dict | None) -> list[str]:
     """Summary lines of the map written to the ``p_*`` columns and the held-out evidence
     behind it (:func:`causalcal.edgecal.choose_map`); the last line says which columns to
     trust."""
     if not choice:
         return []
-    lines = []
-    if choice.get("folds"):
-        raw, cal = choice["identity"], choice["calibrated"]
-        lines.append(
-            f"known pairs, {choice['folds']}-fold cross-validated (corrected for their "
-            f"selection): Brier of P(adjacent) bootstrap {raw['brier']['mean']:.4f} -> "
-            f"calibrated {cal['brier']['mean']:.4f} (improvement {choice['improvement']:.4f} "
-            f"± {choice['improvement_se']:.4f}); log-loss {raw['log_loss']['mean']:.3f} -> "
-            f"{cal['log_loss']['mean']:.3f}")
+    candidates = choice.get("candidates", {})
+    if "identity" in candidates:
+        lines = [f"known pairs, Brier of P(adjacent) corrected for their selection "
+                 f"(calibrated: {choice['folds']}-fold cross-validated; simulation-informed: "
+                 "not fitted on them):"]
+        for name, entry in candidates.items():
+            gain = ("" if name == "identity" else
+                    f" (improvement {entry['improvement']:.4f} ± {entry['improvement_se']:.4f})")
+            lines.append(f"  {_CANDIDATE_TEXT[name]:<26} {entry['brier']['mean']:.4f}{gain}; "
+                         f"log-loss {entry['log_loss']['mean']:.3f}")
     else:
-        lines.append("known pairs: too few of each kind to cross-validate the calibrated map")
-    if choice["chosen"] == "calibrated":
-        why = ("asked for (--map calibrated)" if choice["asked"] == "calibrated"
-               else "it beat the bootstrap on held-out known pairs")
-        lines.append(f"map written: calibrated ({why}); p_* columns are the calibrated "
+        lines = ["known pairs: too few of each kind to judge a map on them"]
+    chosen, asked = choice["chosen"], choice["asked"]
+    if asked != "auto":
+        lines.append(f"map written: {chosen} (asked for, --map {asked}); " + (
+            "p_* columns equal the bootstrap frequencies boot_*." if chosen == "identity"
+            else f"p_* columns are the {_CANDIDATE_TEXT[chosen]} probabilities, boot_* the "
+            "bootstrap frequencies."))
+    elif chosen != "identity":
+        lines.append(f"map written: {chosen} (it beat the bootstrap on known pairs it was "
+                     f"not fitted on); p_* columns are the {_CANDIDATE_TEXT[chosen]} "
                      "probabilities, boot_* the bootstrap frequencies.")
-    elif choice["asked"] == "identity":
-        lines.append("map written: identity (asked for, --map identity); p_* columns equal "
-                     "the bootstrap frequencies boot_*.")
     else:
-        lines.append("WARNING: the calibrated map did not beat the bootstrap frequencies on "
-                     "held-out known pairs; p_* columns hold the bootstrap frequencies "
-                     "(trust those; more known pairs, spread over the probability range, "
-                     "give the calibrator a chance).")
+        lines.append("WARNING: no map beat the bootstrap frequencies on held-out known "
+                     "pairs; p_* columns hold the bootstrap frequencies (trust those; more "
+                     "known pairs, spread over the probability range, give the calibrator "
+                     "a chance).")
     return lines
+
+
+def simulations_report(sims: dict | None, choice: dict | None) -> list[str]:
+    """The summary line of the simulations behind the simulation-informed map."""
+    if not sims:
+        return []
+    fitted = (choice or {}).get("simulated_map", {})
+    shape = (f"; its map: logit q = {fitted['slope']:.2f} · logit p + "
+             f"{fitted['intercept']:.2f}" if fitted else "")
+    return [f"simulations: {sims['simulations']} data sets from a network fitted to the data "
+            f"({sims['n_edges']} edges), {sims['n_boot']} replicates each, "
+            f"{sims['seconds']:.0f} s{shape}"]
 
 
 def base_rate_report(est: dict | None) -> list[str]:

@@ -38,20 +38,33 @@ def test_plain_sklearn_estimator_through_swap_equivariant_takes_offsets_as_weigh
     np.testing.assert_allclose(Q, by_hand.predict_proba(X), atol=1e-10)
 
 
-def _losses(raw, cal, folds=4):
-    raw, cal = np.asarray(raw, float), np.asarray(cal, float)
-    return {"folds": folds, "brier": (raw, cal), "log_loss": (raw, cal)}
+def _losses(raw, cal, folds=4, **others):
+    scores = {"identity": np.asarray(raw, float), "calibrated": np.asarray(cal, float),
+              **{k: np.asarray(v, float) for k, v in others.items()}}
+    return {"folds": folds, "brier": scores, "log_loss": scores}
 
 
 def test_choose_map_by_hand():
     raw = np.array([0.5, 0.5, 0.5, 0.5])
     better = choose_map(_losses(raw, raw - np.array([0.25, 0.2, 0.3, 0.25])))
-    assert better["chosen"] == "calibrated" and better["improvement"] == pytest.approx(0.25)
+    assert better["chosen"] == "calibrated"
+    assert better["candidates"]["calibrated"]["improvement"] == pytest.approx(0.25)
     noisy = choose_map(_losses(raw, raw - np.array([0.4, -0.3, 0.02, -0.08])))
     assert noisy["chosen"] == "identity"  # mean 0.01, far below one standard error
     assert choose_map(_losses(raw, raw + 0.1))["chosen"] == "identity"
     assert choose_map(_losses(raw, raw, folds=0))["chosen"] == "identity"
     assert choose_map(_losses(raw, raw + 0.1), asked="calibrated")["chosen"] == "calibrated"
+
+
+def test_choose_map_takes_the_largest_eligible_improvement():
+    raw = np.array([0.5, 0.5, 0.5, 0.5])
+    cal = raw - np.array([0.25, 0.2, 0.3, 0.25])  # mean gain 0.25
+    sim = raw - np.array([0.3, 0.3, 0.31, 0.29])  # mean gain 0.30
+    assert choose_map(_losses(raw, cal, simulated=sim))["chosen"] == "simulated"
+    noisy = raw - np.array([1.6, -0.4, 0.0, 0.0])  # mean gain 0.30, within one SE
+    chosen = choose_map(_losses(raw, cal, simulated=noisy))
+    assert chosen["chosen"] == "calibrated"
+    assert set(chosen["candidates"]) == {"identity", "calibrated", "simulated"}
 
 
 def _population(distort, seed: int, v: int = 70, n_boot: int = 20):
@@ -89,7 +102,8 @@ def test_calibrated_when_a_distortion_is_there_to_remove():
     calset = _population(lambda p: 0.25 + 0.5 * p, seed=2)
     fit = fit_edge_calibrator(calset, "dirichlet", seed=0, evidence_strength=0)
     assert fit.choice["chosen"] == "calibrated"
-    assert fit.choice["improvement"] > fit.choice["improvement_se"]
+    cal = fit.choice["candidates"]["calibrated"]
+    assert cal["improvement"] > cal["improvement_se"]
 
 
 def test_fit_rules_refused_clearly():

@@ -91,7 +91,7 @@ def test_library_call_matches_cli(study, cli_run):
                                cli["p_adjacent"].to_numpy(), atol=1e-5)
     choice = result.diagnostics["map"]
     assert choice["folds"] >= 2 and choice["chosen"] in ("calibrated", "identity")
-    assert choice["calibrated"]["brier"]["mean"] >= 0
+    assert choice["candidates"]["calibrated"]["brier"]["mean"] >= 0
     summary = result.summary(top=3)
     assert "top 3 candidates" in summary and "cross-validated" in summary
     if choice["chosen"] == "identity":

@@ -1,0 +1,103 @@
+"""A Bayesian network fitted to a data set and its bootstrap (docs/design.md §9.7).
+
+Simulation-informed calibration needs a world like the user's: the same variables,
+arities and sample size, a density like the one the search found, and dependencies as
+strong as the data's. :func:`fitted_network` builds it in two steps:
+
+* **Structure** (:func:`network_parents`): the ``n_edges`` pairs the bootstrap found
+  adjacent most often (default: as many as the bootstrap graphs hold on average,
+  Σ P(adjacent)), each oriented the way the replicates oriented it more often, taken in
+  order of P(adjacent); an arc that would close a directed cycle, or that the background
+  knowledge forbids, is reversed (or left out if that is excluded too). Required arcs
+  come first. The result is a DAG, so a simulated world always exists.
+* **Parameters** (:func:`dirichlet_cpts`): each CPT row is the posterior mean under a
+  BDeu Dirichlet prior of equivalent sample size ``prior`` (``α = prior / (q·r)`` per
+  cell, q parent configurations, r states): ``(N_jk + α) / (N_j + r·α)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import networkx as nx
+import numpy as np
+
+from causalcal.data import DiscreteData
+from causalcal.edges import EdgeProbabilities, pair_from_index
+from causalcal.errors import InputError
+from causalcal.knowledge import BoundKnowledge, Knowledge, bind_knowledge
+
+from .network import BayesianNetwork
+
+__all__ = ["dirichlet_cpts", "fitted_network", "network_parents"]
+
+
+def _add_arc(graph: nx.DiGraph, a: int, b: int, knowledge: BoundKnowledge | None) -> bool:
+    """Add ``a → b`` unless it closes a cycle or the knowledge forbids it."""
+    if knowledge is not None and knowledge.forbids(a, b):
+        return False
+    if graph.has_edge(b, a) or nx.has_path(graph, b, a):
+        return False
+    graph.add_edge(a, b)
+    return True
+
+
+def network_parents(probabilities: EdgeProbabilities, n_edges: int | None = None,
+                    knowledge: Knowledge | BoundKnowledge | None = None) -> list[list[int]]:
+    """Parent lists of the DAG described in the module (variable indices, ascending)."""
+    P = probabilities.dense(np.float64)
+    p_adj = 1.0 - P[:, 0]
+    if n_edges is None:
+        n_edges = int(round(p_adj.sum()))
+    if isinstance(n_edges, bool) or not 0 <= int(n_edges) <= len(p_adj):
+        raise InputError(f"n_edges must be in 0..{len(p_adj)}, got {n_edges!r}")
+    v = probabilities.n_vars
+    bound = bind_knowledge(knowledge, probabilities.names)
+    graph = nx.DiGraph()
+    graph.add_nodes_from(range(v))
+    for a, b in sorted(bound.required) if bound is not None else ():
+        _add_arc(graph, a, b, None)
+    order = np.argsort(-p_adj, kind="stable")
+    order = order[p_adj[order] > 0][: int(n_edges)]
+    i, j = pair_from_index(order, v)
+    for k, a, b in zip(order, i.tolist(), j.tolist()):
+        if graph.has_edge(a, b) or graph.has_edge(b, a):
+            continue
+        first, second = ((a, b), (b, a)) if P[k, 1] >= P[k, 2] else ((b, a), (a, b))
+        if not _add_arc(graph, *first, bound):
+            _add_arc(graph, *second, bound)
+    return [sorted(graph.predecessors(x)) for x in range(v)]
+
+
+def dirichlet_cpts(data: DiscreteData, parents: Sequence[Sequence[int]],
+                   prior: float = 1.0) -> list[np.ndarray]:
+    """Posterior-mean CPTs of ``data`` for the given parent lists (BDeu prior, see module)."""
+    if not prior > 0:
+        raise InputError(f"prior (equivalent sample size) must be > 0, got {prior!r}")
+    codes = data.codes.astype(np.int64)
+    arities = data.arities
+    cpts = []
+    for v, pa in enumerate(parents):
+        config = np.zeros(data.n_samples, dtype=np.int64)
+        q = 1
+        for p in sorted(pa):  # the last parent varies fastest (BayesianNetwork's order)
+            config = config * arities[p] + codes[:, p]
+            q *= int(arities[p])
+        r = int(arities[v])
+        counts = np.bincount(config * r + codes[:, v], minlength=q * r).reshape(q, r)
+        alpha = prior / (q * r)
+        cpts.append((counts + alpha) / (counts.sum(axis=1, keepdims=True) + r * alpha))
+    return cpts
+
+
+def fitted_network(data: DiscreteData, probabilities: EdgeProbabilities,
+                   n_edges: int | None = None, knowledge: Knowledge | None = None,
+                   prior: float = 1.0) -> BayesianNetwork:
+    """The network of the module: structure from ``probabilities`` (the bootstrap of
+    ``data``), CPTs estimated from ``data``."""
+    if probabilities.names != list(data.names):
+        raise InputError("the probabilities were computed for other variables than the data's")
+    parents = network_parents(probabilities, n_edges, knowledge)
+    return BayesianNetwork(data.names, data.arities, parents,
+                           dirichlet_cpts(data, parents, prior), data.categories,
+                           meta={"generator": "fitted_network", "prior": prior})

@@ -1,0 +1,97 @@
+"""Simulation-informed calibration in ``discover``: the simulated pairs, their labels, seeds,
+jobs, resuming, and the candidate in the do-no-harm choice (docs/design.md §9.7)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import causalcal
+from causalcal.bootstrap import BootstrapSettings, bootstrap_edge_probabilities
+from causalcal.edges import dense_labels
+from causalcal.errors import InputError
+from causalcal.graph import dag_to_cpdag
+from causalcal.simulate import fitted_network, load_network
+from causalcal.workflow import simulated_pairs
+
+
+@pytest.fixture(scope="module")
+def asia():
+    net = load_network("asia")
+    data = net.sample(400, seed=3)
+    probs = bootstrap_edge_probabilities(data, n_boot=12, seed=0, progress=False)
+    return net, data, probs
+
+
+def _known(net) -> pd.DataFrame:
+    truth = net.truth_dense()
+    names = net.names
+    arcs = [(names[a], names[b], "->") for a, b in net.edges()[:6]]
+    i, j = np.triu_indices(net.n_vars, 1)
+    none = [(names[i[k]], names[j[k]], "none") for k in np.flatnonzero(truth == 0)[:6]]
+    return pd.DataFrame(arcs + none, columns=["a", "b", "relation"])
+
+
+def test_labels_are_the_simulated_networks_cpdag(asia):
+    _, data, probs = asia
+    settings = BootstrapSettings(n_boot=5, seed=4, progress=False)
+    sims = simulated_pairs(data, probs, settings, 2)
+    network = fitted_network(data, probs)
+    pairs, labels = dag_to_cpdag(network.dag()).pair_labels()
+    expected = dense_labels(pairs, labels, data.n_vars)
+    m = data.n_vars * (data.n_vars - 1) // 2
+    assert sims.probs.shape == (2 * m, 4) and sims.n_edges == network.n_edges
+    np.testing.assert_array_equal(sims.labels, np.tile(expected, 2))
+    # the two simulated data sets differ, so do their bootstraps
+    assert not np.array_equal(sims.probs[:m], sims.probs[m:])
+
+
+@pytest.mark.slow
+def test_seed_decides_not_jobs_and_a_checkpoint_resumes(asia, tmp_path):
+    _, data, probs = asia
+    one = simulated_pairs(data, probs, BootstrapSettings(n_boot=6, seed=1, progress=False), 2)
+    two = simulated_pairs(data, probs, BootstrapSettings(n_boot=6, seed=1, n_jobs=2,
+                                                         checkpoint=tmp_path / "ck",
+                                                         progress=False), 2)
+    np.testing.assert_array_equal(one.probs, two.probs)
+    assert sorted(p.name for p in (tmp_path / "ck").iterdir()) == ["simulation-0",
+                                                                    "simulation-1"]
+    again = simulated_pairs(data, probs, BootstrapSettings(n_boot=6, seed=1,
+                                                           checkpoint=tmp_path / "ck",
+                                                           progress=False), 2)
+    np.testing.assert_array_equal(one.probs, again.probs)
+    other = simulated_pairs(data, probs, BootstrapSettings(n_boot=6, seed=2, progress=False), 2)
+    assert not np.array_equal(one.probs, other.probs)
+
+
+def test_discover_offers_the_simulated_map_and_reports_it(asia):
+    net, data, probs = asia
+    known = _known(net)
+    sims = simulated_pairs(data, probs, BootstrapSettings(n_boot=12, seed=0, progress=False), 1)
+    auto = causalcal.discover(data, known, probabilities=probs, simulations=sims,
+                              progress=False)
+    choice = auto.diagnostics["map"]
+    assert set(choice["candidates"]) == {"identity", "calibrated", "simulated"}
+    assert auto.diagnostics["simulations"]["simulations"] == 1
+    assert "simulation-informed" in auto.summary() and "simulations: 1 data sets" in \
+        auto.summary()
+    forced = causalcal.discover(data, known, probabilities=probs, simulations=sims,
+                                map="simulated", progress=False)
+    assert forced.diagnostics["map"]["chosen"] == "simulated"
+    fitted = forced.diagnostics["map"]["simulated_map"]
+    p = 1 - forced.edges["boot_none"].to_numpy()
+    q = forced.edges["p_adjacent"].to_numpy()
+    order = np.argsort(p, kind="stable")
+    assert np.all(np.diff(q[order]) >= -1e-12)  # monotone in the bootstrap's P(adjacent)
+    assert fitted["slope"] > 0
+
+
+def test_simulations_refused_clearly(asia):
+    net, data, probs = asia
+    with pytest.raises(InputError, match="needs simulations"):
+        causalcal.discover(data, _known(net), probabilities=probs, map="simulated",
+                           progress=False)
+    with pytest.raises(InputError, match="simulations must be"):
+        causalcal.discover(data, _known(net), probabilities=probs, simulations=-1,
+                           progress=False)
