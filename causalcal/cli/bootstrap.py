@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     search = _resolve_search(args.search)
     settings = bootstrap_settings(args, search, arity_option(args, search, options))
     check_graph_arguments(args)
-    parse_discretize(args.discretize)
+    parse_discretize(args)
     data = load_data(args)
     settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
     start = time.perf_counter()

@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         if not matplotlib_available():
             raise CLIError("--plot needs matplotlib: pip install 'causalcal[plot]'")
         check_output_dir(args.plot, "--plot")
-    parse_discretize(args.discretize)
+    parse_discretize(args)
     if args.top is not None and args.top < 1:
         raise CLIError(f"--top must be at least 1, got {args.top}")
     params = parse_params(args.param)

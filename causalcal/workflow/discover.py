@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from causalcal.bootstrap import BootstrapSettings
-from causalcal.data import DiscreteData
+from causalcal.data import DiscreteData, missing_summary
 from causalcal.edgecal import (
     PairInputs,
     check_fit_options,
@@ -31,6 +31,7 @@ from causalcal.edgecal import (
 )
 from causalcal.edges import PROBABILITY_COLUMNS, EdgeProbabilities, pair_from_index
 from causalcal.errors import InputError
+from causalcal.knowledge import Knowledge, check_known_relations
 from causalcal.relations_io import read_known_pairs
 from causalcal.workflow.result import DiscoveryResult
 
@@ -102,7 +103,9 @@ def discover(
         true DAG has the arc a → b; as a CPDAG edge type "a → b or a — b"), ``<-``,
         ``--`` (adjacent, direction unknown), ``none`` (not adjacent). At least 5 arcs
         and 5 ``none`` pairs. They are not taken for a random sample: their inclusion
-        rates are estimated (:mod:`causalcal.edgecal.known`).
+        rates are estimated (:mod:`causalcal.edgecal.known`). A known relation that the
+        ``knowledge`` contradicts (an arc it excludes, ``none`` where it requires an arc)
+        is an ``InputError`` naming the pair and the rule, before any work.
     expected_edges : adjacent pairs assumed in the population (default: the bootstrap's
         own Σ(1 − p_none)); the summary shows the top candidates at half and double it.
     rank_by : ``"p_adjacent"`` (1 − p_none, default) or ``"p_directed"``.
@@ -138,6 +141,10 @@ def discover(
             seed=seed, n_jobs=n_jobs, checkpoint=checkpoint, progress=progress)
     groups = feature_groups(features)
     data, pairs, probabilities = _load_inputs(data, known, probabilities)
+    source = "known relations" if isinstance(known, pd.DataFrame) else str(known)
+    knowledge = bootstrap.knowledge or bootstrap.options.get("knowledge")
+    check_known_relations(knowledge, pairs[["a", "b", "relation"]].itertuples(index=False),
+                          source)
     inputs = PairInputs(_probabilities(data, probabilities, groups, bootstrap), groups)
     calset = known_calibration_set(inputs, pairs)
 
@@ -147,6 +154,7 @@ def discover(
     edges = _edges_table(inputs.probabilities, result.predict_all(np.float64), calset.keys,
                          rank_by)
     diagnostics = _diagnostics(result, calibrator, rank_by, bootstrap.seed)
+    diagnostics["input"] = _input_notes(data, knowledge)
     refit = (None if result.choice["chosen"] == "identity" else  # no assumption to move
              lambda assumed: fit(expected_edges=assumed, map="calibrated",
                                  cross_validate=False))
@@ -178,6 +186,17 @@ def _probabilities(data: DiscreteData, probabilities: EdgeProbabilities | None,
         probabilities = copy.copy(probabilities)  # the caller's object stays as it was
         probabilities.pair_features = features
     return probabilities
+
+
+def _input_notes(data: DiscreteData, knowledge) -> list[str]:
+    """Summary lines on the input: rows dropped for missing values, variables the tiers
+    leave free."""
+    notes = [missing_summary(data.missing_report)] if data.missing_report else []
+    untiered = knowledge.untiered(data.names) if isinstance(knowledge, Knowledge) else []
+    if untiered:
+        notes.append(f"tiers: {len(untiered)} of {data.n_vars} variables have no tier and "
+                     f"may cause or be caused by any other: {', '.join(untiered)}")
+    return notes
 
 
 def _diagnostics(result, calibrator, rank_by: str, seed: int) -> dict:
