@@ -119,6 +119,47 @@ def write_network(probabilities, path: str, threshold: float) -> str:
             f"directed, {graph.n_undirected} undirected edges) to {path}")
 
 
+#: ``--jobs``'s default: every core this process may use, at most this many.
+MAX_DEFAULT_JOBS = 8
+
+
+def add_jobs_argument(parser: argparse.ArgumentParser, more: str = "") -> None:
+    parser.add_argument(
+        "--jobs", "-j", type=int, default=None,
+        help=f"parallel worker processes (default: every core, at most {MAX_DEFAULT_JOBS} "
+             f"and at most --n-boot; 1: none; -1: every core{more}); results do not "
+             "depend on it")
+
+
+def jobs(args: argparse.Namespace) -> int:
+    """``--jobs``, or its default: the cores this process may use (its CPU affinity),
+    at most :data:`MAX_DEFAULT_JOBS` and at most ``--n-boot``."""
+    if args.jobs is not None:
+        return args.jobs
+    import os
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(cores or 1, MAX_DEFAULT_JOBS, args.n_boot))
+
+
+def add_score_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--sample-prior", type=float, default=None, metavar="ESS",
+        help="BDeu's equivalent sample size (Tetrad's sample prior, bnlearn's iss) for the "
+             "searches fges and boss (default 1); larger values favour denser graphs")
+
+
+def score_option(args: argparse.Namespace, options: dict) -> dict:
+    """``options`` with ``sample_prior`` from ``--sample-prior`` (given twice: an error)."""
+    if args.sample_prior is None:
+        return options
+    if "sample_prior" in options:
+        from causalcal.cli import CLIError
+
+        raise CLIError("--sample-prior and --option sample_prior=… both given; use one")
+    return {**options, "sample_prior": args.sample_prior}
+
+
 def add_data_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--na-values", metavar="MARKERS", default=None,

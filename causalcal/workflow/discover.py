@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import logging
 import os
 from collections.abc import Sequence
 
@@ -41,6 +42,7 @@ BOOT_COLUMNS = tuple(c.replace("p_", "boot_") for c in PROBABILITY_COLUMNS)
 #: What the candidates can be ranked by: P(adjacent) = 1 − p_none (an arc, oriented or
 #: not in the CPDAG), or P(directed) = p_forward + p_backward.
 RANK_COLUMNS = ("p_adjacent", "p_directed")
+log = logging.getLogger(__name__)
 
 
 def _load_inputs(data, known, probabilities):
@@ -147,6 +149,9 @@ def discover(
                           source)
     inputs = PairInputs(_probabilities(data, probabilities, groups, bootstrap), groups)
     calset = known_calibration_set(inputs, pairs)
+    if bootstrap.progress:  # the steps below take seconds to minutes and show no bar
+        log.info("calibrating on %d known pairs: inclusion rates by EM, the map "
+                 "cross-validated against the bootstrap, sensitivity refits …", len(pairs))
 
     fit = functools.partial(fit_edge_calibrator, calset, calibrator, calibrator_params,
                             bootstrap.seed, evidence_strength=evidence_strength)
