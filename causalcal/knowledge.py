@@ -382,6 +382,9 @@ def read_tetrad_knowledge(path: str | os.PathLike) -> Knowledge:
     for number, text in _tetrad_lines(path):
         where = f"{path}: line {number}"
         word = text.lower()
+        if word in ("forbiddengroup", "requiredgroup"):
+            raise InputError(f"{where}: Tetrad's section {text!r} is not read; list its arcs "
+                             "in forbiddirect or requiredirect")
         if word == "/knowledge" or word in TETRAD_SECTIONS:
             section = None if word == "/knowledge" else word
             continue

@@ -60,7 +60,8 @@ def test_tetrad_knowledge_file(tmp_path, capsys):
 @pytest.mark.parametrize("text, line, words", [
     ("/knowledge\naddtemporal\n1 v0\nx v1 v2\n", 4, "tier number"),
     ("/knowledge\nforbiddirect\nv0 v1 v2\n", 3, "two variable names"),
-    ("/knowledge\nforbiddengroup\nv0 v1\n", 2, "outside a section"),
+    ("/knowledge\nforbiddengroup\nv0 v1\n", 2, "'forbiddengroup' is not read"),
+    ("/knowledge\nv0 v1\naddtemporal\n1 v0\n", 2, "outside a section"),
     ("addtemporal\n1 v0 v1\n2 v1\n", 3, "'v1' is already in tier 1"),
 ])
 def test_tetrad_file_errors_name_the_file_and_line(tmp_path, capsys, text, line, words):
