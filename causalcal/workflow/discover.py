@@ -143,10 +143,7 @@ def discover(
             seed=seed, n_jobs=n_jobs, checkpoint=checkpoint, progress=progress)
     groups = feature_groups(features)
     data, pairs, probabilities = _load_inputs(data, known, probabilities)
-    source = "known relations" if isinstance(known, pd.DataFrame) else str(known)
-    knowledge = bootstrap.knowledge or bootstrap.options.get("knowledge")
-    check_known_relations(knowledge, pairs[["a", "b", "relation"]].itertuples(index=False),
-                          source)
+    knowledge = _checked_knowledge(bootstrap, pairs, known)
     inputs = PairInputs(_probabilities(data, probabilities, groups, bootstrap), groups)
     calset = known_calibration_set(inputs, pairs)
     if bootstrap.progress:  # the steps below take seconds to minutes and show no bar
@@ -191,6 +188,16 @@ def _probabilities(data: DiscreteData, probabilities: EdgeProbabilities | None,
         probabilities = copy.copy(probabilities)  # the caller's object stays as it was
         probabilities.pair_features = features
     return probabilities
+
+
+def _checked_knowledge(bootstrap: BootstrapSettings, pairs: pd.DataFrame, known):
+    """The bootstrap's background knowledge, after refusing known relations (``pairs``,
+    read from ``known``) that it contradicts (docs/design.md §9.3)."""
+    knowledge = bootstrap.knowledge or bootstrap.options.get("knowledge")
+    source = "known relations" if isinstance(known, pd.DataFrame) else str(known)
+    check_known_relations(knowledge, pairs[["a", "b", "relation"]].itertuples(index=False),
+                          source)
+    return knowledge
 
 
 def _input_notes(data: DiscreteData, knowledge) -> list[str]:
