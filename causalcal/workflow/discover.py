@@ -100,7 +100,11 @@ def discover(
 ) -> DiscoveryResult:
     """Calibrated edge-type probabilities for every pair not in ``known`` (thesis §6.2).
 
-    data : discrete data (DiscreteData, DataFrame or CSV path with a header row).
+    data : discrete data (DiscreteData, DataFrame or CSV path with a header row). The
+        command line's ``--missing``, ``--discretize`` and ``--drop-columns`` are
+        :meth:`DiscreteData.from_csv`'s ``missing``, ``discretize_bins`` and
+        ``drop_columns`` (``from_frame`` takes ``missing``); rows dropped for missing
+        values and untiered variables are reported in the summary.
     known : relations known from the literature, columns ``a, b, relation``: ``->`` (the
         true DAG has the arc a → b; as a CPDAG edge type "a → b or a — b"), ``<-``,
         ``--`` (adjacent, direction unknown), ``none`` (not adjacent). At least 5 arcs
