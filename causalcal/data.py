@@ -2,28 +2,36 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import unicodedata
-import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from causalcal._columns import (
+    DISCRETIZE_METHODS,
+    MISSING_POLICIES,
+    discretize,
+    discretize_spec,
+    drop_missing,
+    missing_summary,
+    parse_discretize,
+    refuse_identifier,
+    refuse_missing_markers,
+    row_number,
+    typed_column,
+    without_columns,
+)
 from causalcal._io import atomic_write, read_csv_file
 from causalcal._validation import check_unique_names, warn_formula_names
 from causalcal.errors import InputError
 
-__all__ = ["DISCRETIZE_METHODS", "DiscreteData", "discretize", "smallest_int_dtype"]
+__all__ = ["DISCRETIZE_METHODS", "MISSING_POLICIES", "DiscreteData", "discretize",
+           "drop_missing", "missing_summary", "parse_discretize", "smallest_int_dtype"]
 
 DEFAULT_MAX_ARITY = 20
-#: ``discretize`` methods: scikit-learn's ``KBinsDiscretizer`` strategies.
-DISCRETIZE_METHODS = ("quantile", "uniform", "kmeans")
-log = logging.getLogger(__name__)
-
-
 def smallest_int_dtype(max_value: int) -> np.dtype:
     """The smallest unsigned integer dtype holding ``0 … max_value``."""
     for dtype in (np.uint8, np.uint16, np.uint32):
@@ -95,6 +103,8 @@ class DiscreteData:
         self.names = names
         self.arities = arities
         self.categories = categories
+        #: rows dropped for missing values by ``missing="drop"`` (see :func:`drop_missing`)
+        self.missing_report: dict | None = None
 
     # ---------------------------------------------------------------- shape
     @property
@@ -128,7 +138,8 @@ class DiscreteData:
 
     # ------------------------------------------------------------ builders
     @classmethod
-    def from_frame(cls, frame: pd.DataFrame, max_arity: int = DEFAULT_MAX_ARITY) -> DiscreteData:
+    def from_frame(cls, frame: pd.DataFrame, max_arity: int = DEFAULT_MAX_ARITY,
+                   missing: str = "error") -> DiscreteData:
         """Validate and encode a DataFrame; each column's sorted distinct values become codes.
 
         A pandas ``Categorical`` column keeps its categories in their declared order
@@ -141,8 +152,10 @@ class DiscreteData:
         character. Rows are counted from 1 in data order, as a spreadsheet numbers the
         data rows below a header (a CSV's row ``r`` is on line ``r + 1``). A name starting
         with ``=``, ``+``, ``-`` or ``@`` is warned about: spreadsheet programs read such a
-        cell of an output CSV as a formula.
+        cell of an output CSV as a formula. ``missing="drop"`` drops every row holding a
+        missing value first (listwise deletion; reported in ``missing_report``).
         """
+        frame, report = drop_missing(frame, missing)
         if frame.shape[0] < 2:
             raise InputError(f"need at least 2 rows of data, got {frame.shape[0]}")
         if frame.shape[1] < 1:
@@ -160,10 +173,11 @@ class DiscreteData:
                 # numbers held as Python objects (e.g. from an object array) are numbers:
                 # sort them numerically and check them for non-finite values
                 column = column.infer_objects()
-            missing = column.isna().to_numpy()
-            if missing.any():
-                row = int(np.flatnonzero(missing)[0]) + 1
-                raise InputError(f"column {name!r}, row {row}: missing value")
+            absent = column.isna().to_numpy()
+            if absent.any():
+                row = row_number(frame, int(np.flatnonzero(absent)[0]))
+                raise InputError(f"column {name!r}, row {row}: missing value; causalcal needs "
+                                 "complete data (or drop such rows: --missing drop)")
             values = column.to_numpy()
             numeric = pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(
                 column
@@ -173,11 +187,12 @@ class DiscreteData:
                 bad = ~np.isfinite(values)
                 if bad.any():
                     row = int(np.flatnonzero(bad)[0])
-                    raise InputError(f"column {name!r}, row {row + 1}: non-finite value "
-                                     f"{values[row]}")
+                    raise InputError(f"column {name!r}, row {row_number(frame, row)}: "
+                                     f"non-finite value {values[row]}")
             labels, inverse = np.unique(values if numeric else values.astype(str),
                                         return_inverse=True)
             if len(labels) > max_arity:
+                refuse_identifier(column, name)
                 what = (
                     "looks continuous, discretize it first"
                     if numeric
@@ -192,7 +207,9 @@ class DiscreteData:
             codes[:, k] = inverse.reshape(-1)
             categories.append(labels.tolist())
         arities = [max(len(c), 1) for c in categories]
-        return cls(codes, names, arities, categories)
+        data = cls(codes, names, arities, categories)
+        data.missing_report = report
+        return data
 
     @classmethod
     def from_array(
@@ -215,38 +232,48 @@ class DiscreteData:
     def from_csv(
         cls, path: str | os.PathLike, max_arity: int = DEFAULT_MAX_ARITY,
         na_values: Sequence[str] | None = None,
-        discretize_bins: tuple[str, int] | None = None,
+        discretize_bins: tuple[str, int] | Mapping[str | None, tuple[str, int]] | str
+        | None = None,
+        missing: str = "error",
+        drop_columns: Sequence[str] = (),
     ) -> DiscreteData:
         """Read a comma-separated UTF-8 file with a header row and encode it as
-        :meth:`from_frame`.
+        :meth:`from_frame` (docs/design.md §3).
 
         Categories are the cells as written: ``01`` and ``1``, ``True`` and ``true`` are
         different categories. A column whose every cell reads as a number, no two
         spellings of the same number among them, is numeric: sorted by value, and with
-        more than ``max_arity`` distinct values continuous (refused, or binned with
-        ``discretize_bins=(method, n_bins)``, see :func:`discretize`).
+        more than ``max_arity`` distinct values continuous (refused, or binned by
+        ``discretize_bins``: ``(method, n_bins)`` for every numeric column with more than
+        ``n_bins`` values, or per column, see :func:`parse_discretize`). A column of
+        integers or text whose every value is distinct (an identifier) is refused unless
+        binned by name; ``drop_columns`` leaves columns out.
 
         An empty cell is a missing value, an error naming the column and row (data rows
-        counted from 1). So is a cell that looks like a missing-value marker (``NA``,
-        ``N/A``, ``?``, ``.``, ``nan``, ``NULL``) unless ``na_values`` is given: then the
-        markers it lists are missing values and every other cell is a category
-        (``na_values=[]`` keeps a category called ``NA``). Every problem is an
-        ``InputError`` (a ``ValueError``) naming the file: empty, not UTF-8 text, another
-        delimiter (named), duplicate or empty column names, a first line of numbers (no
-        header row), ragged rows, and :meth:`from_frame`'s."""
+        counted from 1), or with ``missing="drop"`` its row is dropped (listwise deletion,
+        reported in ``missing_report`` and logged). So is a cell that looks like a
+        missing-value marker (``NA``, ``N/A``, ``?``, ``.``, ``nan``, ``NULL``) unless
+        ``na_values`` is given: then the markers it lists are missing values and every
+        other cell is a category (``na_values=[]`` keeps a category called ``NA``). Every
+        problem is an ``InputError`` (a ``ValueError``) naming the file: empty, not UTF-8
+        text, another delimiter (named), duplicate or empty column names, a first line of
+        numbers (no header row), ragged rows, and :meth:`from_frame`'s."""
         if isinstance(na_values, str):
             na_values = [na_values]
         markers = ["", *map(str, na_values or ())]
+        spec = parse_discretize(discretize_bins, max_arity)
         _, frame = read_csv_file(path, dtype=str, keep_default_na=False, na_values=markers)
         try:
+            frame = without_columns(frame, drop_columns)
             if na_values is None:
-                _refuse_missing_markers(frame)
-            frame = frame.apply(_typed_column)
-            if discretize_bins is not None:
-                frame = discretize(frame, *discretize_bins, max_arity=max_arity)
-            return cls.from_frame(frame, max_arity=max_arity)
+                refuse_missing_markers(frame)
+            frame, report = drop_missing(frame, missing)
+            frame = discretize_spec(frame.apply(typed_column), spec)
+            data = cls.from_frame(frame, max_arity=max_arity)
         except ValueError as err:
             raise InputError(f"{path}: {err}") from None
+        data.missing_report = report
+        return data
 
     # ------------------------------------------------------------- exports
     def to_frame(self, labels: bool = True) -> pd.DataFrame:
@@ -265,35 +292,6 @@ class DiscreteData:
             self.to_frame().to_csv(handle, index=False)
 
 
-#: cells that look like a missing-value marker (compared without case and spaces)
-MISSING_MARKERS = ("na", "n/a", "?", ".", "nan", "null")
-
-
-def _refuse_missing_markers(frame: pd.DataFrame) -> None:
-    """An error naming the first cell (column, 1-based row) that looks like a marker."""
-    for name in frame.columns:
-        column = frame[name]
-        looks = column.str.strip().str.lower().isin(MISSING_MARKERS).to_numpy()
-        if looks.any():
-            row = int(np.flatnonzero(looks)[0])
-            raise InputError(
-                f"column {name!r}, row {row + 1}: {column.iloc[row]!r} looks like a missing "
-                "value; causalcal needs complete data. Say which cells mean 'missing' with "
-                "--na-values (na_values=[...]), e.g. --na-values NA, or --na-values '' to "
-                f"read {column.iloc[row]!r} as a category")
-
-
-def _typed_column(column: pd.Series) -> pd.Series:
-    """A column of CSV text as numbers if every cell reads as one and no two different
-    spellings denote the same number (``1`` and ``01``, ``1.0``, ``+1``, ``1e0``); else
-    the text as written."""
-    present = column.dropna()
-    numbers = pd.to_numeric(present, errors="coerce")
-    if numbers.isna().any() or present.nunique() != numbers.nunique():
-        return column
-    return pd.to_numeric(column)
-
-
 def check_column_names(names: list[str]) -> list[str]:
     """Refuse names holding control characters (a carriage return, a tab, ...); warn about
     names a spreadsheet program would read as a formula."""
@@ -306,76 +304,3 @@ def check_column_names(names: list[str]) -> list[str]:
     return names
 
 
-def discretize(
-    frame: pd.DataFrame,
-    method: str = "quantile",
-    n_bins: int = 3,
-    *,
-    columns: Sequence[str] | None = None,
-    max_arity: int = DEFAULT_MAX_ARITY,
-) -> pd.DataFrame:
-    """Bin continuous columns into ``n_bins`` ordered categories (scikit-learn's
-    ``KBinsDiscretizer``: ``method`` ``"quantile"`` = equal-frequency, ``"uniform"`` =
-    equal-width, ``"kmeans"`` = 1-d k-means).
-
-    ``columns`` defaults to the numeric columns with more than ``max_arity`` distinct
-    values (those :meth:`DiscreteData.from_frame` refuses as continuous); the others are
-    kept. A binned column becomes an ordered ``Categorical`` labelled by its bins
-    (``< 0.25``, ``[0.25, 1.5)``, ``>= 1.5``); the edges chosen are logged (logger
-    ``causalcal.data``) and kept in ``result.attrs["bin_edges"]``. Fewer bins come out
-    where values repeat (scikit-learn drops bins of zero width). Missing values are
-    an error naming the column.
-    """
-    from sklearn.preprocessing import KBinsDiscretizer
-
-    if method not in DISCRETIZE_METHODS:
-        raise InputError(f"unknown discretization method {method!r}; use one of "
-                         f"{', '.join(DISCRETIZE_METHODS)}")
-    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 2:
-        raise InputError(f"n_bins must be an integer of at least 2, got {n_bins!r}")
-    if columns is None:
-        columns = [c for c in frame.columns if _looks_continuous(frame[c], max_arity)]
-    unknown = [c for c in columns if c not in frame.columns]
-    if unknown:
-        raise InputError(f"discretize: no column {unknown[0]!r}")
-    out = frame.copy()
-    edges_of: dict[str, list[float]] = {}
-    for name in columns:
-        values = pd.to_numeric(frame[name], errors="coerce").to_numpy(np.float64)
-        bad = ~np.isfinite(values)
-        if bad.any():
-            row = int(np.flatnonzero(bad)[0])
-            cell = frame[name].iloc[row]
-            what = "missing value" if pd.isna(cell) else f"{cell!r} is not a finite number"
-            raise InputError(f"column {name!r}, row {row + 1}: {what}; cannot discretize it")
-        binner = KBinsDiscretizer(n_bins=int(n_bins), encode="ordinal", strategy=method,
-                                  subsample=None)
-        with warnings.catch_warnings():  # "bins whose width are too small" are dropped
-            warnings.simplefilter("ignore", UserWarning)
-            codes = binner.fit_transform(values.reshape(-1, 1)).ravel().astype(np.int64)
-        edges = binner.bin_edges_[0].tolist()
-        labels = _bin_labels(edges)
-        out[name] = pd.Categorical.from_codes(codes, categories=labels, ordered=True)
-        edges_of[str(name)] = edges
-        log.info("column %r: %s bins %s", str(name), method, ", ".join(labels))
-    out.attrs["bin_edges"] = edges_of
-    return out
-
-
-def _looks_continuous(column: pd.Series, max_arity: int) -> bool:
-    if isinstance(column.dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(column):
-        return False
-    return pd.api.types.is_numeric_dtype(column) and column.nunique() > max_arity
-
-
-def _bin_labels(edges: list[float]) -> list[str]:
-    """``< e1``, ``[e1, e2)``, …, ``>= e_last`` with as many digits as keep them apart."""
-    inner = edges[1:-1]
-    if not inner:
-        return ["all"]
-    for digits in range(3, 18):
-        shown = [f"{e:.{digits}g}" for e in inner]
-        if len(set(shown)) == len(shown):
-            break
-    return ([f"< {shown[0]}"] + [f"[{a}, {b})" for a, b in zip(shown[:-1], shown[1:])]
-            + [f">= {shown[-1]}"])

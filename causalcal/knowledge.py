@@ -4,9 +4,13 @@ Tetrad's ``Knowledge`` and bnlearn's whitelist/blacklist: a *required* arc ``A �
 in every graph the search returns, as that directed arc; a *forbidden* arc ``C → D``
 never is (an edge ``C — D`` is then oriented ``D → C``); *tiers* give variables a rank,
 and no arc points from a later tier into an earlier one (variables without a tier are
-unconstrained). The searches enforce it inside the search (docs/design.md §5): operators
-that would break it are never considered and the CPDAG completion orients by it (Meek
-1995, "Causal inference and causal explanation with background knowledge").
+unconstrained); in a tier marked *forbidden within* (Tetrad's ``1*``) no two variables
+are adjacent. Known relations (``known.csv``) are checked against it
+(:func:`check_known_relations`). Files: a CSV ``a,b,rule``, a CSV ``variable,tier`` or
+Tetrad's knowledge file (:func:`read_knowledge`). The searches enforce it inside the
+search (docs/design.md §5): operators that would break it are never considered and the
+CPDAG completion orients by it (Meek 1995, "Causal inference and causal explanation with
+background knowledge").
 
 :class:`Knowledge` holds names; :meth:`Knowledge.bind` checks them against a data set's
 variables and gives a :class:`BoundKnowledge` over variable indices, used by the searches
@@ -21,7 +25,8 @@ from typing import Any
 
 from causalcal.errors import InputError
 
-__all__ = ["BoundKnowledge", "Knowledge", "bind_knowledge", "read_knowledge", "with_knowledge"]
+__all__ = ["BoundKnowledge", "Knowledge", "bind_knowledge", "check_known_relations",
+           "read_knowledge", "read_tetrad_knowledge", "with_knowledge"]
 
 RULES = ("required", "forbidden")
 
@@ -42,9 +47,12 @@ class Knowledge:
     """Background knowledge over variable names.
 
     ``required`` and ``forbidden`` are ``(a, b)`` pairs meaning the arc ``a → b``;
-    ``tiers`` maps a variable to an integer tier (lower = earlier). Contradictions are an
+    ``tiers`` maps a variable to an integer tier (lower = earlier);
+    ``forbid_within_tiers`` (``True``: every tier, or the tier numbers) forbids every
+    edge between two variables of one such tier (Tetrad's ``1*``). Contradictions are an
     :class:`~causalcal.errors.InputError`: an arc both required and forbidden, required
-    arcs that form a cycle, or a required arc from a later tier into an earlier one.
+    arcs that form a cycle, a required arc from a later tier into an earlier one or
+    within a tier whose edges are forbidden.
     """
 
     def __init__(
@@ -52,6 +60,7 @@ class Knowledge:
         required: Iterable[Sequence[str]] = (),
         forbidden: Iterable[Sequence[str]] = (),
         tiers: Mapping[str, int] | None = None,
+        forbid_within_tiers: bool | Iterable[int] = False,
     ) -> None:
         self.required = _pairs(required, "required")
         self.forbidden = _pairs(forbidden, "forbidden")
@@ -60,6 +69,7 @@ class Knowledge:
             if isinstance(tier, bool) or int(tier) != tier:
                 raise InputError(f"tier of {name!r} must be an integer, got {tier!r}")
             self.tiers[str(name)] = int(tier)
+        self.forbidden_within = _within_tiers(forbid_within_tiers, self.tiers)
         self._check_consistent()
 
     def _check_consistent(self) -> None:
@@ -74,6 +84,9 @@ class Knowledge:
                     f"required arc {a!r} -> {b!r} points from tier {ta} into the earlier "
                     f"tier {tb}"
                 )
+            if ta is not None and ta == tb and ta in self.forbidden_within:
+                raise InputError(f"required arc {a!r} -> {b!r} lies within tier {ta}, whose "
+                                 "edges are forbidden")
         cycle = _find_cycle(self.required)
         if cycle:
             raise InputError(f"required arcs form a cycle: {' -> '.join(map(repr, cycle))}")
@@ -85,6 +98,41 @@ class Knowledge:
     def variables(self) -> set[str]:
         """Every variable the knowledge names."""
         return {v for arc in self.required + self.forbidden for v in arc} | set(self.tiers)
+
+    def untiered(self, names: Sequence[str]) -> list[str]:
+        """The variables of ``names`` without a tier, when tiers are given (they are free
+        to cause and be caused by any variable); ``[]`` without tiers."""
+        return [str(n) for n in names if str(n) not in self.tiers] if self.tiers else []
+
+    def excluded(self, a: str, b: str) -> str | None:
+        """Why the arc ``a → b`` is excluded (the rule, in words), or ``None``."""
+        ta, tb = self.tiers.get(a), self.tiers.get(b)
+        if (a, b) in self.forbidden:
+            return f"the arc {a} -> {b} is forbidden"
+        if (b, a) in self.required:
+            return f"the arc {b} -> {a} is required"
+        if ta is not None and tb is not None and ta > tb:
+            return (f"{a} is in tier {ta}, after {b}'s tier {tb} (no arc into an earlier "
+                    "tier)")
+        if ta is not None and ta == tb and ta in self.forbidden_within:
+            return f"{a} and {b} are both in tier {ta}, within which edges are forbidden"
+        return None
+
+    def contradiction(self, a: str, b: str, relation: str) -> str | None:
+        """Why the known ``relation`` (``->``, ``<-``, ``--``, ``none``) of ``a`` and ``b``
+        contradicts the knowledge (the rule, in words), or ``None``."""
+        relation = relation.strip().lower()
+        if relation == "->":
+            return self.excluded(a, b)
+        if relation == "<-":
+            return self.excluded(b, a)
+        if relation == "--":
+            ab, ba = self.excluded(a, b), self.excluded(b, a)
+            return None if ab is None or ba is None else f"{ab}, and {ba}"
+        for x, y in ((a, b), (b, a)):
+            if relation == "none" and (x, y) in self.required:
+                return f"the arc {x} -> {y} is required"
+        return None
 
     def bind(self, names: Sequence[str]) -> BoundKnowledge:
         """The knowledge over the indices of ``names``; unknown variables are an error."""
@@ -101,7 +149,7 @@ class Knowledge:
         return BoundKnowledge(
             {(index[a], index[b]) for a, b in self.required},
             {(index[a], index[b]) for a, b in self.forbidden},
-            tier,
+            tier, set(self.forbidden_within),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -113,10 +161,40 @@ class Knowledge:
         return hash(repr(self))
 
     def __repr__(self) -> str:  # canonical: checkpoints identify a run's options by it
+        within = (f", forbid_within_tiers={list(self.forbidden_within)!r}"
+                  if self.forbidden_within else "")  # absent: as before, checkpoints resume
         return (
             f"Knowledge(required={list(self.required)!r}, forbidden={list(self.forbidden)!r}, "
-            f"tiers={self.tiers!r})"
+            f"tiers={self.tiers!r}{within})"
         )
+
+
+def _within_tiers(which: bool | Iterable[int], tiers: Mapping[str, int]) -> tuple[int, ...]:
+    """The tiers whose edges are forbidden: ``True`` every tier, ``False`` none, or the
+    tier numbers given (each must hold a variable)."""
+    if isinstance(which, bool):
+        return tuple(sorted(set(tiers.values()))) if which else ()
+    chosen = tuple(sorted({int(t) for t in which}))
+    empty = [t for t in chosen if t not in set(tiers.values())]
+    if empty:
+        raise InputError(f"edges within tier {empty[0]} are forbidden, but no variable is in "
+                         "that tier")
+    return chosen
+
+
+def check_known_relations(knowledge: Knowledge | None,
+                          relations: Iterable[Sequence[str]], source: str) -> None:
+    """Refuse known relations (``(a, b, relation)`` rows of ``source``, a file name) that
+    contradict ``knowledge``: a known arc the knowledge excludes, a known ``--`` whose
+    both directions it excludes, a known ``none`` where it requires an arc (docs/design.md
+    §9.3). The error names the pair and the rule."""
+    if knowledge is None:
+        return
+    for a, b, relation in relations:
+        why = knowledge.contradiction(str(a), str(b), str(relation))
+        if why is not None:
+            raise InputError(f"{source}: the known relation {a} {str(relation).strip()} {b} "
+                             f"contradicts the background knowledge: {why}")
 
 
 def _find_cycle(arcs: Sequence[tuple[str, str]]) -> list[str] | None:
@@ -150,21 +228,24 @@ class BoundKnowledge:
     """Knowledge over variable indices, as the searches ask it (see :class:`Knowledge`)."""
 
     def __init__(self, required: set[tuple[int, int]], forbidden: set[tuple[int, int]],
-                 tier: list[int | None]) -> None:
+                 tier: list[int | None], forbidden_within: set[int] = frozenset()) -> None:
         self.required = frozenset(required)
         self.forbidden = frozenset(forbidden)
         self.tier = tier
+        self.forbidden_within = frozenset(forbidden_within)
         self.required_parents: dict[int, set[int]] = {}
         for i, j in self.required:
             self.required_parents.setdefault(j, set()).add(i)
 
     def forbids(self, i: int, j: int) -> bool:
         """Whether the arc ``i → j`` is excluded: forbidden, against a required ``j → i``,
-        or from a later tier into an earlier one."""
+        from a later tier into an earlier one, or within a tier whose edges are forbidden."""
         if (i, j) in self.forbidden or (j, i) in self.required:
             return True
         ti, tj = self.tier[i], self.tier[j]
-        return ti is not None and tj is not None and ti > tj
+        if ti is None or tj is None:
+            return False
+        return ti > tj or (ti == tj and ti in self.forbidden_within)
 
     def requires_adjacent(self, i: int, j: int) -> bool:
         """Whether ``i`` and ``j`` must stay adjacent (a required arc either way)."""
@@ -213,42 +294,126 @@ def with_knowledge(names: Sequence[str], knowledge: Knowledge | None,
 
 
 def read_knowledge(
-    arcs: str | os.PathLike | None = None, tiers: str | os.PathLike | None = None
+    arcs: str | os.PathLike | None = None, tiers: str | os.PathLike | None = None,
+    forbid_within_tiers: bool = False,
 ) -> Knowledge:
     """Knowledge from the command line's files: ``arcs`` a CSV ``a,b,rule`` (rule
-    ``required`` or ``forbidden``), ``tiers`` a CSV ``variable,tier``; errors name the
-    file and row."""
-    from causalcal._io import read_csv_file
-
-    required, forbidden, tier_map = [], [], {}
-    if arcs is not None:
-        _, frame = read_csv_file(arcs, comments=True, dtype=str, skipinitialspace=True,
-                                 keep_default_na=False)
-        _need_columns(frame, ("a", "b", "rule"), arcs)
-        for row, (a, b, rule) in enumerate(frame[["a", "b", "rule"]].itertuples(index=False)):
+    ``required`` or ``forbidden``) or a Tetrad knowledge file (:func:`read_tetrad_knowledge`,
+    recognised by its ``/knowledge`` header or first section), ``tiers`` a CSV
+    ``variable,tier``; ``forbid_within_tiers`` forbids edges within every tier. Errors
+    name the file and row (CSV) or line (Tetrad)."""
+    required, forbidden, tier_map, within = [], [], {}, set()
+    if arcs is not None and _is_tetrad_file(arcs):
+        tetrad = read_tetrad_knowledge(arcs)
+        required, forbidden = list(tetrad.required), list(tetrad.forbidden)
+        tier_map, within = dict(tetrad.tiers), set(tetrad.forbidden_within)
+    elif arcs is not None:
+        for row, (a, b, rule) in _csv_rows(arcs, ("a", "b", "rule")):
             rule = str(rule).strip().lower()
             if rule not in RULES:
-                raise InputError(f"{arcs}: row {row + 1}: rule {rule!r} is not one of "
+                raise InputError(f"{arcs}: row {row}: rule {rule!r} is not one of "
                                  f"{', '.join(RULES)}")
             (required if rule == "required" else forbidden).append((a.strip(), b.strip()))
     if tiers is not None:
-        _, frame = read_csv_file(tiers, comments=True, dtype=str, skipinitialspace=True,
-                                 keep_default_na=False)
-        _need_columns(frame, ("variable", "tier"), tiers)
-        for row, (name, tier) in enumerate(frame[["variable", "tier"]].itertuples(index=False)):
+        for row, (name, tier) in _csv_rows(tiers, ("variable", "tier")):
             try:
                 value = int(str(tier).strip())
             except ValueError:
-                raise InputError(f"{tiers}: row {row + 1}: tier {tier!r} is not an integer") \
+                raise InputError(f"{tiers}: row {row}: tier {tier!r} is not an integer") \
                     from None
             if name.strip() in tier_map:
-                raise InputError(f"{tiers}: row {row + 1}: variable {name!r} listed twice")
+                raise InputError(f"{tiers}: row {row}: variable {name!r} listed twice "
+                                 "(or also tiered in the knowledge file)")
             tier_map[name.strip()] = value
+    if forbid_within_tiers and not tier_map:
+        raise InputError("edges within tiers are forbidden, but no tiers are given")
     try:
-        return Knowledge(required, forbidden, tier_map)
+        return Knowledge(required, forbidden, tier_map,
+                         forbid_within_tiers=True if forbid_within_tiers else within)
     except InputError as err:
         where = ", ".join(str(p) for p in (arcs, tiers) if p is not None)
         raise InputError(f"{where}: {err}") from None
+
+
+def _csv_rows(path, columns: Sequence[str]):
+    """``(row number, cells)`` of ``columns`` of a CSV (rows counted from 1)."""
+    from causalcal._io import read_csv_file
+
+    _, frame = read_csv_file(path, comments=True, dtype=str, skipinitialspace=True,
+                             keep_default_na=False)
+    _need_columns(frame, columns, path)
+    return enumerate(frame[list(columns)].itertuples(index=False), start=1)
+
+
+#: The sections of a Tetrad knowledge file this reader takes (docs/design.md §5).
+TETRAD_SECTIONS = ("addtemporal", "forbiddirect", "requiredirect")
+
+
+def _tetrad_lines(path: str | os.PathLike):
+    """``(line number, text)`` of a Tetrad file's lines that are not blank or comments
+    (``//`` or ``#``); errors name the file."""
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            lines = handle.read().splitlines()
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text") from None
+    for number, line in enumerate(lines, start=1):
+        text = line.split("//", 1)[0].strip()
+        if text and not text.startswith("#"):
+            yield number, text
+
+
+def _is_tetrad_file(path: str | os.PathLike) -> bool:
+    """Whether ``path`` opens like a Tetrad knowledge file rather than a CSV."""
+    for _, text in _tetrad_lines(path):
+        return text.lower() == "/knowledge" or text.lower() in TETRAD_SECTIONS
+    return False
+
+
+def read_tetrad_knowledge(path: str | os.PathLike) -> Knowledge:
+    """Tetrad's knowledge file: an optional ``/knowledge`` header, then sections
+    ``addtemporal`` (lines ``TIER NAME …``, ``TIER*`` forbidding edges within the tier),
+    ``forbiddirect`` and ``requiredirect`` (lines ``A B``: the arc A → B). Section names
+    are read without case, names are separated by blanks or tabs, blank lines and
+    comments (``//``, ``#``) are skipped. Anything else is an error naming the file and
+    line."""
+    section, tiers, within = None, {}, set()
+    arcs: dict[str, list[tuple[str, str]]] = {"forbiddirect": [], "requiredirect": []}
+    for number, text in _tetrad_lines(path):
+        where = f"{path}: line {number}"
+        word = text.lower()
+        if word in ("forbiddengroup", "requiredgroup"):
+            raise InputError(f"{where}: Tetrad's section {text!r} is not read; list its arcs "
+                             "in forbiddirect or requiredirect")
+        if word == "/knowledge" or word in TETRAD_SECTIONS:
+            section = None if word == "/knowledge" else word
+            continue
+        tokens = text.split()
+        if section is None:
+            raise InputError(f"{where}: {text!r} is outside a section; expected one of "
+                             f"{', '.join(TETRAD_SECTIONS)} (other sections are not read)")
+        if section != "addtemporal":
+            if len(tokens) != 2:
+                raise InputError(f"{where}: expected two variable names 'A B' (the arc "
+                                 f"A -> B) in {section}, got {text!r}")
+            arcs[section].append((tokens[0], tokens[1]))
+            continue
+        tier, star = tokens[0].removesuffix("*"), tokens[0].endswith("*")
+        if not tier.isdigit():
+            raise InputError(f"{where}: expected a tier number (e.g. '1 a b' or '2* c d'), "
+                             f"got {tokens[0]!r}")
+        for name in tokens[1:]:
+            if name in tiers:
+                raise InputError(f"{where}: variable {name!r} is already in tier "
+                                 f"{tiers[name]}")
+            tiers[name] = int(tier)
+        if star:
+            within.add(int(tier))
+    try:
+        return Knowledge(arcs["requiredirect"], arcs["forbiddirect"], tiers,
+                         forbid_within_tiers=within & set(tiers.values()))
+    except InputError as err:
+        raise InputError(f"{path}: {err}") from None
 
 
 def _need_columns(frame, columns: Sequence[str], path) -> None:

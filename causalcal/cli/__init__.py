@@ -199,7 +199,10 @@ def _log_to_stderr() -> None:
     import logging
 
     logger = logging.getLogger("causalcal")
-    if not any(getattr(h, "_causalcal_cli", False) for h in logger.handlers):
+    ours = [h for h in logger.handlers if getattr(h, "_causalcal_cli", False)]
+    if ours:  # a later command in the same process: today's standard error
+        ours[0].stream = sys.stderr
+    else:
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter("causalcal: %(message)s"))
         handler._causalcal_cli = True

@@ -124,10 +124,14 @@ class FilePlan:
 
     def read(self, option: str, path: str | os.PathLike | None,
              sidecar: bool = False) -> None:
-        """An input; with ``sidecar`` a ``.csv``'s ``PATH.json`` is an input too."""
+        """An input, which must be a readable file (checked now, so that a missing file
+        fails before any heavy import); with ``sidecar`` a ``.csv``'s ``PATH.json`` is an
+        input too, if it exists."""
         if path is None:
             return
-        self.reads.append((option, Path(path)))
+        from causalcal._io import input_file
+
+        self.reads.append((option, input_file(path)))
         if sidecar and Path(path).suffix.lower() == ".csv":
             self.reads.append((f"{option}'s sidecar", Path(f"{path}.json")))
 

@@ -13,30 +13,48 @@ Enforced inside the search, in every replicate (searches fges and boss):
                       a,b,rule
                       age,bmi,required
                       bp,age,forbidden
+                    or a Tetrad knowledge file (sections addtemporal, forbiddirect,
+                    requiredirect; a tier line '2* c d' forbids edges within tier 2), e.g.
+                      /knowledge
+                      addtemporal
+                      1 age sex
+                      2 bmi bp
+                      forbiddirect
+                      bp bmi
   --tiers FILE      CSV with columns variable,tier (integers, lower = earlier); no arc
                     points from a later tier into an earlier one, e.g. age,0 / bmi,1 /
-                    target,2. Variables without a tier are unconstrained.
+                    target,2. Variables without a tier are unconstrained (discover's
+                    summary lists them): tier every variable you can.
+  --forbid-within-tiers  no edge between two variables of the same tier (Tetrad's 1*)
 Unknown variables and contradictions (an arc both required and forbidden, a required
-arc into an earlier tier, required arcs forming a cycle) are errors."""
+arc into an earlier tier or within a forbidden tier, required arcs forming a cycle) are
+errors; so are known relations (discover --known) the knowledge contradicts."""
 
 
 def add_knowledge_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("background knowledge", KNOWLEDGE_HELP)
     group.add_argument("--knowledge", metavar="FILE",
-                       help="CSV a,b,rule of required/forbidden arcs (see above)")
+                       help="CSV a,b,rule of required/forbidden arcs, or a Tetrad knowledge "
+                            "file (see above)")
     group.add_argument("--tiers", metavar="FILE",
                        help="CSV variable,tier: no arc from a later tier into an earlier one")
+    group.add_argument("--forbid-within-tiers", action="store_true",
+                       help="forbid every edge between two variables of one tier")
 
 
 def knowledge_from_arguments(args: argparse.Namespace, names: list[str]):
     """The :class:`causalcal.Knowledge` of ``--knowledge``/``--tiers`` (``None`` without
     them), checked against the data's variable ``names``."""
-    if args.knowledge is None and args.tiers is None:
-        return None
     from causalcal.errors import InputError
+
+    if args.knowledge is None and args.tiers is None:
+        if args.forbid_within_tiers:
+            raise InputError("--forbid-within-tiers needs tiers: --tiers or a Tetrad "
+                             "--knowledge file with addtemporal")
+        return None
     from causalcal.knowledge import read_knowledge
 
-    knowledge = read_knowledge(args.knowledge, args.tiers)
+    knowledge = read_knowledge(args.knowledge, args.tiers, args.forbid_within_tiers)
     try:
         knowledge.bind(names)
     except InputError as err:
@@ -101,6 +119,47 @@ def write_network(probabilities, path: str, threshold: float) -> str:
             f"directed, {graph.n_undirected} undirected edges) to {path}")
 
 
+#: ``--jobs``'s default: every core this process may use, at most this many.
+MAX_DEFAULT_JOBS = 8
+
+
+def add_jobs_argument(parser: argparse.ArgumentParser, more: str = "") -> None:
+    parser.add_argument(
+        "--jobs", "-j", type=int, default=None,
+        help=f"parallel worker processes (default: every core, at most {MAX_DEFAULT_JOBS} "
+             f"and at most --n-boot; 1: none; -1: every core{more}); results do not "
+             "depend on it")
+
+
+def jobs(args: argparse.Namespace) -> int:
+    """``--jobs``, or its default: the cores this process may use (its CPU affinity),
+    at most :data:`MAX_DEFAULT_JOBS` and at most ``--n-boot``."""
+    if args.jobs is not None:
+        return args.jobs
+    import os
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(cores or 1, MAX_DEFAULT_JOBS, args.n_boot))
+
+
+def add_score_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--sample-prior", type=float, default=None, metavar="ESS",
+        help="BDeu's equivalent sample size (Tetrad's sample prior, bnlearn's iss) for the "
+             "searches fges and boss (default 1); larger values favour denser graphs")
+
+
+def score_option(args: argparse.Namespace, options: dict) -> dict:
+    """``options`` with ``sample_prior`` from ``--sample-prior`` (given twice: an error)."""
+    if args.sample_prior is None:
+        return options
+    if "sample_prior" in options:
+        from causalcal.cli import CLIError
+
+        raise CLIError("--sample-prior and --option sample_prior=… both given; use one")
+    return {**options, "sample_prior": args.sample_prior}
+
+
 def add_data_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--na-values", metavar="MARKERS", default=None,
@@ -112,22 +171,37 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
              "with no two spellings of one number is numeric, sorted by value, and with "
              "more than --max-arity values continuous (see --discretize)")
     parser.add_argument(
-        "--discretize", metavar="METHOD:K",
-        help="bin every numeric column with more than --max-arity distinct values into K "
-             "ordered categories first: quantile (equal counts), uniform (equal widths) or "
-             "kmeans (1-d k-means), e.g. quantile:3; the bins chosen are reported on "
-             "standard error")
+        "--discretize", metavar="SPEC",
+        help="bin numeric columns into ordered categories first: METHOD:K bins every "
+             "numeric column with more than K distinct values into K bins, NAME=METHOD:K "
+             "bins column NAME; comma-separated, e.g. quantile:3 or "
+             "age=quantile:4,income=uniform:3 (only those two) or "
+             "age=quantile:4,quantile:3 (age into 4, every other into 3). METHOD: quantile "
+             "(equal counts), uniform (equal widths) or kmeans (1-d k-means). Independent "
+             "of --max-arity, which only bounds the categories a column may have (K must "
+             "not exceed it); the bins chosen are reported on standard error")
+    parser.add_argument(
+        "--drop-columns", metavar="NAMES", default="",
+        help="comma-separated columns to leave out, e.g. an identifier: a column of "
+             "integers or text whose every value is distinct is refused as one")
+    parser.add_argument(
+        "--missing", choices=("error", "drop"), default="error",
+        help="error (default): a missing value is an error naming its column and row; "
+             "drop: leave out every row holding one (listwise deletion), reported with "
+             "the rows dropped and the missing cells per column")
 
 
 def load_data(args: argparse.Namespace):
     """The data of ``args.data`` as :class:`causalcal.data.DiscreteData`, with
-    ``--na-values`` and ``--discretize`` applied."""
+    ``--na-values``, ``--drop-columns``, ``--missing`` and ``--discretize`` applied."""
     from causalcal.data import DiscreteData
 
     markers = (None if args.na_values is None
                else [m.strip() for m in args.na_values.split(",") if m.strip()])
+    dropped = [name.strip() for name in args.drop_columns.split(",") if name.strip()]
     return DiscreteData.from_csv(args.data, max_arity=args.max_arity, na_values=markers,
-                                 discretize_bins=parse_discretize(args.discretize))
+                                 discretize_bins=parse_discretize(args),
+                                 missing=args.missing, drop_columns=dropped)
 
 
 def arity_option(args: argparse.Namespace, search, options: dict) -> dict:
@@ -146,15 +220,9 @@ def arity_option(args: argparse.Namespace, search, options: dict) -> dict:
     return {**options, "max_arity": args.max_arity}
 
 
-def parse_discretize(text: str | None) -> tuple[str, int] | None:
-    """``"quantile:3"`` -> ``("quantile", 3)``; a bad value is a CLIError."""
-    if text is None:
-        return None
-    from causalcal.cli import CLIError
-    from causalcal.data import DISCRETIZE_METHODS
+def parse_discretize(args: argparse.Namespace) -> dict:
+    """``--discretize`` read (:func:`causalcal.data.parse_discretize`) and checked against
+    ``--max-arity``, before any work."""
+    from causalcal.data import parse_discretize as parse
 
-    method, _, bins = text.partition(":")
-    if method not in DISCRETIZE_METHODS or not bins.isdigit() or int(bins) < 2:
-        raise CLIError(f"--discretize {text!r}: expected METHOD:K with METHOD one of "
-                       f"{', '.join(DISCRETIZE_METHODS)} and K >= 2, e.g. quantile:3")
-    return method, int(bins)
+    return parse(args.discretize, args.max_arity)

@@ -33,13 +33,17 @@ from pathlib import Path
 from causalcal.cli._realdata import (
     add_data_arguments,
     add_graph_arguments,
+    add_jobs_argument,
     add_knowledge_arguments,
+    add_score_argument,
     arity_option,
     check_graph_arguments,
+    jobs,
     knowledge_from_arguments,
     load_data,
     parse_discretize,
     plan_search_files,
+    score_option,
     write_network,
 )
 
@@ -49,9 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", "-o", required=True,
                         help="output file: .npz (compact) or .csv (names, one row per pair)")
     parser.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
-    parser.add_argument("--jobs", "-j", type=int, default=1,
-                        help="parallel worker processes (1; -1 = all cores; with --scheduler "
-                             "every cluster worker is used instead)")
+    add_jobs_argument(parser, "; with --scheduler every cluster worker is used instead")
     parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
     parser.add_argument("--search", default="fges",
                         help="structure search: fges (default; GES's result), boss (best "
@@ -68,7 +70,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a column with more distinct values is refused (20)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="extra search option (repeatable); VALUE is read as a Python "
-                             "literal if it parses as one, else as a string")
+                             "literal if it parses as one, else as a string; e.g. "
+                             "--option structure_prior=2 (fges, boss)")
+    add_score_argument(parser)
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_data_arguments(parser)
     add_knowledge_arguments(parser)
@@ -113,7 +117,7 @@ def bootstrap_settings(args: argparse.Namespace, search, options: dict):
     try:
         return BootstrapSettings(
             n_boot=args.n_boot, search=search, options=options, seed=args.seed,
-            n_jobs=args.jobs, checkpoint=args.checkpoint, progress=not args.quiet,
+            n_jobs=jobs(args), checkpoint=args.checkpoint, progress=not args.quiet,
             scheduler=getattr(args, "scheduler", None))
     except InputError as err:
         message = str(err)
@@ -138,9 +142,10 @@ def run(args: argparse.Namespace) -> int:
     if args.max_degree is not None:
         options["max_degree"] = args.max_degree
     search = _resolve_search(args.search)
-    settings = bootstrap_settings(args, search, arity_option(args, search, options))
+    options = score_option(args, arity_option(args, search, options))
+    settings = bootstrap_settings(args, search, options)
     check_graph_arguments(args)
-    parse_discretize(args.discretize)
+    parse_discretize(args)
     data = load_data(args)
     settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
     start = time.perf_counter()

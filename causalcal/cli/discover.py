@@ -48,13 +48,16 @@ from causalcal.cli import (
 from causalcal.cli._realdata import (
     add_data_arguments,
     add_graph_arguments,
+    add_jobs_argument,
     add_knowledge_arguments,
+    add_score_argument,
     arity_option,
     check_graph_arguments,
     knowledge_from_arguments,
     load_data,
     parse_discretize,
     plan_search_files,
+    score_option,
     write_network,
 )
 from causalcal.cli.bootstrap import bootstrap_settings
@@ -85,7 +88,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--search", default="fges",
                         help="structure search: fges (default), boss, ges or pc (the last "
                              "two: causal-learn, small data, no background knowledge)")
-    parser.add_argument("--jobs", type=int, default=1, help="parallel processes (1)")
+    add_jobs_argument(parser)
+    add_score_argument(parser)
     parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
     parser.add_argument("--checkpoint", help="directory to save and resume bootstrap replicates")
     parser.add_argument("--probabilities", help="precomputed bootstrap probabilities "
@@ -95,7 +99,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "more distinct values looks continuous and is refused")
     parser.add_argument("--top", type=int, default=None,
                         help="write only the TOP highest-ranked pairs (default: all)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar, no progress lines (bootstrap, calibration)")
     add_data_arguments(parser)
     add_knowledge_arguments(parser)
     add_graph_arguments(parser, "calibrated")
@@ -112,14 +117,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
+    check_output_file(args.out, "--out")
+    _plan_files(args)  # a missing or clashing file fails here, before the heavy imports
     from causalcal._io import atomic_write
     from causalcal.edges import EdgeProbabilities
     from causalcal.workflow.discover import discover
 
-    check_output_file(args.out, "--out")
-    _plan_files(args)
     search = args.search.lower()
-    settings = bootstrap_settings(args, search, arity_option(args, search, {}))
+    options = score_option(args, arity_option(args, search, {}))
+    settings = bootstrap_settings(args, search, options)
     check_graph_arguments(args)
     if args.plot is not None:
         from causalcal.cli import check_output_dir
@@ -128,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         if not matplotlib_available():
             raise CLIError("--plot needs matplotlib: pip install 'causalcal[plot]'")
         check_output_dir(args.plot, "--plot")
-    parse_discretize(args.discretize)
+    parse_discretize(args)
     if args.top is not None and args.top < 1:
         raise CLIError(f"--top must be at least 1, got {args.top}")
     params = parse_params(args.param)

@@ -41,7 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0,
                         help="seed for the network and the data (default 0)")
     parser.add_argument("--out", metavar="DIR", help="output folder (created if missing)")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bars")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
+    parser.add_argument("--no-progress", action="store_true",
+                        help=argparse.SUPPRESS)  # the old spelling of --quiet, deprecated
 
 
 def _plan_files(args: argparse.Namespace, out) -> None:
@@ -74,6 +76,11 @@ def run(args: argparse.Namespace) -> int:
     if args.list_networks:
         print("\n".join(available_networks()))
         return 0
+    if args.no_progress:
+        import warnings
+
+        warnings.warn("--no-progress is deprecated; use --quiet", FutureWarning, stacklevel=1)
+    progress = False if args.quiet or args.no_progress else None
     sources = [s for s in ("network", "bif", "load") if getattr(args, s)]
     random_given = args.nodes is not None or args.edges is not None
     if len(sources) + random_given != 1:
@@ -92,7 +99,6 @@ def run(args: argparse.Namespace) -> int:
     if random_given:
         if args.nodes is None or args.edges is None:
             raise CLIError("a random network needs both --nodes and --edges")
-        progress = None if not args.no_progress else False
         net = random_network(args.nodes, args.edges, arities=args.arities, seed=net_seed,
                              max_in_degree=args.max_in_degree, progress=progress)
         net.meta["seed"] = args.seed
@@ -108,7 +114,6 @@ def run(args: argparse.Namespace) -> int:
 
     if net.n_vars == 0:
         raise CLIError("the network has no variables")
-    progress = None if not args.no_progress else False
     data = net.sample(args.samples, seed=data_seed, progress=progress)
     cpdag = net.cpdag()
     pairs, labels = cpdag.pair_labels()

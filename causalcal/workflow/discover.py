@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import copy
 import functools
+import logging
 import os
-import sys
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from causalcal.bootstrap import BootstrapSettings
-from causalcal.data import DiscreteData
+from causalcal.data import DiscreteData, missing_summary
 from causalcal.edgecal import (
     PairInputs,
     SimulatedPairs,
@@ -33,6 +33,7 @@ from causalcal.edgecal import (
 )
 from causalcal.edges import PROBABILITY_COLUMNS, EdgeProbabilities, pair_from_index
 from causalcal.errors import InputError
+from causalcal.knowledge import Knowledge, check_known_relations
 from causalcal.relations_io import read_known_pairs
 from causalcal.workflow.result import DiscoveryResult
 from causalcal.workflow.simulations import simulated_pairs
@@ -43,6 +44,7 @@ BOOT_COLUMNS = tuple(c.replace("p_", "boot_") for c in PROBABILITY_COLUMNS)
 #: What the candidates can be ranked by: P(adjacent) = 1 − p_none (an arc, oriented or
 #: not in the CPDAG), or P(directed) = p_forward + p_backward.
 RANK_COLUMNS = ("p_adjacent", "p_directed")
+log = logging.getLogger(__name__)
 
 
 def _load_inputs(data, known, probabilities):
@@ -101,12 +103,18 @@ def discover(
 ) -> DiscoveryResult:
     """Calibrated edge-type probabilities for every pair not in ``known`` (thesis §6.2).
 
-    data : discrete data (DiscreteData, DataFrame or CSV path with a header row).
+    data : discrete data (DiscreteData, DataFrame or CSV path with a header row). The
+        command line's ``--missing``, ``--discretize`` and ``--drop-columns`` are
+        :meth:`DiscreteData.from_csv`'s ``missing``, ``discretize_bins`` and
+        ``drop_columns`` (``from_frame`` takes ``missing``); rows dropped for missing
+        values and untiered variables are reported in the summary.
     known : relations known from the literature, columns ``a, b, relation``: ``->`` (the
         true DAG has the arc a → b; as a CPDAG edge type "a → b or a — b"), ``<-``,
         ``--`` (adjacent, direction unknown), ``none`` (not adjacent). At least 5 arcs
         and 5 ``none`` pairs. They are not taken for a random sample: their inclusion
-        rates are estimated (:mod:`causalcal.edgecal.known`).
+        rates are estimated (:mod:`causalcal.edgecal.known`). A known relation that the
+        ``knowledge`` contradicts (an arc it excludes, ``none`` where it requires an arc)
+        is an ``InputError`` naming the pair and the rule, before any work.
     expected_edges : adjacent pairs assumed in the population (default: the bootstrap's
         own Σ(1 − p_none)); the summary shows the top candidates at half and double it.
     rank_by : ``"p_adjacent"`` (1 − p_none, default) or ``"p_directed"``.
@@ -148,20 +156,23 @@ def discover(
             seed=seed, n_jobs=n_jobs, checkpoint=checkpoint, progress=progress)
     groups = feature_groups(features)
     data, pairs, probabilities = _load_inputs(data, known, probabilities)
+    knowledge = _checked_knowledge(bootstrap, pairs, known)
     inputs = PairInputs(_probabilities(data, probabilities, groups, bootstrap), groups)
     calset = known_calibration_set(inputs, pairs)
     simulated = simulations
     if not isinstance(simulations, SimulatedPairs):
         simulated = (simulated_pairs(data, inputs.probabilities, bootstrap, simulations)
                      if simulations else None)
-    if bootstrap.progress:
-        print("calibrating on the known pairs …", file=sys.stderr, flush=True)
+    if bootstrap.progress:  # the steps below take seconds to minutes and show no bar
+        log.info("calibrating on %d known pairs: inclusion rates by EM, the map "
+                 "cross-validated against the bootstrap, sensitivity refits …", len(pairs))
     fit = functools.partial(fit_edge_calibrator, calset, calibrator, calibrator_params,
                             bootstrap.seed, evidence_strength=evidence_strength)
     result = fit(expected_edges=expected_edges, map=map, simulated=simulated)
     edges = _edges_table(inputs.probabilities, result.predict_all(np.float64), calset.keys,
                          rank_by)
     diagnostics = _diagnostics(result, calibrator, rank_by, bootstrap.seed, simulated)
+    diagnostics["input"] = _input_notes(data, knowledge)
     refit = (None if result.choice["chosen"] != "calibrated" else  # the others assume none
              lambda assumed: fit(expected_edges=assumed, map="calibrated",
                                  cross_validate=False))
@@ -201,6 +212,27 @@ def _probabilities(data: DiscreteData, probabilities: EdgeProbabilities | None,
         probabilities = copy.copy(probabilities)  # the caller's object stays as it was
         probabilities.pair_features = features
     return probabilities
+
+
+def _checked_knowledge(bootstrap: BootstrapSettings, pairs: pd.DataFrame, known):
+    """The bootstrap's background knowledge, after refusing known relations (``pairs``,
+    read from ``known``) that it contradicts (docs/design.md §9.3)."""
+    knowledge = bootstrap.knowledge or bootstrap.options.get("knowledge")
+    source = "known relations" if isinstance(known, pd.DataFrame) else str(known)
+    check_known_relations(knowledge, pairs[["a", "b", "relation"]].itertuples(index=False),
+                          source)
+    return knowledge
+
+
+def _input_notes(data: DiscreteData, knowledge) -> list[str]:
+    """Summary lines on the input: rows dropped for missing values, variables the tiers
+    leave free."""
+    notes = [missing_summary(data.missing_report)] if data.missing_report else []
+    untiered = knowledge.untiered(data.names) if isinstance(knowledge, Knowledge) else []
+    if untiered:
+        notes.append(f"tiers: {len(untiered)} of {data.n_vars} variables have no tier and "
+                     f"may cause or be caused by any other: {', '.join(untiered)}")
+    return notes
 
 
 def _diagnostics(result, calibrator, rank_by: str, seed: int,

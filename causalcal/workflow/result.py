@@ -93,6 +93,7 @@ class DiscoveryResult:
         direction split, and how they move with the assumed number of adjacent pairs."""
         e, d = self.edges, self.diagnostics
         lines = [
+            *d.get("input", []),  # rows dropped for missing values, untiered variables
             f"{len(e)} candidate pairs scored; {len(self.known)} known pairs used for "
             f"calibration ({d.get('calibrator', '?')}: {d.get('known_arcs', 0)} arcs, "
             f"{d.get('known_none', 0)} none).",

@@ -16,7 +16,7 @@ sub-folder ``simulation-r`` of it, so an interrupted run resumes.
 from __future__ import annotations
 
 import dataclasses
-import sys
+import logging
 import time
 from pathlib import Path
 
@@ -31,6 +31,8 @@ from causalcal.errors import InputError
 from causalcal.simulate import fitted_network
 
 __all__ = ["STREAM", "simulated_pairs"]
+
+log = logging.getLogger(__name__)
 
 #: The seed stream of the simulated data sets (apart from the bootstrap's reweighting).
 STREAM = 26
@@ -57,9 +59,9 @@ def simulated_pairs(data: DiscreteData, probabilities: EdgeProbabilities,
     probs = []
     for r in range(int(n_simulations)):
         if bootstrap.progress:
-            print(f"simulation {r + 1}/{n_simulations}: {data.n_samples} rows from the "
-                  f"fitted network ({network.n_edges} edges), bootstrapped as the data",
-                  file=sys.stderr, flush=True)
+            log.info("simulation %d/%d: %d rows from the fitted network (%d edges), "
+                     "bootstrapped as the data", r + 1, n_simulations, data.n_samples,
+                     network.n_edges)
         sample = network.sample(data.n_samples,
                                 seed=np.random.SeedSequence([bootstrap.seed, STREAM, r]))
         probs.append(_settings(bootstrap, r).run(sample).dense(np.float64))
