@@ -65,6 +65,11 @@ def test_choose_map_takes_the_largest_eligible_improvement():
     chosen = choose_map(_losses(raw, cal, simulated=noisy))
     assert chosen["chosen"] == "calibrated"
     assert set(chosen["candidates"]) == {"identity", "calibrated", "simulated"}
+    # the simulation-informed map needs two standard errors (crossval.Z), not one
+    between = raw - np.array([0.4, 0.0, 0.2, 0.0])  # mean gain 0.15, about 1.6 SE
+    assert choose_map(_losses(raw, raw, simulated=between))["chosen"] == "identity"
+    lenient = choose_map(_losses(raw, raw, simulated=between), z={"simulated": 1.0})
+    assert lenient["chosen"] == "simulated"
 
 
 def _population(distort, seed: int, v: int = 70, n_boot: int = 20):
