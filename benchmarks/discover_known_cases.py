@@ -174,17 +174,16 @@ def cached_simulations(case: Case, probs: EdgeProbabilities, n_simulations: int,
     """The case's simulated pairs (``discover(simulations=…)`` with the bootstrap's
     settings, seed 0): read from ``cache`` or computed (resumable) and stored there."""
     stem = cache / f"{case.name}_b{probs.n_boot}_sim{n_simulations}"
-    path = stem.with_suffix(".npz")
+    path = stem.with_suffix(".table.npz")
     if path.is_file():
         with np.load(path) as z:
-            return SimulatedPairs(z["probs"], z["labels"], int(z["n_boot"]), n_simulations,
-                                  int(z["n_edges"]), float(z["seconds"]))
+            return SimulatedPairs(z["table"], n_simulations, int(z["n_edges"]),
+                                  float(z["seconds"]))
     checkpoint = Path(f"{stem}_checkpoint")
     settings = BootstrapSettings(n_boot=probs.n_boot, seed=0, n_jobs=jobs,
                                  checkpoint=checkpoint, progress=False)
     sims = simulated_pairs(case.data, probs, settings, n_simulations)
-    np.savez(path, probs=sims.probs, labels=sims.labels, n_boot=sims.n_boot,
-             n_edges=sims.n_edges, seconds=sims.seconds)
+    np.savez(path, table=sims.table, n_edges=sims.n_edges, seconds=sims.seconds)
     shutil.rmtree(checkpoint, ignore_errors=True)
     return sims
 

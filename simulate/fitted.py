@@ -23,7 +23,7 @@ import networkx as nx
 import numpy as np
 
 from causalcal.data import DiscreteData
-from causalcal.edges import EdgeProbabilities, pair_from_index
+from causalcal.edges import EdgeProbabilities
 from causalcal.errors import InputError
 from causalcal.knowledge import BoundKnowledge, Knowledge, bind_knowledge
 
@@ -45,28 +45,27 @@ def _add_arc(graph: nx.DiGraph, a: int, b: int, knowledge: BoundKnowledge | None
 def network_parents(probabilities: EdgeProbabilities, n_edges: int | None = None,
                     knowledge: Knowledge | BoundKnowledge | None = None) -> list[list[int]]:
     """Parent lists of the DAG described in the module (variable indices, ascending)."""
-    P = probabilities.dense(np.float64)
+    P = np.asarray(probabilities.probs, dtype=np.float64)  # the pairs ever adjacent
     p_adj = 1.0 - P[:, 0]
     if n_edges is None:
         n_edges = int(round(p_adj.sum()))
-    if isinstance(n_edges, bool) or not 0 <= int(n_edges) <= len(p_adj):
-        raise InputError(f"n_edges must be in 0..{len(p_adj)}, got {n_edges!r}")
-    v = probabilities.n_vars
+    if isinstance(n_edges, bool) or not 0 <= int(n_edges) <= probabilities.n_pairs:
+        raise InputError(f"n_edges must be in 0..{probabilities.n_pairs}, got {n_edges!r}")
     bound = bind_knowledge(knowledge, probabilities.names)
     graph = nx.DiGraph()
-    graph.add_nodes_from(range(v))
+    graph.add_nodes_from(range(probabilities.n_vars))
     for a, b in sorted(bound.required) if bound is not None else ():
         _add_arc(graph, a, b, None)
     order = np.argsort(-p_adj, kind="stable")
     order = order[p_adj[order] > 0][: int(n_edges)]
-    i, j = pair_from_index(order, v)
+    i, j = probabilities.pairs[order, 0], probabilities.pairs[order, 1]
     for k, a, b in zip(order, i.tolist(), j.tolist()):
         if graph.has_edge(a, b) or graph.has_edge(b, a):
             continue
         first, second = ((a, b), (b, a)) if P[k, 1] >= P[k, 2] else ((b, a), (a, b))
         if not _add_arc(graph, *first, bound):
             _add_arc(graph, *second, bound)
-    return [sorted(graph.predecessors(x)) for x in range(v)]
+    return [sorted(graph.predecessors(x)) for x in range(probabilities.n_vars)]
 
 
 def dirichlet_cpts(data: DiscreteData, parents: Sequence[Sequence[int]],

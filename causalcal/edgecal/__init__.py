@@ -54,7 +54,7 @@ from causalcal.edgecal.sampling import (
     allocate_draws,
     stratified_calibration_set,
 )
-from causalcal.edgecal.simulated import SimulatedAdjacency, SimulatedPairs
+from causalcal.edgecal.simulated import SimulatedAdjacency, SimulatedPairs, count_pairs
 
 __all__ = [
     "CANDIDATES",
@@ -72,6 +72,7 @@ __all__ = [
     "SimulatedPairs",
     "allocate_draws",
     "check_fit_options",
+    "count_pairs",
     "choose_map",
     "cross_validated_losses",
     "distinct_rows",

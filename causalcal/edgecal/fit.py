@@ -163,7 +163,7 @@ def _fit_known(calset: CalibrationSet, model, expected_edges: float | None,
     maps = {"identity": BootstrapIdentity().fit(calset.X),
             "calibrated": KeepDirectionSplit(em.model)}
     if simulated is not None:
-        sim = SimulatedAdjacency(eps=calset.inputs.eps).fit(simulated.probs, simulated.labels)
+        sim = SimulatedAdjacency(eps=calset.inputs.eps).fit(simulated)
         maps["simulated"] = KeepDirectionSplit(sim)
         if losses["folds"]:  # none of the known pairs went into it: judged on all of them
             scored = known_pair_losses(maps["simulated"].predict_proba(calset.X), calset.Y,

@@ -24,31 +24,58 @@ from sklearn.base import BaseEstimator
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils.validation import check_is_fitted
 
+from causalcal.edges import EdgeProbabilities, pair_index
 from causalcal.errors import InputError
 
-__all__ = ["SimulatedAdjacency", "SimulatedPairs"]
+__all__ = ["SimulatedAdjacency", "SimulatedPairs", "count_pairs"]
 
 
 @dataclass
 class SimulatedPairs:
-    """Every pair of ``n_simulations`` simulated data sets: bootstrap frequencies and truth.
+    """Every pair of ``n_simulations`` simulated data sets, counted by how often their
+    bootstrap found the pair adjacent and by its true edge type: all the map needs.
 
     Attributes
     ----------
-    probs : (m, 4) bootstrap edge-type frequencies of the pairs, data sets stacked
-    labels : (m,) the simulated network's CPDAG edge type of each pair
-    n_boot : bootstrap replicates per simulated data set
+    table : (n_boot + 1, 4) int64; row k counts the pairs adjacent in k of the n_boot
+        replicates, column t those whose true CPDAG edge type is t (:class:`EdgeType`)
     n_simulations : simulated data sets
     n_edges : edges of the simulated network
     seconds : time the simulations and their bootstraps took
     """
 
-    probs: np.ndarray
-    labels: np.ndarray
-    n_boot: int
+    table: np.ndarray
     n_simulations: int
     n_edges: int
     seconds: float = 0.0
+
+    @property
+    def n_boot(self) -> int:
+        """Bootstrap replicates per simulated data set."""
+        return len(self.table) - 1
+
+
+def count_pairs(probabilities: EdgeProbabilities, truth_pairs: np.ndarray,
+                truth_labels: np.ndarray) -> np.ndarray:
+    """The :attr:`SimulatedPairs.table` of one simulated data set from its bootstrap
+    ``probabilities`` and its network's adjacent pairs ``truth_pairs`` (m, 2), i < j, with
+    their CPDAG edge types ``truth_labels`` (m,); no V × V array is made."""
+    n, v = probabilities.n_boot, probabilities.n_vars
+    seen = pair_index(probabilities.pairs[:, 0], probabilities.pairs[:, 1], v)
+    order = np.argsort(seen, kind="stable")
+    seen = seen[order]
+    hits = np.rint((1.0 - np.asarray(probabilities.probs, dtype=np.float64)[order, 0]) * n)
+    true_keys = pair_index(truth_pairs[:, 0], truth_pairs[:, 1], v)
+    truth_labels = np.asarray(truth_labels, dtype=np.int64)
+    where = np.minimum(np.searchsorted(seen, true_keys), max(len(seen) - 1, 0))
+    found = (seen[where] == true_keys) if len(seen) else np.zeros(len(true_keys), bool)
+    label = np.zeros(len(seen), dtype=np.int64)
+    label[where[found]] = truth_labels[found]
+    table = np.zeros((n + 1, 4), dtype=np.int64)
+    np.add.at(table, (hits.astype(np.int64), label), 1)
+    np.add.at(table, (0, truth_labels[~found]), 1)  # true pairs the bootstrap never joined
+    table[0, 0] += probabilities.n_pairs - len(seen) - int((~found).sum())
+    return table
 
 
 class SimulatedAdjacency(BaseEstimator):
@@ -66,34 +93,34 @@ class SimulatedAdjacency(BaseEstimator):
     def __init__(self, eps: float = 1e-3) -> None:
         self.eps = eps
 
-    def _logit(self, X) -> np.ndarray:
-        p_adj = 1.0 - np.asarray(X, dtype=np.float64)[:, 0]
+    def _logit(self, p_adj: np.ndarray) -> np.ndarray:
         return logit(np.clip(p_adj, self.eps, 1.0 - self.eps))[:, None]
 
-    def fit(self, X, labels) -> SimulatedAdjacency:
-        """Fit the slope and intercept on simulated pairs ``X`` (m, ≥ 4) with CPDAG edge
-        types ``labels`` (m,)."""
+    def fit(self, pairs: SimulatedPairs) -> SimulatedAdjacency:
+        """Fit the slope and intercept on the simulated pairs (a logistic regression of
+        adjacency on logit P(adjacent), weighted by the counts of ``pairs.table``)."""
         if not 0 < self.eps < 0.5:
             raise InputError(f"eps must be in (0, 0.5), got {self.eps!r}")
-        X = np.asarray(X, dtype=np.float64)
-        labels = np.asarray(labels, dtype=np.int64)
-        adjacent = labels != 0
-        if adjacent.all() or not adjacent.any():
+        table = np.asarray(pairs.table, dtype=np.float64)
+        adjacent, apart = table[:, 1:].sum(axis=1), table[:, 0]
+        if not adjacent.sum() or not apart.sum():
             raise InputError("the simulated pairs need adjacent and non-adjacent pairs")
-        model = LogisticRegression(C=1e4).fit(self._logit(X), adjacent)
+        x = self._logit(np.arange(len(table)) / (len(table) - 1))
+        model = LogisticRegression(C=1e4).fit(
+            np.vstack([x, x]), np.repeat([1, 0], len(table)),
+            sample_weight=np.concatenate([adjacent, apart]))
         self.slope_ = float(model.coef_[0, 0])
         self.intercept_ = float(model.intercept_[0])
-        unseen = adjacent & (X[:, 0] >= 1.0)
-        types = np.bincount(labels[unseen], minlength=4)[1:].astype(np.float64)
-        directed = (types[0] + types[1]) / 2
-        split = np.array([directed, directed, types[2]]) + 1.0  # add-one: never empty
+        directed = (table[0, 1] + table[0, 2]) / 2  # adjacent pairs the bootstrap never saw
+        split = np.array([directed, directed, table[0, 3]]) + 1.0  # add-one: never empty
         self.split_ = split / split.sum()
         return self
 
     def adjacency(self, X) -> np.ndarray:
-        """The map's P(adjacent) of input rows ``X``."""
+        """The map's P(adjacent) of input rows ``X`` (bootstrap vectors first)."""
         check_is_fitted(self)
-        return expit(self.slope_ * self._logit(X)[:, 0] + self.intercept_)
+        p_adj = 1.0 - np.asarray(X, dtype=np.float64)[:, 0]
+        return expit(self.slope_ * self._logit(p_adj)[:, 0] + self.intercept_)
 
     def predict_proba(self, X) -> np.ndarray:
         """``(1 − a, a · split)`` with ``a`` the map's P(adjacent)."""

@@ -4,13 +4,15 @@ of simulation-informed calibration (docs/design.md §9.7).
 A network is fitted to the data and its bootstrap
 (:func:`causalcal.simulate.fitted_network`); ``R`` data sets of the data's size are drawn
 from it and each is bootstrapped with the user's own settings (search, options,
-knowledge, replicates). Every pair of every simulated data set is a labelled pair: its
-bootstrap frequencies and the simulated network's CPDAG edge type.
+knowledge, replicates). Every pair of every simulated data set is a labelled pair: how
+often its bootstrap found it adjacent and the simulated network's CPDAG edge type,
+counted into one (n_boot + 1) × 4 table (:class:`~causalcal.edgecal.SimulatedPairs`).
 
 Seeds: simulated data set ``r`` is drawn with ``SeedSequence([seed, STREAM, r])`` and
 bootstrapped with seed ``seed + 1 + r``, so results depend on the seed alone, not on the
 number of jobs. With a checkpoint folder, simulation ``r`` keeps its replicates in the
-sub-folder ``simulation-r`` of it, so an interrupted run resumes.
+sub-folder ``simulation-r`` of it, so an interrupted run resumes. Each simulated data set
+gets as many replicates as the data's own bootstrap had.
 """
 
 from __future__ import annotations
@@ -25,12 +27,12 @@ import numpy as np
 from causalcal.bootstrap import BootstrapSettings
 from causalcal.bootstrap.checkpoint import NESTED_PREFIX
 from causalcal.data import DiscreteData
-from causalcal.edgecal import SimulatedPairs
+from causalcal.edgecal import SimulatedPairs, count_pairs
 from causalcal.edges import EdgeProbabilities
 from causalcal.errors import InputError
 from causalcal.simulate import fitted_network
 
-__all__ = ["STREAM", "simulated_pairs"]
+__all__ = ["STREAM", "simulated_pairs", "simulation_settings"]
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +40,15 @@ log = logging.getLogger(__name__)
 STREAM = 26
 
 
-def _settings(bootstrap: BootstrapSettings, r: int) -> BootstrapSettings:
+def simulation_settings(bootstrap: BootstrapSettings, n_boot: int, r: int
+                        ) -> BootstrapSettings:
+    """The bootstrap settings of simulated data set ``r``: the user's, with ``n_boot``
+    replicates (those of the data's own bootstrap), seed ``seed + 1 + r`` and the
+    checkpoint sub-folder ``simulation-r``."""
     checkpoint = (None if bootstrap.checkpoint is None
                   else Path(bootstrap.checkpoint) / f"{NESTED_PREFIX}{r}")
-    return dataclasses.replace(bootstrap, seed=bootstrap.seed + 1 + r, checkpoint=checkpoint)
+    return dataclasses.replace(bootstrap, n_boot=n_boot, seed=bootstrap.seed + 1 + r,
+                               checkpoint=checkpoint)
 
 
 def simulated_pairs(data: DiscreteData, probabilities: EdgeProbabilities,
@@ -55,8 +62,9 @@ def simulated_pairs(data: DiscreteData, probabilities: EdgeProbabilities,
         raise InputError(f"simulations must be a whole number >= 1, got {n_simulations!r}")
     start = time.perf_counter()
     network = fitted_network(data, probabilities, knowledge=bootstrap.knowledge, prior=prior)
-    labels = network.truth_dense()
-    probs = []
+    truth_pairs, truth_labels = network.edge_labels()
+    n_boot = probabilities.n_boot
+    table = np.zeros((n_boot + 1, 4), dtype=np.int64)
     for r in range(int(n_simulations)):
         if bootstrap.progress:
             log.info("simulation %d/%d: %d rows from the fitted network (%d edges), "
@@ -64,7 +72,7 @@ def simulated_pairs(data: DiscreteData, probabilities: EdgeProbabilities,
                      network.n_edges)
         sample = network.sample(data.n_samples,
                                 seed=np.random.SeedSequence([bootstrap.seed, STREAM, r]))
-        probs.append(_settings(bootstrap, r).run(sample).dense(np.float64))
-    return SimulatedPairs(np.concatenate(probs), np.tile(labels, int(n_simulations)),
-                          bootstrap.n_boot, int(n_simulations), network.n_edges,
+        run = simulation_settings(bootstrap, n_boot, r).run(sample)
+        table += count_pairs(run, truth_pairs, truth_labels)
+    return SimulatedPairs(table, int(n_simulations), network.n_edges,
                           time.perf_counter() - start)

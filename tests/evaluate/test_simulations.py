@@ -13,7 +13,7 @@ from causalcal.edges import dense_labels
 from causalcal.errors import InputError
 from causalcal.graph import dag_to_cpdag
 from causalcal.simulate import fitted_network, load_network
-from causalcal.workflow import simulated_pairs
+from causalcal.workflow.simulations import STREAM, simulated_pairs, simulation_settings
 
 
 @pytest.fixture(scope="module")
@@ -33,36 +33,40 @@ def _known(net) -> pd.DataFrame:
     return pd.DataFrame(arcs + none, columns=["a", "b", "relation"])
 
 
-def test_labels_are_the_simulated_networks_cpdag(asia):
+def test_table_counts_every_pair_against_the_simulated_networks_cpdag(asia):
     _, data, probs = asia
     settings = BootstrapSettings(n_boot=5, seed=4, progress=False)
     sims = simulated_pairs(data, probs, settings, 2)
     network = fitted_network(data, probs)
     pairs, labels = dag_to_cpdag(network.dag()).pair_labels()
-    expected = dense_labels(pairs, labels, data.n_vars)
-    m = data.n_vars * (data.n_vars - 1) // 2
-    assert sims.probs.shape == (2 * m, 4) and sims.n_edges == network.n_edges
-    np.testing.assert_array_equal(sims.labels, np.tile(expected, 2))
-    # the two simulated data sets differ, so do their bootstraps
-    assert not np.array_equal(sims.probs[:m], sims.probs[m:])
+    truth = dense_labels(pairs, labels, data.n_vars)
+    expected = np.zeros((probs.n_boot + 1, 4), dtype=np.int64)
+    for r in range(2):  # the same simulations by hand, every pair dense
+        sample = network.sample(data.n_samples, seed=np.random.SeedSequence([4, STREAM, r]))
+        run = simulation_settings(settings, probs.n_boot, r).run(sample)
+        hits = np.rint((1 - run.dense(np.float64)[:, 0]) * probs.n_boot).astype(int)
+        np.add.at(expected, (hits, truth), 1)
+    np.testing.assert_array_equal(sims.table, expected)
+    assert sims.n_boot == probs.n_boot and sims.n_edges == network.n_edges
+    assert sims.table.sum() == 2 * data.n_vars * (data.n_vars - 1) // 2
 
 
 @pytest.mark.slow
 def test_seed_decides_not_jobs_and_a_checkpoint_resumes(asia, tmp_path):
     _, data, probs = asia
-    one = simulated_pairs(data, probs, BootstrapSettings(n_boot=6, seed=1, progress=False), 2)
-    two = simulated_pairs(data, probs, BootstrapSettings(n_boot=6, seed=1, n_jobs=2,
+    one = simulated_pairs(data, probs, BootstrapSettings(n_boot=12, seed=1, progress=False), 2)
+    two = simulated_pairs(data, probs, BootstrapSettings(n_boot=12, seed=1, n_jobs=2,
                                                          checkpoint=tmp_path / "ck",
                                                          progress=False), 2)
-    np.testing.assert_array_equal(one.probs, two.probs)
+    np.testing.assert_array_equal(one.table, two.table)
     assert sorted(p.name for p in (tmp_path / "ck").iterdir()) == ["simulation-0",
                                                                     "simulation-1"]
-    again = simulated_pairs(data, probs, BootstrapSettings(n_boot=6, seed=1,
+    again = simulated_pairs(data, probs, BootstrapSettings(n_boot=12, seed=1,
                                                            checkpoint=tmp_path / "ck",
                                                            progress=False), 2)
-    np.testing.assert_array_equal(one.probs, again.probs)
-    other = simulated_pairs(data, probs, BootstrapSettings(n_boot=6, seed=2, progress=False), 2)
-    assert not np.array_equal(one.probs, other.probs)
+    np.testing.assert_array_equal(one.table, again.table)
+    other = simulated_pairs(data, probs, BootstrapSettings(n_boot=12, seed=2, progress=False), 2)
+    assert not np.array_equal(one.table, other.table)
 
 
 def test_discover_offers_the_simulated_map_and_reports_it(asia):
