@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     from causalcal.edges import EdgeProbabilities
     from causalcal.workflow.discover import discover
 
-    check_output_file(args.out, "--out")
+    check_output_file(args.out, "--out", (".csv",))
     _plan_files(args)
     search = args.search.lower()
     settings = bootstrap_settings(args, search, arity_option(args, search, {}))
@@ -146,7 +146,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {len(edges)} pairs to {out}; the fit and the map chosen to {report}")
     if args.graph is not None:
         threshold = args.graph_threshold
-        print(write_network(result.network_probabilities(threshold), args.graph, threshold))
+        print(write_network(result.network_probabilities(threshold), args.graph, threshold,
+                            result.known_edges()))
     if args.plot is not None:
         print(_write_plots(result, Path(args.plot), args.graph_threshold))
     return 0
