@@ -4,6 +4,7 @@ write."""
 
 from __future__ import annotations
 
+import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
@@ -59,6 +60,99 @@ def test_graph_threshold_estimated(sim, tmp_path, capsys):
         main(["bootstrap", str(sim / "data.csv"), "--out", str(tmp_path / "q.npz"),
               "--graph-threshold", "estimate"])
     assert stop.value.code == 2 and "estimated" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------- point 5
+def _known_edges(sim) -> set:
+    known = pd.read_csv(sim / "known.csv")
+    return {frozenset(p) for p in zip(known.a, known.b, strict=True)} - {
+        frozenset(p) for p in zip(known.a[known.relation == "none"],
+                                  known.b[known.relation == "none"], strict=True)}
+
+
+def test_exports_mark_known_edges_and_count_undirected_ones_once(sim, tmp_path, capsys):
+    for suffix in (".gml", ".graphml", ".dot", ".json"):
+        net = tmp_path / f"net{suffix}"
+        assert _discover(sim, tmp_path / f"e{suffix}.csv", "--graph", net) == 0
+        report = capsys.readouterr().out.splitlines()[-1]
+        graph = read_graph(net)
+        assert f"{graph.n_directed} directed, {graph.n_undirected} undirected" in report
+        if suffix in (".gml", ".graphml"):
+            nxg = nx.read_gml(net) if suffix == ".gml" else nx.read_graphml(net)
+            assert nxg.number_of_edges() == graph.n_edges  # one edge per undirected edge
+            marked = {frozenset((a, b)) for a, b, k in nxg.edges(data="known") if k == 1}
+            assert marked == _known_edges(sim)
+    dot = (tmp_path / "net.dot").read_text()
+    assert dot.count("known=1") == len(_known_edges(sim)) and "color=" in dot
+
+
+def test_dot_written_by_networkx_and_pydot_reads(tmp_path):
+    g = nx.DiGraph()
+    g.add_edge("popul", "income", weight=0.5)
+    g.add_edge("age", "popul")
+    g.add_edge("income", "age x", dir="none")
+    nx.nx_pydot.write_dot(g, tmp_path / "nx.dot")
+    back = read_graph(tmp_path / "nx.dot")
+    assert sorted(back.names) == ["age", "age x", "income", "popul"]
+    assert back.n_directed == 2 and back.n_undirected == 1
+
+
+def test_help_says_graphviz_must_be_installed(capsys):
+    with pytest.raises(SystemExit):
+        main(["discover", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "if Graphviz is installed: dot -Tpdf" in text and "NET.graphml" in text
+
+
+def test_discover_figures(sim, tmp_path):
+    """The reliability figure has no empty panels (one: P(no edge) is the only exact
+    label of known pairs); the network draws known edges in their own colour."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.image import imread
+
+    assert _discover(sim, tmp_path / "e.csv", "--plot", tmp_path / "figs") == 0
+    height, width = imread(tmp_path / "figs" / "reliability.png").shape[:2]
+    assert width < height  # one panel (four used to be 14 inches wide, three empty)
+    assert imread(tmp_path / "figs" / "network.png").shape[0] > 300
+
+
+def test_network_figure_known_edges_distinct_and_labels_apart():
+    pytest.importorskip("matplotlib")
+    from matplotlib.patches import FancyArrowPatch
+
+    from causalcal.bootstrap import edge_probabilities_from_graphs
+    from causalcal.evaluate.layout import network_layout
+    from causalcal.evaluate.plots import _label_sizes, plot_network
+    from causalcal.graph_io import KNOWN_COLOUR
+    from causalcal.simulate import random_network
+
+    cpdag = random_network(31, 36, seed=4).cpdag()
+    cpdag.names = [f"variable_{k}" for k in range(31)]
+    probs = edge_probabilities_from_graphs([cpdag])
+    arcs = cpdag.directed_edges().tolist()[:5]
+    known = [(cpdag.names[i], cpdag.names[j]) for i, j in arcs]
+    fig = plot_network(probs, 0.5, known=known)
+    colours = [p.get_edgecolor() for p in fig.axes[0].patches
+               if isinstance(p, FancyArrowPatch)]
+    orange = [c for c in colours if np.allclose(c[:3], _rgb(KNOWN_COLOUR), atol=0.01)]
+    assert len(orange) == 5 and len(colours) == cpdag.n_edges
+    drawn = nx.Graph(probs.edge_strengths(probs.averaged_network(0.5)).keys())
+    drawn.add_nodes_from(cpdag.names)
+    sizes = _label_sizes(cpdag.names)
+    pos = network_layout(drawn, sizes)
+    for a in cpdag.names:  # no two label boxes touch
+        for b in cpdag.names:
+            if a < b:
+                dx, dy = abs(np.subtract(pos[a], pos[b]))
+                assert (dx >= (sizes[a][0] + sizes[b][0]) / 2
+                        or dy >= (sizes[a][1] + sizes[b][1]) / 2), (a, b)
+    linked = np.array([pos[n] for n in drawn if drawn.degree(n)])
+    alone = np.array([pos[n] for n in drawn if not drawn.degree(n)])
+    assert len(alone) and alone[:, 1].max() < linked[:, 1].min()  # in a row underneath
+
+
+def _rgb(colour: str) -> tuple:
+    return tuple(int(colour[k:k + 2], 16) / 255 for k in (1, 3, 5))
 
 
 # ------------------------------------------------------------------------- point 7
