@@ -261,7 +261,7 @@ def _unquote(text: str) -> str:
 
 def _parse_dot(text: str) -> nx.DiGraph:
     """A DOT graph as a ``DiGraph`` (undirected edges: arcs with ``undirected=1``), read
-    by pydot's parser; a syntax error is a ``ValueError`` with pydot's line and column."""
+    by pydot's parser; a syntax error is an ``InputError`` with pydot's line and column."""
     import contextlib
     import io
     import warnings
@@ -273,7 +273,7 @@ def _parse_dot(text: str) -> nx.DiGraph:
 
         parsed = pydot.graph_from_dot_data(text)  # prints a syntax error, returns None
     if not parsed:
-        raise ValueError(" ".join(printed.getvalue().split()[-12:]) or "no graph")
+        raise InputError(" ".join(printed.getvalue().split()[-12:]) or "no graph")
     out = nx.DiGraph()
     _add_dot(parsed[0], out, parsed[0].get_type() == "graph")
     return out

@@ -64,11 +64,11 @@ def check_output_file(path: str, option: str = "--out",
 
     from causalcal._io import check_output_file as check
 
+    check(path, option)  # a folder, or no way to write there, first
     suffix = Path(path).suffix.lower()
     if suffixes and suffix not in suffixes:
         got = f"cannot write {suffix!r} files" if suffix else "needs a file name suffix"
         raise CLIError(f"{option} {path}: {got}; use a {' or '.join(suffixes)} file name")
-    check(path, option)
 
 
 def check_output_dir(path: str, option: str = "--out") -> None:
