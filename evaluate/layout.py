@@ -1,7 +1,7 @@
 """Where the averaged network's variables go in a figure (docs/design.md §9.7).
 
 Positions are in inches of the drawing, for labels of known box sizes, so that a figure
-of 30–100 variables keeps every label readable: tiers as columns when given (earliest
+of 30–100 variables keeps every label readable: tiers as bands when given (earliest
 left); otherwise Graphviz's ``dot`` when it is installed (through pydot), else networkx's
 Kamada–Kawai layout (deterministic; its start is a circle); then boxes that would touch
 are pushed apart, and variables without an edge are set in rows under the drawing, so
@@ -28,9 +28,8 @@ def network_layout(graph: nx.Graph, sizes: Sizes, tiers: Mapping[str, int] | Non
                    ) -> dict[str, tuple[float, float]]:
     """``{node: (x, y)}`` in inches for boxes of ``sizes`` (``node: (width, height)``).
 
-    With ``tiers`` (``node: tier``, lower is earlier) each tier is a column, left to
-    right, and variables without a tier the last column; within a column the order
-    follows the neighbours' mean height (a few barycentre sweeps)."""
+    With ``tiers`` (``node: tier``, lower is earlier) each tier is a band, left to right,
+    and variables without a tier the last band (:func:`_tier_layout`)."""
     if tiers:
         return _tier_layout(graph, sizes, tiers)
     linked = [n for n in graph if graph.degree(n)]
@@ -104,23 +103,50 @@ def _rows(nodes: list, sizes: Sizes, pos: dict) -> dict:
 
 
 def _tier_layout(graph: nx.Graph, sizes: Sizes, tiers: Mapping[str, int]) -> dict:
-    """Columns by tier, untiered last; rows ordered by barycentre sweeps."""
+    """A band per tier, left to right, untiered variables last (:func:`_band`)."""
     levels = sorted({tiers[n] for n in graph if n in tiers})
-    column = {n: levels.index(tiers[n]) if n in tiers else len(levels) for n in graph}
-    columns = [[n for n in graph if column[n] == c] for c in range(len(levels) + 1)]
-    columns = [c for c in columns if c]
-    height = max(h for _, h in sizes.values()) + GAP
-    rank = {n: k - (len(col) - 1) / 2 for col in columns for k, n in enumerate(col)}
-    for _ in range(4):  # barycentre sweeps, left to right then right to left
-        for col in columns + columns[::-1]:
-            mean = {n: np.mean([rank[m] for m in graph[n]]) if graph.degree(n) else rank[n]
-                    for n in col}
-            col.sort(key=lambda n: (mean[n], rank[n]))
-            rank.update({n: k - (len(col) - 1) / 2 for k, n in enumerate(col)})
-    out, x = {}, 0.0
-    for col in columns:
-        width = max(sizes[n][0] for n in col)
-        top = (len(col) - 1) * height / 2
-        out.update({n: (x + width / 2, top - k * height) for k, n in enumerate(col)})
-        x += width + 2.5 * GAP + SPACING
+    band = {n: levels.index(tiers[n]) if n in tiers else len(levels) for n in graph}
+    groups = [[n for n in graph if band[n] == b] for b in range(len(levels) + 1)]
+    out: dict = {}
+    x = 0.0
+    for group in (g for g in groups if g):
+        pos = _band(group, sizes, graph, out)
+        xy = np.array([pos[n] for n in group])
+        left = np.array([pos[n][0] - sizes[n][0] / 2 for n in group]).min()
+        right = np.array([pos[n][0] + sizes[n][0] / 2 for n in group]).max()
+        middle = (xy[:, 1].max() + xy[:, 1].min()) / 2
+        out.update({n: (pos[n][0] - left + x, pos[n][1] - middle) for n in group})
+        x += right - left + 2.5 * GAP + SPACING
     return out
+
+
+def _band(group: list, sizes: Sizes, graph: nx.Graph, placed: dict) -> dict:
+    """One tier: its variables with edges inside it as a network, the others as a
+    column on its left (:func:`_column`), vertically centred on it."""
+    sub = graph.subgraph(group)
+    linked = [n for n in group if sub.degree(n)]
+    alone = [n for n in group if not sub.degree(n)]
+    pos = _column(alone, sizes, graph, placed) if alone else {}
+    if linked:
+        net = _separate(_graphviz(sub.subgraph(linked)) or _kamada_kawai(sub.subgraph(linked)),
+                        sizes)
+        xy = np.array(list(net.values()))
+        shift_x = (max(sizes[n][0] for n in alone) + 2 * GAP if alone else 0.0) - min(
+            x - sizes[n][0] / 2 for n, (x, _) in net.items())
+        shift_y = (np.mean([y for _, y in pos.values()]) if pos else 0.0) - xy[:, 1].mean()
+        pos.update({n: (x + shift_x, y + shift_y) for n, (x, y) in net.items()})
+    return pos
+
+
+def _column(group: list, sizes: Sizes, graph: nx.Graph, placed: dict) -> dict:
+    """``group`` stacked top to bottom by the mean height of its neighbours already
+    ``placed`` (in file order where it has none)."""
+    height = max(sizes[n][1] for n in group) + GAP
+
+    def key(n):
+        ys = [placed[m][1] for m in graph[n] if m in placed]
+        return -float(np.mean(ys)) if ys else 0.0
+
+    order = sorted(group, key=key)  # stable: file order among ties
+    width = max(sizes[n][0] for n in group)
+    return {n: (width / 2, -k * height) for k, n in enumerate(order)}

@@ -123,8 +123,8 @@ def plot_network(probabilities, threshold: float | str = 0.5, *,
     either order: relations given, not found) in another colour; the others labelled with
     their P(adjacent) where there are at most 40 edges. Every variable is a
     label in a box, placed by :func:`causalcal.evaluate.layout.network_layout` (``tiers``
-    as columns); the figure grows with the number of variables so that labels stay
-    readable. Deterministic."""
+    as bands, each with its header); the figure grows with the number of variables so
+    that labels stay readable. Deterministic."""
     import networkx as nx
 
     from causalcal.evaluate.layout import network_layout
@@ -140,6 +140,8 @@ def plot_network(probabilities, threshold: float | str = 0.5, *,
     xy = np.array([pos[n] for n in graph.names]).reshape(-1, 2)
     half = np.array([sizes[n] for n in graph.names]).reshape(-1, 2) / 2
     low, high = (xy - half).min(axis=0) - 0.3, (xy + half).max(axis=0) + 0.3
+    if tiers:
+        high[1] += 0.3  # the bands' headers
     width, height = high - low
     fig = _figure_class()(figsize=(max(width, 6.0), height + 1.2))
     ax = fig.add_axes((0, 0.6 / (height + 1.2), 1, height / (height + 1.2)))
@@ -150,6 +152,8 @@ def plot_network(probabilities, threshold: float | str = 0.5, *,
         ax.text(*pos[name], name, ha="center", va="center", fontsize=LABEL_SIZE, zorder=3,
                 bbox={"boxstyle": f"round,pad={PAD}", "fc": "#dde8f5", "ec": "#35608f",
                       "lw": 0.8})
+    if tiers:
+        _band_headers(ax, pos, tiers, high[1] - 0.25)
     index = {n: k for k, n in enumerate(graph.names)}
     for (a, b), data in strength.items():
         given = data.get("known") == 1
@@ -170,6 +174,16 @@ MOST_EDGE_LABELS = 40  #: edges labelled with their P(adjacent) up to this many
 PAD = 0.35  #: the label box's padding, in units of LABEL_SIZE
 
 
+def _band_headers(ax, pos: Mapping, tiers: Mapping[str, int], y: float) -> None:
+    """"tier t" over each tier's band, "no tier" over the untiered variables'."""
+    bands: dict = {}
+    for name, (x, _) in pos.items():
+        bands.setdefault(tiers.get(name), []).append(x)
+    for tier, xs in bands.items():
+        ax.text((min(xs) + max(xs)) / 2, y, "no tier" if tier is None else f"tier {tier}",
+                ha="center", va="center", fontsize=LABEL_SIZE, color="0.4", style="italic")
+
+
 def _label_sizes(names: Sequence[str]) -> dict[str, tuple[float, float]]:
     """Each label's box (width, height) in inches, measured with matplotlib's Agg."""
     from matplotlib.backends.backend_agg import RendererAgg
@@ -186,8 +200,7 @@ def _label_sizes(names: Sequence[str]) -> dict[str, tuple[float, float]]:
 
 
 def _edge_arrow(a, b, size_a, size_b, directed: bool, width: float, colour: str):
-    """An arrow (or line) from box ``a`` to box ``b``, ending at the boxes' edges; bowed
-    where both are in one column (tiers), so that it passes beside the boxes between."""
+    """An arrow (or line) from box ``a`` to box ``b``, ending at the boxes' edges."""
     from matplotlib.patches import FancyArrowPatch
 
     start, end = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
@@ -201,7 +214,6 @@ def _edge_arrow(a, b, size_a, size_b, directed: bool, width: float, colour: str)
     t0 = leave(size_a[0] / 2, size_a[1] / 2) / length
     t1 = 1 - leave(size_b[0] / 2, size_b[1] / 2) / length
     return FancyArrowPatch(tuple(start + t0 * d), tuple(start + max(t1, t0) * d),
-                           connectionstyle=f"arc3,rad={0.4 if abs(d[0]) < 1e-9 else 0}",
                            arrowstyle="-|>" if directed else "-", mutation_scale=12,
                            lw=width, color=colour, shrinkA=0, shrinkB=0, zorder=2,
                            alpha=0.9)

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from causalcal.bootstrap import edge_probabilities_from_graphs
 from causalcal.cli import main
 from causalcal.edges import EdgeProbabilities, pair_from_index
 from causalcal.graph_io import read_graph
@@ -120,7 +121,6 @@ def test_network_figure_known_edges_distinct_and_labels_apart():
     pytest.importorskip("matplotlib")
     from matplotlib.patches import FancyArrowPatch
 
-    from causalcal.bootstrap import edge_probabilities_from_graphs
     from causalcal.evaluate.layout import network_layout
     from causalcal.evaluate.plots import _label_sizes, plot_network
     from causalcal.graph_io import KNOWN_COLOUR
@@ -149,6 +149,28 @@ def test_network_figure_known_edges_distinct_and_labels_apart():
     linked = np.array([pos[n] for n in drawn if drawn.degree(n)])
     alone = np.array([pos[n] for n in drawn if not drawn.degree(n)])
     assert len(alone) and alone[:, 1].max() < linked[:, 1].min()  # in a row underneath
+
+
+def test_tiers_are_bands_left_to_right():
+    pytest.importorskip("matplotlib")
+    from causalcal.evaluate.layout import network_layout
+    from causalcal.evaluate.plots import _label_sizes, plot_network
+    from causalcal.simulate import random_network
+
+    cpdag = random_network(30, 40, seed=7).cpdag()
+    tiers = {n: k // 10 for k, n in enumerate(cpdag.names[:-3])}  # 3 untiered, last band
+    drawn = nx.Graph([(cpdag.names[i], cpdag.names[j]) for i, j in
+                      np.concatenate([cpdag.directed_edges(), cpdag.undirected_edges()])])
+    drawn.add_nodes_from(cpdag.names)
+    sizes = _label_sizes(cpdag.names)
+    pos = network_layout(drawn, sizes, tiers)
+    bands = [[n for n in cpdag.names if tiers.get(n, 3) == t] for t in range(4)]
+    for left, right in zip(bands, bands[1:]):
+        assert (max(pos[n][0] + sizes[n][0] / 2 for n in left)
+                < min(pos[n][0] - sizes[n][0] / 2 for n in right))
+    fig = plot_network(edge_probabilities_from_graphs([cpdag]), 0.5, tiers=tiers)
+    headers = {t.get_text() for t in fig.axes[0].texts}
+    assert {"tier 0", "tier 1", "tier 2", "no tier"} <= headers
 
 
 def _rgb(colour: str) -> tuple:
