@@ -4,6 +4,8 @@ write."""
 
 from __future__ import annotations
 
+import json
+
 import networkx as nx
 import numpy as np
 import pandas as pd
@@ -85,6 +87,9 @@ def test_exports_mark_known_edges_and_count_undirected_ones_once(sim, tmp_path, 
             assert marked == _known_edges(sim)
     dot = (tmp_path / "net.dot").read_text()
     assert dot.count("known=1") == len(_known_edges(sim)) and "color=" in dot
+    doc = json.loads((tmp_path / "net.json").read_text())
+    assert {frozenset((a, b)) for a, b, d in doc["edge_data"] if d["known"] == 1} == (
+        _known_edges(sim))
 
 
 def test_dot_written_by_networkx_and_pydot_reads(tmp_path):
