@@ -178,6 +178,25 @@ def test_tiers_are_bands_left_to_right():
     assert {"tier 0", "tier 1", "tier 2", "no tier"} <= headers
 
 
+def test_graphviz_layout_when_installed(monkeypatch):
+    """With Graphviz's dot on the PATH its positions (points) are used, in inches; a
+    Graphviz that fails falls back to Kamada-Kawai."""
+    from causalcal.evaluate import layout
+
+    graph = nx.Graph([("a", "b"), ("b", "c")])
+    sizes = {n: (0.3, 0.2) for n in graph}
+    monkeypatch.setattr(layout.shutil, "which", lambda name: "/usr/bin/dot")
+    monkeypatch.setattr(nx.nx_pydot, "pydot_layout",
+                        lambda g, prog: {"a": (0, 144), "b": (0, 72), "c": (72, 0)})
+    assert layout.network_layout(graph, sizes) == {"a": (0, 2), "b": (0, 1), "c": (1, 0)}
+
+    def broken(g, prog):
+        raise OSError("dot crashed")
+
+    monkeypatch.setattr(nx.nx_pydot, "pydot_layout", broken)
+    assert set(layout.network_layout(graph, sizes)) == {"a", "b", "c"}
+
+
 def _rgb(colour: str) -> tuple:
     return tuple(int(colour[k:k + 2], 16) / 255 for k in (1, 3, 5))
 
