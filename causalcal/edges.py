@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +34,7 @@ __all__ = [
     "EdgeType",
     "EdgeProbabilities",
     "dense_labels",
+    "l1_threshold",
     "n_pairs",
     "pair_from_index",
     "pair_index",
@@ -221,16 +222,24 @@ class EdgeProbabilities:
             yield positions, block
 
     # -------------------------------------------------------------------- I/O
-    def averaged_network(self, threshold: float = 0.5) -> PDAG:
+    def averaged_network(self, threshold: float | str = 0.5) -> PDAG:
         """The averaged network (bnlearn's ``averaged.network``; Friedman et al. 1999) as
-        a :class:`~causalcal.graph.PDAG`: see :func:`averaged_network`."""
+        a :class:`~causalcal.graph.PDAG`: see :func:`averaged_network`;
+        ``threshold="estimated"`` takes :meth:`estimated_threshold`."""
         return averaged_network(self.names, self.pairs, self.probs, threshold)
 
-    def edge_strengths(self, graph: PDAG) -> dict[tuple[str, str], dict[str, float]]:
+    def estimated_threshold(self) -> float:
+        """bnlearn's estimated significance threshold of P(adjacent) over all V(V−1)/2
+        pairs (Scutari & Nagarajan 2013): see :func:`l1_threshold`."""
+        return l1_threshold(1.0 - self.probs[:, 0], self.n_pairs)
+
+    def edge_strengths(self, graph: PDAG, known: Collection[tuple[str, str]] | None = None,
+                       ) -> dict[tuple[str, str], dict[str, float]]:
         """For each edge ``(a, b)`` of ``graph`` (a directed one as drawn): ``weight`` =
         1 − p_none (bnlearn's strength) and ``direction`` = the share of that adjacency
         in the drawn direction (undirected: in no direction) — for
-        :func:`causalcal.graph_io.write_graph`'s ``edge_data``."""
+        :func:`causalcal.graph_io.write_graph`'s ``edge_data``. With ``known`` (pairs of
+        names, either order): ``known`` = 1 on those edges, 0 on the others."""
         index_pairs = [(int(i), int(j), True) for i, j in graph.directed_edges()]
         index_pairs += [(int(i), int(j), False) for i, j in graph.undirected_edges()]
         if not index_pairs:
@@ -240,8 +249,13 @@ class EdgeProbabilities:
         adjacent = 1.0 - p[:, 0]
         drawn = np.where(~directed, p[:, 3], np.where(i < j, p[:, 1], p[:, 2]))
         share = np.divide(drawn, adjacent, out=np.zeros_like(drawn), where=adjacent > 0)
-        return {(self.names[a], self.names[b]): {"weight": float(w), "direction": float(d)}
-                for a, b, w, d in zip(i.tolist(), j.tolist(), adjacent, share)}
+        out = {(self.names[a], self.names[b]): {"weight": float(w), "direction": float(d)}
+               for a, b, w, d in zip(i.tolist(), j.tolist(), adjacent, share)}
+        if known is not None:
+            given = {frozenset(p) for p in known}
+            for pair, data in out.items():
+                data["known"] = float(frozenset(pair) in given)
+        return out
 
     def to_frame(self) -> pd.DataFrame:
         """Stored rows as a DataFrame ``a, b, p_none, p_forward, p_backward, p_undirected``."""
@@ -316,22 +330,62 @@ class EdgeProbabilities:
         return out
 
 
+def l1_threshold(strengths: np.ndarray, n_total: int | None = None) -> float:
+    """The significance threshold of edge strengths by the L1 method of Scutari &
+    Nagarajan (2013), as bnlearn's ``averaged.network`` estimates it (docs/design.md §3).
+
+    ``strengths`` are P(adjacent) of the listed pairs; ``n_total`` pairs in all, the
+    unlisted ones with strength 0. With F the empirical CDF of the strengths on [0, 1],
+    the level p minimises the L1 distance ∫₀¹ |F(x) − p| dx to the CDF of an ideal,
+    perfectly separated set of strengths (a step from p to 1 at x = 1): the median of F
+    weighted by the lengths of its constant pieces (midway where that median is a range).
+    The threshold is F's p-quantile (the smallest strength s with F(s) ≥ p); an edge
+    must be stronger than it (or of strength 1).
+    """
+    s = np.clip(np.asarray(strengths, dtype=np.float64).ravel(), 0.0, 1.0)
+    n_total = len(s) if n_total is None else int(n_total)
+    if n_total < len(s):
+        raise InputError(f"n_total ({n_total}) is less than the {len(s)} strengths given")
+    if n_total == 0:
+        return 0.0
+    s = np.concatenate([s, np.zeros(n_total - len(s))]) if n_total > len(s) else s
+    values, counts = np.unique(s, return_counts=True)
+    cdf = np.cumsum(counts) / n_total                       # F at each distinct strength
+    breaks = np.unique(np.concatenate([[0.0], values, [1.0]]))
+    level = np.concatenate([[0.0], cdf])[np.searchsorted(values, breaks[:-1], "right")]
+    widths = np.diff(breaks)                                # F is level[k] on piece k
+    order = np.argsort(level, kind="stable")
+    mass = np.cumsum(widths[order]) / widths.sum()
+    k = int(np.searchsorted(mass, 0.5 - 1e-12))
+    p = level[order][k]
+    if abs(mass[k] - 0.5) <= 1e-12 and k + 1 < len(order):  # every p in a range minimises
+        p = 0.5 * (p + level[order][k + 1])
+    return float(values[min(np.searchsorted(cdf, p - 1e-12), len(values) - 1)])
+
+
 def averaged_network(names: Sequence[str], pairs: np.ndarray, probs: np.ndarray,
-                     threshold: float = 0.5) -> PDAG:
+                     threshold: float | str = 0.5) -> PDAG:
     """The network of the pairs whose edge probability reaches ``threshold``.
 
     A pair is adjacent iff ``1 − p_none ≥ threshold``; it is oriented ``a → b`` iff
     ``p_forward / (1 − p_none) > 0.5``, ``b → a`` likewise with ``p_backward``, else left
     undirected (bnlearn's ``averaged.network`` with its strength and direction rule).
+    ``threshold="estimated"``: bnlearn's default, the :func:`l1_threshold` t of all pairs'
+    P(adjacent), and a pair is adjacent iff ``1 − p_none > t`` or is 1.
     ``pairs`` (m, 2) with ``i < j`` and ``probs`` (m, 4) as stored by
     :class:`EdgeProbabilities`; unlisted pairs have no edge. The directed arcs may form a
     cycle where the replicates disagree; nothing is dropped.
     """
-    if isinstance(threshold, bool) or not 0 < float(threshold) <= 1:
-        raise InputError(f"threshold must be in (0, 1], got {threshold!r}")
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     probs = np.asarray(probs, dtype=np.float64).reshape(-1, 4)
-    keep = 1.0 - probs[:, 0] >= float(threshold)
+    strength = 1.0 - probs[:, 0]
+    if isinstance(threshold, str) and threshold == "estimated":
+        t = l1_threshold(strength, n_pairs(len(names)))
+        keep = (strength > t) | (strength >= 1.0)
+    elif isinstance(threshold, (bool, str)) or not 0 < float(threshold) <= 1:
+        raise InputError(f"threshold must be in (0, 1] or 'estimated', got {threshold!r}")
+    else:
+        keep = strength >= float(threshold)
     adjacent = probs[:, 1:].sum(axis=1)  # the same mass, without 1 − p_none's rounding
     forward = keep & (2 * probs[:, 1] > adjacent)
     backward = keep & ~forward & (2 * probs[:, 2] > adjacent)

@@ -394,7 +394,8 @@ def pdag_to_dag(pdag: PDAG) -> PDAG:
     its undirected edges into ``x``. The smallest such node is taken each time, so the
     result is deterministic. Only nodes adjacent to a removed node can change status, so
     a heap of candidates keeps the work near O(V log V + Σ deg²).
-    Raises ``InputError`` if the PDAG admits none.
+    Raises ``InputError`` if the PDAG admits none, naming the edges that conflict
+    (:func:`_extension_conflict`).
     """
     work = pdag.copy()
     out = PDAG(pdag.n_vars, pdag.names)
@@ -421,7 +422,8 @@ def pdag_to_dag(pdag: PDAG) -> PDAG:
                 found = x
                 break
         if found is None:
-            raise InputError("the PDAG has no consistent DAG extension")
+            raise InputError("the PDAG has no consistent DAG extension: "
+                             + _extension_conflict(work))
         for y in list(work.neighbors(found)):
             out.add_directed(y, found)
         for y in list(work.adjacent(found)):
@@ -431,6 +433,33 @@ def pdag_to_dag(pdag: PDAG) -> PDAG:
                 heapq.heappush(heap, y)
         remaining -= 1
     return out
+
+
+def _extension_conflict(work: PDAG, most: int = 12) -> str:
+    """Why the edges left in ``work`` (no node removable) admit no DAG: a directed cycle,
+    or at the first sink an undirected edge whose orientation would make a new
+    v-structure; then the edges left (at most ``most``)."""
+    names = work.names
+    sinks = [x for x in range(work.n_vars) if work.adjacent(x) and not work.children(x)]
+    if not sinks:  # every node left has a child: following children closes a cycle
+        path, seen = [], {}
+        x = next(x for x in range(work.n_vars) if work.children(x))
+        while x not in seen:
+            seen[x] = len(path)
+            path.append(x)
+            x = min(work.children(x))
+        why = "directed cycle " + " -> ".join(names[v] for v in path[seen[x]:] + [x])
+    else:
+        x = sinks[0]
+        y = min(y for y in work.neighbors(x) if not work.adjacent(x) - {y} <= work.adjacent(y))
+        z = min(work.adjacent(x) - {y} - work.adjacent(y))
+        why = (f"{names[y]} -- {names[x]} {'<-' if work.has_directed(z, x) else '--'} "
+               f"{names[z]} with {names[y]}, {names[z]} not adjacent: a new v-structure "
+               f"at {names[x]} or an arc out of it")
+    left = ([f"{names[i]} -> {names[j]}" for i, j in work.directed_edges().tolist()]
+            + [f"{names[i]} -- {names[j]}" for i, j in work.undirected_edges().tolist()])
+    more = f", … ({len(left)} in all)" if len(left) > most else ""
+    return f"{why}; the edges in conflict: {', '.join(left[:most])}{more}"
 
 
 def structural_hamming_distance(a: PDAG, b: PDAG) -> int:

@@ -5,14 +5,17 @@
   (``graph[j, i] = 1, graph[i, j] = −1`` is ``i → j``; −1 both ways is ``i — j``), node
   names kept.
 * :func:`to_networkx` / :func:`from_networkx`: a networkx ``DiGraph`` on the node names
-  (an undirected edge is the two arcs).
+  (an undirected edge is the two arcs; :func:`from_networkx` also reads one arc with
+  ``undirected=1``).
 * :func:`to_pgmpy`: pgmpy's ``PDAG`` (extra ``bif``: ``pip install causalcal[bif]``).
 * :func:`write_graph` / :func:`read_graph` choose the format by the file's suffix:
-  ``.gml`` (a directed GML graph that ``networkx.read_gml`` and Gephi load; an undirected
-  edge is the two arcs, each with ``undirected 1``), ``.dot`` (a Graphviz digraph; an
-  undirected edge is one line with ``dir=none``) and ``.json`` (exact round trip).
+  ``.gml`` and ``.graphml`` (directed graphs that networkx, Gephi and Cytoscape load;
+  every edge is one edge, an undirected one with ``undirected=1``), ``.dot`` (a Graphviz
+  digraph; an undirected edge is one line with ``dir=none``; read by pydot's parser, so
+  DOT written by Graphviz, pydot or networkx reads too) and ``.json`` (exact round trip).
   Optional ``edge_data`` adds numeric attributes per edge (e.g. its probability); a
-  ``.dot`` file then draws wider lines for larger ``weight`` values.
+  ``.dot`` file then draws wider lines for larger ``weight`` values, and an edge with
+  ``known=1`` (a relation given, not found) in another colour.
 """
 
 from __future__ import annotations
@@ -33,9 +36,12 @@ from causalcal.graph import PDAG
 __all__ = ["GRAPH_SUFFIXES", "from_causallearn", "from_networkx", "read_graph", "to_causallearn",
            "to_networkx", "to_pgmpy", "write_graph"]
 
-GRAPH_SUFFIXES = (".gml", ".dot", ".json")
+GRAPH_SUFFIXES = (".gml", ".graphml", ".dot", ".json")
 JSON_FORMAT = "causalcal.pdag"
 PGMPY_HINT = "pip install causalcal[bif]"
+
+#: The colour of an edge known beforehand (``known=1``), in DOT files and figures.
+KNOWN_COLOUR = "#d95f02"
 
 EdgeData = Mapping[tuple[str, str], Mapping[str, float]]
 
@@ -99,17 +105,17 @@ def to_networkx(graph: PDAG) -> nx.DiGraph:
 
 
 def from_networkx(graph: nx.Graph, nodes: Sequence | None = None) -> PDAG:
-    """A :class:`PDAG` from a networkx ``DiGraph`` (arcs both ways = undirected) or
-    ``Graph`` (undirected).
+    """A :class:`PDAG` from a networkx ``DiGraph`` (arcs both ways, or an arc with a true
+    ``undirected`` attribute, are an undirected edge) or ``Graph`` (undirected).
 
     Node order is ``nodes`` if given, else ``graph``'s node order; node labels become names.
     """
     nodes = list(graph.nodes) if nodes is None else list(nodes)
     index = {node: k for k, node in enumerate(nodes)}
     g = PDAG(len(nodes), [str(n) for n in nodes])
-    for u, v in graph.edges:
+    for u, v, undirected in graph.edges(data="undirected", default=0):
         i, j = index[u], index[v]
-        if not graph.is_directed() or graph.has_edge(v, u):
+        if not graph.is_directed() or graph.has_edge(v, u) or int(undirected):
             if not g.is_adjacent(i, j):
                 g.add_undirected(i, j)
         else:
@@ -163,22 +169,27 @@ def write_graph(graph: PDAG, path: str | os.PathLike, edge_data: EdgeData | None
     that edge, e.g. ``{"weight": 0.93}``.
     """
     suffix = _suffix(path)
-    text = {".gml": _gml, ".dot": _dot, ".json": _json}[suffix](graph, edge_data)
+    writer = {".gml": _gml, ".graphml": _graphml, ".dot": _dot, ".json": _json}[suffix]
+    text = writer(graph, edge_data)
     with atomic_write(path, newline="\n", encoding="utf-8") as handle:
         handle.write(text)
 
 
-def _gml(graph: PDAG, edge_data: EdgeData | None) -> str:
+def _attributed(graph: PDAG, edge_data: EdgeData | None) -> nx.DiGraph:
+    """One arc per edge, ``undirected`` 0 or 1, and the edge's ``edge_data``."""
     g = nx.DiGraph()
     g.add_nodes_from(graph.names)
     for a, b, directed in _edges(graph):
-        extra = _attributes(edge_data, a, b)
-        if directed:
-            g.add_edge(a, b, undirected=0, **extra)
-        else:
-            g.add_edge(a, b, undirected=1, **extra)
-            g.add_edge(b, a, undirected=1, **extra)
-    return "\n".join(nx.generate_gml(g)) + "\n"
+        g.add_edge(a, b, undirected=int(not directed), **_attributes(edge_data, a, b))
+    return g
+
+
+def _gml(graph: PDAG, edge_data: EdgeData | None) -> str:
+    return "\n".join(nx.generate_gml(_attributed(graph, edge_data))) + "\n"
+
+
+def _graphml(graph: PDAG, edge_data: EdgeData | None) -> str:
+    return "\n".join(nx.generate_graphml(_attributed(graph, edge_data))) + "\n"
 
 
 def _quote(name: str) -> str:
@@ -195,6 +206,8 @@ def _dot(graph: PDAG, edge_data: EdgeData | None) -> str:
         attrs += [f"{k}={v:.6g}" for k, v in extra.items() if re.fullmatch(r"[A-Za-z_]\w*", k)]
         if "weight" in extra and math.isfinite(extra["weight"]):
             attrs.append(f"penwidth={0.5 + 4.5 * min(max(extra['weight'], 0.0), 1.0):.3g}")
+        if extra.get("known") == 1:
+            attrs.append(f'color="{KNOWN_COLOUR}"')
         tail = f" [{', '.join(attrs)}]" if attrs else ""
         lines.append(f"  {_quote(a)} -> {_quote(b)}{tail};")
     lines.append("}")
@@ -213,11 +226,11 @@ def _json(graph: PDAG, edge_data: EdgeData | None) -> str:
 
 
 def read_graph(path: str | os.PathLike) -> PDAG:
-    """Read a graph written by :func:`write_graph` (format by suffix; errors name the file).
-
-    ``.gml``: any directed GML graph (arcs both ways are an undirected edge); ``.dot``:
-    the digraph subset :func:`write_graph` writes (quoted names, ``->`` lines,
-    ``dir=none`` for an undirected edge)."""
+    """Read a graph file (format by suffix; errors name the file): ``.gml``/``.graphml``:
+    any directed graph (arcs both ways, or one arc with ``undirected=1``, are an undirected
+    edge) or undirected one; ``.dot``: any Graphviz graph that pydot parses (``dir=none``,
+    ``undirected=1``, arcs both ways or an undirected ``graph``: undirected edges);
+    ``.json``: what :func:`write_graph` writes."""
     suffix = _suffix(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -228,43 +241,58 @@ def read_graph(path: str | os.PathLike) -> PDAG:
     try:
         if suffix == ".gml":
             return from_networkx(nx.parse_gml(text.splitlines()))
+        if suffix == ".graphml":
+            return from_networkx(nx.parse_graphml(text))
         if suffix == ".dot":
-            return _parse_dot(text)
+            return from_networkx(_parse_dot(text))
         return _parse_json(json.loads(text))
     except (ValueError, KeyError, TypeError, nx.NetworkXError) as err:
         raise InputError(f"{path}: not a {suffix[1:]} graph file: {err}") from None
 
 
-_NAME = r'"((?:[^"\\]|\\.)*)"'
-_NODE = re.compile(rf"^\s*{_NAME}\s*;?\s*$")
-_EDGE = re.compile(rf"^\s*{_NAME}\s*->\s*{_NAME}\s*(\[(.*)\])?\s*;?\s*$")
-
-
 def _unquote(text: str) -> str:
+    """A DOT ID as a name: quotes dropped, ``\\"`` and ``\\\\`` (and ``\\n``,
+    ``\\r`` as :func:`write_graph` writes them) unescaped."""
+    if not (len(text) >= 2 and text[0] == text[-1] == '"'):
+        return text
     controls = {"n": "\n", "r": "\r"}
-    return re.sub(r"\\(.)", lambda m: controls.get(m.group(1), m.group(1)), text)
+    return re.sub(r"\\(.)", lambda m: controls.get(m.group(1), m.group(1)), text[1:-1])
 
 
-def _parse_dot(text: str) -> PDAG:
-    names: list[str] = []
-    edges: list[tuple[str, str, bool]] = []
-    for k, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith(("digraph", "}", "//", "graph [", "node [")):
-            continue
-        edge, node = _EDGE.match(line), _NODE.match(line)
-        if edge:
-            a, b = _unquote(edge.group(1)), _unquote(edge.group(2))
-            edges.append((a, b, "dir=none" not in (edge.group(4) or "")))
-            names += [n for n in (a, b) if n not in names]
-        elif node:
-            name = _unquote(node.group(1))
-            names += [name] if name not in names else []
-        else:
-            raise InputError(f"line {k}: cannot read {stripped!r}")
-    index = {n: k for k, n in enumerate(names)}
-    return PDAG.from_edges(len(names), [(index[a], index[b]) for a, b, d in edges if d],
-                           [(index[a], index[b]) for a, b, d in edges if not d], names)
+def _parse_dot(text: str) -> nx.DiGraph:
+    """A DOT graph as a ``DiGraph`` (undirected edges: arcs with ``undirected=1``), read
+    by pydot's parser; a syntax error is an ``InputError`` with pydot's line and column."""
+    import contextlib
+    import io
+    import warnings
+
+    printed = io.StringIO()
+    with warnings.catch_warnings(), contextlib.redirect_stdout(printed):
+        warnings.simplefilter("ignore", DeprecationWarning)  # pydot's use of pyparsing
+        import pydot
+
+        parsed = pydot.graph_from_dot_data(text)  # prints a syntax error, returns None
+    if not parsed:
+        raise InputError(" ".join(printed.getvalue().split()[-12:]) or "no graph")
+    out = nx.DiGraph()
+    _add_dot(parsed[0], out, parsed[0].get_type() == "graph")
+    return out
+
+
+def _add_dot(graph, out: nx.DiGraph, undirected_graph: bool) -> None:
+    """The nodes and edges of a pydot graph and its subgraphs, in file order."""
+    for node in graph.get_nodes():
+        name = node.get_name()
+        if name not in ("node", "edge", "graph"):  # default-attribute statements
+            out.add_node(_unquote(name))
+    for edge in graph.get_edges():
+        a, b = _unquote(str(edge.get_source())), _unquote(str(edge.get_destination()))
+        attrs = edge.get_attributes()
+        undirected = (undirected_graph or attrs.get("dir", "").strip('"') == "none"
+                      or attrs.get("undirected", "0").strip('"') == "1")
+        out.add_edge(a, b, undirected=int(undirected))
+    for sub in graph.get_subgraphs():
+        _add_dot(sub, out, undirected_graph)
 
 
 def _parse_json(doc: dict) -> PDAG:

@@ -9,7 +9,7 @@ open; ``fig.savefig("x.png")`` or a notebook shows it). Needs matplotlib (the op
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -71,14 +71,17 @@ def plot_reliability(
     """Reliability diagrams (no edge, directed, undirected, overall) as a matplotlib Figure.
 
     ``before``/``after`` map edge type → ``{"count", "sum_p", "sum_y"}`` per equal-width
-    bin (pooled over runs; a type may be missing). Each panel shows fraction positive
-    against mean prediction for both, the diagonal, and the share of instances per bin
-    (log scale) underneath. Returns the Figure (``fig.savefig(...)`` is the caller's
-    choice); with ``path`` it is written there (atomically) and the path is returned.
+    bin (pooled over runs; a type may be missing, and has no panel then). Each panel
+    shows fraction positive against mean prediction for both, the diagonal, and the share
+    of instances per bin (log scale) underneath. Returns the Figure
+    (``fig.savefig(...)`` is the caller's choice); with ``path`` it is written there
+    (atomically) and the path is returned.
     """
-    fig = _figure_class()(figsize=(14, 5.5))
-    axes = fig.subplots(2, 4, sharex=True, gridspec_kw={"height_ratios": [3, 1]})
-    for col, (key, label) in enumerate(PANELS):
+    panels = [(key, label) for key, label in PANELS if key in before or key in after]
+    fig = _figure_class()(figsize=(1.5 + 3.2 * len(panels), 5.5))
+    axes = fig.subplots(2, len(panels), sharex=True, squeeze=False,
+                        gridspec_kw={"height_ratios": [3, 1]})
+    for col, (key, label) in enumerate(panels):
         ax, hist = axes[0, col], axes[1, col]
         ax.plot([0, 1], [0, 1], color="0.6", lw=1, ls="--")
         for data, name, style in ((before, labels[0], "o-"), (after, labels[1], "s-")):
@@ -108,40 +111,127 @@ def plot_reliability(
     return fig if path is None else _save(fig, path)
 
 
-def plot_network(probabilities, threshold: float = 0.5, *, seed: int = 0, title: str = ""):
-    """The averaged network of ``probabilities`` (an :class:`~causalcal.edges.EdgeProbabilities`)
-    drawn with edge width by P(adjacent) = 1 − p_none (bnlearn's strength plot): arrows
-    for oriented edges, plain lines for undirected ones, each labelled with its
-    P(adjacent). Variables without an edge are drawn apart. Returns a matplotlib Figure;
-    the layout is networkx's spring layout seeded by ``seed``.
-    """
+def plot_network(probabilities, threshold: float | str = 0.5, *,
+                 known: Collection[tuple[str, str]] = (), tiers: Mapping[str, int] | None = None,
+                 title: str = ""):
+    """The averaged network of ``probabilities`` (an
+    :class:`~causalcal.edges.EdgeProbabilities`; ``threshold`` as in its
+    ``averaged_network``) as a matplotlib Figure (docs/design.md §9.8).
+
+    Edge width grows with P(adjacent) = 1 − p_none (bnlearn's strength plot); arrows for
+    oriented edges, plain lines for undirected ones; edges of ``known`` pairs (names,
+    either order: relations given, not found) in another colour; the others labelled with
+    their P(adjacent) where there are at most 40 edges. Every variable is a
+    label in a box, placed by :func:`causalcal.evaluate.layout.network_layout` (``tiers``
+    as bands, each with its header); the figure grows with the number of variables so
+    that labels stay readable. Deterministic."""
     import networkx as nx
 
+    from causalcal.evaluate.layout import network_layout
+    from causalcal.graph_io import KNOWN_COLOUR
+
     graph = probabilities.averaged_network(threshold)
-    strength = probabilities.edge_strengths(graph)
-    names = graph.names
-    fig = _figure_class()(figsize=(8, 6.5))
-    ax = fig.subplots()
+    strength = probabilities.edge_strengths(graph, known)
     drawn = nx.Graph()
-    drawn.add_nodes_from(names)
-    drawn.add_edges_from((a, b) for a, b in strength)
-    pos = nx.spring_layout(drawn, seed=seed, k=1.5 / max(len(names), 1) ** 0.5)
-    nx.draw_networkx_nodes(drawn, pos, ax=ax, node_color="#dde8f5", edgecolors="#35608f",
-                           node_size=900)
-    nx.draw_networkx_labels(drawn, pos, ax=ax, font_size=8)
-    for directed, edges in ((True, graph.directed_edges()), (False, graph.undirected_edges())):
-        pairs = [(names[i], names[j]) for i, j in edges.tolist()]
-        if not pairs:
-            continue
-        widths = [0.5 + 5.5 * strength[p]["weight"] for p in pairs]
-        nx.draw_networkx_edges(nx.DiGraph(pairs), pos, ax=ax, edgelist=pairs, width=widths,
-                               arrows=True, arrowstyle="-|>" if directed else "-",
-                               arrowsize=14, node_size=900, edge_color="#35608f")
-        nx.draw_networkx_edge_labels(
-            nx.DiGraph(pairs), pos, ax=ax, font_size=7,
-            edge_labels={p: f"{strength[p]['weight']:.2f}" for p in pairs})
+    drawn.add_nodes_from(graph.names)
+    drawn.add_edges_from(strength)
+    sizes = _label_sizes(graph.names)
+    pos = network_layout(drawn, sizes, tiers)
+    xy = np.array([pos[n] for n in graph.names]).reshape(-1, 2)
+    half = np.array([sizes[n] for n in graph.names]).reshape(-1, 2) / 2
+    low, high = (xy - half).min(axis=0) - 0.3, (xy + half).max(axis=0) + 0.3
+    if tiers:
+        high[1] += 0.3  # the bands' headers
+    width, height = high - low
+    fig = _figure_class()(figsize=(max(width, 6.0), height + 1.2))
+    ax = fig.add_axes((0, 0.6 / (height + 1.2), 1, height / (height + 1.2)))
+    ax.set_xlim(low[0] - (max(width, 6.0) - width) / 2, high[0] + (max(width, 6.0) - width) / 2)
+    ax.set_ylim(low[1], high[1])
     ax.set_axis_off()
-    ax.set_title(title or f"averaged network: P(adjacent) >= {threshold:g} "
-                          f"({graph.n_directed} directed, {graph.n_undirected} undirected)")
-    fig.tight_layout()
+    for name in graph.names:
+        ax.text(*pos[name], name, ha="center", va="center", fontsize=LABEL_SIZE, zorder=3,
+                bbox={"boxstyle": f"round,pad={PAD}", "fc": "#dde8f5", "ec": "#35608f",
+                      "lw": 0.8})
+    if tiers:
+        _band_headers(ax, pos, tiers, high[1] - 0.25)
+    index = {n: k for k, n in enumerate(graph.names)}
+    for (a, b), data in strength.items():
+        given = data.get("known") == 1
+        ax.add_patch(_edge_arrow(pos[a], pos[b], sizes[a], sizes[b],
+                                 graph.has_directed(index[a], index[b]),
+                                 0.6 + 3.4 * data["weight"],
+                                 KNOWN_COLOUR if given else "#35608f"))
+        if len(strength) <= MOST_EDGE_LABELS and not given:
+            ax.text(*np.mean([pos[a], pos[b]], axis=0), f"{data['weight']:.2f}", fontsize=6.5,
+                    ha="center", va="center", zorder=2.5, color="#35608f",
+                    bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none"})
+    _network_legend(fig, threshold, graph, probabilities, bool(known), title)
     return fig
+
+
+LABEL_SIZE = 8  #: points, the variables' labels
+MOST_EDGE_LABELS = 40  #: edges labelled with their P(adjacent) up to this many
+PAD = 0.35  #: the label box's padding, in units of LABEL_SIZE
+
+
+def _band_headers(ax, pos: Mapping, tiers: Mapping[str, int], y: float) -> None:
+    """"tier t" over each tier's band, "no tier" over the untiered variables'."""
+    bands: dict = {}
+    for name, (x, _) in pos.items():
+        bands.setdefault(tiers.get(name), []).append(x)
+    for tier, xs in bands.items():
+        ax.text((min(xs) + max(xs)) / 2, y, "no tier" if tier is None else f"tier {tier}",
+                ha="center", va="center", fontsize=LABEL_SIZE, color="0.4", style="italic")
+
+
+def _label_sizes(names: Sequence[str]) -> dict[str, tuple[float, float]]:
+    """Each label's box (width, height) in inches, measured with matplotlib's Agg."""
+    from matplotlib.backends.backend_agg import RendererAgg
+    from matplotlib.font_manager import FontProperties
+
+    renderer = RendererAgg(10, 10, 72)  # at 72 dpi a pixel is a point
+    font = FontProperties(size=LABEL_SIZE)
+    pad = 2 * PAD * LABEL_SIZE
+    out = {}
+    for name in names:
+        w, h, _ = renderer.get_text_width_height_descent(name, font, ismath=False)
+        out[name] = ((w + pad) / 72.0, (max(h, LABEL_SIZE) + pad) / 72.0)
+    return out
+
+
+def _edge_arrow(a, b, size_a, size_b, directed: bool, width: float, colour: str):
+    """An arrow (or line) from box ``a`` to box ``b``, ending at the boxes' edges."""
+    from matplotlib.patches import FancyArrowPatch
+
+    start, end = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    d = end - start
+    length = float(np.hypot(*d)) or 1.0
+
+    def leave(half_w: float, half_h: float) -> float:  # distance from centre to box edge
+        return min(half_w / max(abs(d[0]) / length, 1e-9),
+                   half_h / max(abs(d[1]) / length, 1e-9)) + 0.03
+
+    t0 = leave(size_a[0] / 2, size_a[1] / 2) / length
+    t1 = 1 - leave(size_b[0] / 2, size_b[1] / 2) / length
+    return FancyArrowPatch(tuple(start + t0 * d), tuple(start + max(t1, t0) * d),
+                           arrowstyle="-|>" if directed else "-", mutation_scale=12,
+                           lw=width, color=colour, shrinkA=0, shrinkB=0, zorder=2,
+                           alpha=0.9)
+
+
+def _network_legend(fig, threshold, graph, probabilities, known: bool, title: str) -> None:
+    """Title and legend: what width and colour mean."""
+    from matplotlib.lines import Line2D
+
+    from causalcal.graph_io import KNOWN_COLOUR
+
+    rule = (f"> {probabilities.estimated_threshold():.3g} (estimated)"
+            if threshold == "estimated" else f">= {threshold:g}")
+    fig.suptitle(title or f"averaged network: P(adjacent) {rule} ({graph.n_directed} "
+                          f"directed, {graph.n_undirected} undirected)", fontsize=10)
+    handles = [Line2D([], [], color="#35608f", lw=0.6 + 3.4 * p, label=f"P(adjacent) {p:g}")
+               for p in (0.5, 0.75, 1.0)]
+    if known:
+        handles.append(Line2D([], [], color=KNOWN_COLOUR, lw=4.0, label="known (given)"))
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=8,
+               frameon=False)

@@ -134,8 +134,12 @@ def _run_unit(config: StudyConfig, out: Path, results: Path, v: int, e: int, r: 
 
 
 def _log_timing(out: Path, config: StudyConfig, seconds: float, counts: dict) -> None:
-    """One line per invocation, so the wall time of a study resumed over several sessions
-    is the sum of ``timing.jsonl``'s "seconds"."""
+    """One line per invocation that computed a run or a bootstrap, so the wall time of a
+    study resumed over several sessions is the sum of ``timing.jsonl``'s "seconds"; an
+    invocation that only resumes (the documented command rerun) leaves the file as it
+    is."""
+    if not (counts["runs_new"] or counts["bootstraps_new"]):
+        return
     line = {"finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "calibrator": config.tag,
             "seconds": round(seconds, 1), **counts}
     with open(out / "timing.jsonl", "a", encoding="utf-8") as handle:

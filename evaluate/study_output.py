@@ -57,6 +57,18 @@ def _table_text(config: StudyConfig, summary: list[dict]) -> tuple[str, str]:
     return table, header + table + extra
 
 
+#: What does not change a study's results: left out of ``config.json``.
+NOT_RESULTS = ("n_jobs", "plots")
+
+
+def config_record(config: StudyConfig) -> dict:
+    """``config.json``: the settings that determine the results, and the tag; no
+    timings and no resources, so that rerunning a finished study writes the same bytes
+    (timings are ``timing.jsonl``'s)."""
+    kept = {k: v for k, v in asdict(config).items() if k not in NOT_RESULTS}
+    return {**kept, "tag": config.tag}
+
+
 def write_outputs(config: StudyConfig, out: Path, results: Path, records: list[dict],
                   seconds: float) -> StudyResult:
     """Summarise ``records`` and write every summary file under ``results``."""
@@ -67,8 +79,7 @@ def write_outputs(config: StudyConfig, out: Path, results: Path, records: list[d
     write_text(files["table"], text)
     if config.plots:
         files.update(_write_plots(results / "plots", records))
-    config_dump = {**asdict(config), "tag": config.tag, "seconds": seconds}
-    write_text(results / "config.json", dumps(config_dump))
+    write_text(results / "config.json", dumps(config_record(config)))
     return StudyResult(config, out, results, records, summary, table, files, seconds)
 
 

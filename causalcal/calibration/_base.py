@@ -153,6 +153,13 @@ class MulticlassCalibrator(_ChecksFitData, BaseEstimator):
         """Check the hyper-parameters against ``_parameter_constraints``."""
         validate_params(self)
 
+    @property
+    def classes_(self) -> np.ndarray:
+        """The class indices ``0 … n_classes_ − 1`` (once fitted), ``predict_proba``'s
+        columns, as scikit-learn's classifiers have them after ``fit``."""
+        check_is_fitted(self)
+        return np.arange(self.n_classes_)
+
     def predict(self, P) -> np.ndarray:
         """The most probable class index of each row, an int array (n,): a label, not a
         probability (the calibrated probabilities are :meth:`predict_proba`; contrast

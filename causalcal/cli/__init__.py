@@ -64,9 +64,11 @@ def check_output_file(path: str, option: str = "--out",
 
     from causalcal._io import check_output_file as check
 
-    if suffixes and Path(path).suffix.lower() not in suffixes:
-        raise CLIError(f"{option} {path}: use a {' or '.join(suffixes)} file name")
-    check(path, option)
+    check(path, option)  # a folder, or no way to write there, first
+    suffix = Path(path).suffix.lower()
+    if suffixes and suffix not in suffixes:
+        got = f"cannot write {suffix!r} files" if suffix else "needs a file name suffix"
+        raise CLIError(f"{option} {path}: {got}; use a {' or '.join(suffixes)} file name")
 
 
 def check_output_dir(path: str, option: str = "--out") -> None:

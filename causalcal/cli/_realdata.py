@@ -66,25 +66,40 @@ def knowledge_from_arguments(args: argparse.Namespace, names: list[str]):
 
 def add_graph_arguments(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument(
-        "--graph", metavar="NET.gml|NET.dot|NET.json",
+        "--graph", metavar="NET.gml|NET.graphml|NET.dot|NET.json",
         help=f"also write the averaged network of the {what} probabilities (bnlearn's "
              "averaged.network): a pair is an edge if P(adjacent) = 1 - p_none >= "
              "--graph-threshold, drawn a -> b if more than half of that probability is "
-             "a -> b (likewise b -> a), else undirected. .gml opens in Gephi and "
-             "networkx.read_gml, .dot in Graphviz (dot -Tpdf NET.dot -o NET.pdf), .json "
-             "reads back exactly with causalcal.graph_io.read_graph; edges carry "
-             "weight (= P(adjacent)) and direction (share of it in the drawn direction)")
-    parser.add_argument("--graph-threshold", type=float, default=0.5, metavar="T",
-                        help="P(adjacent) an edge needs in the --graph network (0.5)")
+             "a -> b (likewise b -> a), else undirected (one edge with undirected=1). "
+             ".gml and .graphml open in Gephi, Cytoscape and networkx, .dot in Graphviz "
+             "(if Graphviz is installed: dot -Tpdf NET.dot -o NET.pdf), .json reads back "
+             "exactly with causalcal.graph_io.read_graph; edges carry weight (= "
+             "P(adjacent)), direction (share of it in the drawn direction) and, from "
+             "discover, known (1: a relation of --known, drawn as given)")
+    parser.add_argument("--graph-threshold", type=_threshold, default=0.5, metavar="T",
+                        help="P(adjacent) an edge needs in the --graph network (0.5), or "
+                             "'estimated': bnlearn's threshold estimated from all pairs' "
+                             "P(adjacent) (Scutari & Nagarajan 2013); an edge must exceed it")
+
+
+def _threshold(text: str) -> float | str:
+    """--graph-threshold: a number in (0, 1] or ``estimated``."""
+    if text == "estimated":
+        return text
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is neither a number nor 'estimated'") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"must be in (0, 1] or 'estimated', got {text}")
+    return value
 
 
 def check_graph_arguments(args: argparse.Namespace) -> None:
     """--graph and --graph-threshold, before any work."""
-    from causalcal.cli import CLIError, check_output_file
+    from causalcal.cli import check_output_file
     from causalcal.graph_io import GRAPH_SUFFIXES
 
-    if not 0 < args.graph_threshold <= 1:
-        raise CLIError(f"--graph-threshold must be in (0, 1], got {args.graph_threshold}")
     if args.graph is not None:
         check_output_file(args.graph, "--graph", GRAPH_SUFFIXES)
 
@@ -109,14 +124,23 @@ def plan_search_files(args: argparse.Namespace, outputs: dict[str, str | None]):
     return plan
 
 
-def write_network(probabilities, path: str, threshold: float) -> str:
-    """Write the averaged network of ``probabilities`` to ``path``; a one-line report."""
+def write_network(probabilities, path: str, threshold: float | str,
+                  known: set | None = None) -> str:
+    """Write the averaged network of ``probabilities`` to ``path`` (edges of ``known``
+    pairs of names marked ``known=1``); a one-line report."""
     from causalcal.graph_io import write_graph
 
     graph = probabilities.averaged_network(threshold)
-    write_graph(graph, path, probabilities.edge_strengths(graph))
-    return (f"wrote the averaged network (P(adjacent) >= {threshold:g}: {graph.n_directed} "
-            f"directed, {graph.n_undirected} undirected edges) to {path}")
+    write_graph(graph, path, probabilities.edge_strengths(graph, known))
+    return (f"wrote the averaged network (P(adjacent) {threshold_text(probabilities, threshold)}"
+            f": {graph.n_directed} directed, {graph.n_undirected} undirected edges) to {path}")
+
+
+def threshold_text(probabilities, threshold: float | str) -> str:
+    """``>= 0.5`` or ``> 0.31 (estimated)``: the rule of the averaged network."""
+    if threshold == "estimated":
+        return f"> {probabilities.estimated_threshold():.3g} (estimated)"
+    return f">= {threshold:g}"
 
 
 #: ``--jobs``'s default: every core this process may use, at most this many.

@@ -108,7 +108,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                   "them, or the --checkpoint they were computed with)")
     parser.add_argument("--plot", metavar="DIR",
                         help="write DIR/network.png (the averaged network of the calibrated "
-                             "probabilities, edge width by P(adjacent), at --graph-threshold) "
+                             "probabilities, edge width by P(adjacent), at --graph-threshold; "
+                             "known relations in orange, --tiers as columns) "
                              "and DIR/reliability.png (P(no edge) of the known pairs, "
                              "bootstrap vs calibrated, in-sample and corrected for their "
                              "selection); needs matplotlib: pip install 'causalcal[plot]'")
@@ -117,7 +118,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    check_output_file(args.out, "--out")
+    check_output_file(args.out, "--out", (".csv",))
     _plan_files(args)  # a missing or clashing file fails here, before the heavy imports
     from causalcal._io import atomic_write
     from causalcal.edges import EdgeProbabilities
@@ -161,9 +162,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {len(edges)} pairs to {out}; the fit and the map chosen to {report}")
     if args.graph is not None:
         threshold = args.graph_threshold
-        print(write_network(result.network_probabilities(threshold), args.graph, threshold))
+        print(write_network(result.network_probabilities(threshold), args.graph, threshold,
+                            result.known_edges()))
     if args.plot is not None:
-        print(_write_plots(result, Path(args.plot), args.graph_threshold))
+        tiers = settings.knowledge.tiers if settings.knowledge is not None else None
+        print(_write_plots(result, Path(args.plot), args.graph_threshold, tiers))
     return 0
 
 
@@ -180,13 +183,15 @@ def _plan_files(args: argparse.Namespace) -> None:
     })
 
 
-def _write_plots(result, folder: Path, threshold: float) -> str:
-    """The averaged network and the known pairs' reliability diagram as PNG files."""
+def _write_plots(result, folder: Path, threshold: float | str, tiers: dict | None) -> str:
+    """The averaged network (known relations in their own colour, ``tiers`` as columns)
+    and the known pairs' reliability diagram as PNG files."""
     from causalcal._io import atomic_write
     from causalcal.evaluate.plots import plot_network, plot_reliability
 
     figures = {
-        "network.png": plot_network(result.network_probabilities(threshold), threshold),
+        "network.png": plot_network(result.network_probabilities(threshold), threshold,
+                                    known=result.known_edges(), tiers=tiers or None),
         "reliability.png": plot_reliability(
             *result.known_reliability(), labels=("bootstrap", "calibrated"),
             title="known pairs, in-sample, corrected for their selection"),

@@ -81,17 +81,13 @@ def run(args: argparse.Namespace) -> int:
 
     from causalcal._io import atomic_write
     from causalcal.cli import check_output_file
-    from causalcal.cli._paths import IMAGE, MEASURES, FilePlan
+    from causalcal.cli._paths import IMAGE, IMAGE_SUFFIXES, MEASURES, FilePlan
     from causalcal.edges import EdgeProbabilities
     from causalcal.evaluate import edge_type_metrics, reliability_bins
     from causalcal.relations_io import truth_from_csv
 
     if args.bin_size < 1:
         raise InputError(f"--bin-size must be at least 1, got {args.bin_size}")
-    if args.json:
-        check_output_file(args.json, "--json")
-    if args.plot:
-        check_output_file(args.plot, "--plot")
     plan = FilePlan(args.force)
     for option, path in (("PROBS", args.probs), ("--before", args.before)):
         plan.read(option, path, sidecar=True)
@@ -99,7 +95,11 @@ def run(args: argparse.Namespace) -> int:
     plan.read("--exclude", args.exclude)
     plan.write("--json", args.json, MEASURES)
     plan.write("--plot", args.plot, IMAGE)
-    plan.check()
+    plan.check()  # an output onto an input first, naming both; then the suffixes
+    if args.json:
+        check_output_file(args.json, "--json", (".json",))
+    if args.plot:
+        check_output_file(args.plot, "--plot", IMAGE_SUFFIXES)
     probs = EdgeProbabilities.load(args.probs)
     truth = truth_from_csv(args.truth, probs.names)
     keep = np.ones(probs.n_pairs, dtype=bool)

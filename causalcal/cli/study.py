@@ -26,8 +26,10 @@ files written under --out:
                           shared by every N and every calibrator
   results/<calibrator>/   table.md (Table 33 layout), summary.csv/json, runs.csv/json,
                           runs/*.json (one per finished run), plots/reliability_*.png
-  timing.jsonl            one line per invocation (seconds, runs/bootstraps computed)
-Re-running the same command resumes: finished runs and bootstraps are not recomputed.
+  timing.jsonl            one line per invocation that computed runs or bootstraps (seconds,
+                          counts)
+Re-running the same command resumes: finished runs and bootstraps are not recomputed, and
+a rerun of a finished study writes the same bytes (config.json holds no timings).
 """
 
 from __future__ import annotations

@@ -67,14 +67,16 @@ class DiscoveryResult:
                                  "sum_y": np.bincount(b, y, minlength=n_bins)}})
         return out[0], out[1]
 
-    def network_probabilities(self, threshold: float = 0.0) -> EdgeProbabilities:
+    def network_probabilities(self, threshold: float | str = 0.0) -> EdgeProbabilities:
         """The calibrated probabilities of the candidate pairs with P(adjacent) ≥
-        ``threshold``, and the known pairs as certain (``->`` is the arc, ``--`` an
-        undirected edge, ``none`` no edge): what :meth:`averaged_network` and
-        :func:`causalcal.evaluate.plots.plot_network` draw."""
+        ``threshold`` (``"estimated"``: all, which the estimate needs), and the known
+        pairs as certain (``->`` is the arc, ``--`` an undirected edge, ``none`` no edge):
+        what :meth:`averaged_network` and :func:`causalcal.evaluate.plots.plot_network`
+        draw."""
         names = self.probabilities.names
         index = {n: k for k, n in enumerate(names)}
-        top = self.edges[self.edges["p_adjacent"] >= threshold]
+        low = 0.0 if threshold == "estimated" else threshold
+        top = self.edges[self.edges["p_adjacent"] >= low]
         pairs = np.column_stack([top["a"].map(index), top["b"].map(index)]).astype(np.int64)
         probs = top[list(PROBABILITY_COLUMNS)].to_numpy(np.float64)
         known = self.known[self.known["label"] != EdgeType.NONE]
@@ -83,10 +85,16 @@ class DiscoveryResult:
             names, np.concatenate([pairs, known[["i", "j"]].to_numpy(np.int64)]),
             np.concatenate([probs, one_hot]), self.probabilities.n_boot)
 
-    def averaged_network(self, threshold: float = 0.5):
+    def averaged_network(self, threshold: float | str = 0.5):
         """The averaged network of the calibrated probabilities (known pairs as given):
         :meth:`EdgeProbabilities.averaged_network` of :meth:`network_probabilities`."""
         return self.network_probabilities(threshold).averaged_network(threshold)
+
+    def known_edges(self) -> list[tuple[str, str]]:
+        """The known relations that are edges (``->``, ``<-``, ``--``), as name pairs."""
+        known = self.known[self.known["label"] != EdgeType.NONE]
+        names = self.probabilities.names
+        return [(names[i], names[j]) for i, j in known[["i", "j"]].itertuples(index=False)]
 
     def summary(self, top: int = 10) -> str:
         """A short report: the fit, counts above 0.5 / 0.9, the top candidates with their

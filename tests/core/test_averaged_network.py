@@ -1,5 +1,6 @@
 """The averaged network (issue 17 item 4): bnlearn's averaged.network rule, its export from
-`bootstrap --graph` and `discover --graph`."""
+`bootstrap --graph` and `discover --graph`; the estimated threshold and DAG-extension
+conflicts (issue 28 point 4)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ from hypothesis import strategies as st
 
 import causalcal
 from causalcal.bootstrap import edge_probabilities_from_graphs
-from causalcal.edges import EdgeProbabilities, pair_from_index
+from causalcal.edges import EdgeProbabilities, l1_threshold, pair_from_index
 from causalcal.errors import InputError
-from causalcal.graph import PDAG, dag_to_cpdag
+from causalcal.graph import PDAG, dag_to_cpdag, pdag_to_dag
 from causalcal.graph_io import read_graph
 from causalcal.simulate import random_network
 
@@ -155,3 +156,62 @@ def test_cli_graph_outputs(realdata):
         [sys.executable, "-m", "causalcal", "bootstrap", "data.csv", "--out", "p.npz",
          "--graph", "net.png"], cwd=root, capture_output=True, text=True)
     assert run.returncode == 2 and "--graph" in run.stderr
+
+
+# ------------------------------------------ the estimated threshold (issue 28 point 4)
+def test_estimated_threshold_by_hand():
+    """Six pairs, strengths 0, 0, 0, 0.25, 0.9, 1 (three unlisted). F is 1/2 on [0, 0.25),
+    2/3 on [0.25, 0.9), 5/6 on [0.9, 1); the L1 distance sum_k width_k |F_k - p| is
+    0.25 |1/2 - p| + 0.65 |2/3 - p| + 0.1 |5/6 - p|, least at p = 2/3 (0.0583; at 1/2:
+    0.1417, at 5/6: 0.1917); the 2/3-quantile of the strengths is 0.25, so the edges are
+    the pairs stronger than 0.25: C - D (0.9) and A - D (1)."""
+    names = ["A", "B", "C", "D"]
+    probs = EdgeProbabilities(names, [[0, 1], [2, 3], [0, 3]],
+                              [[0.75, 0.25, 0.0, 0.0], [0.1, 0.9, 0.0, 0.0],
+                               [0.0, 0.0, 0.0, 1.0]])
+    assert probs.estimated_threshold() == 0.25
+    assert l1_threshold([0, 0, 0, 0.25, 0.9, 1.0]) == 0.25
+    assert l1_threshold([0.25, 0.9, 1.0], n_total=6) == 0.25
+    assert _l1_distance(np.array([0, 0, 0, 0.25, 0.9, 1.0]), 2 / 3) == pytest.approx(0.35 / 6)
+    g = probs.averaged_network("estimated")
+    assert g == PDAG.from_edges(4, [(2, 3)], [(0, 3)], names)
+    assert probs.averaged_network(0.25).n_edges == 3  # a fixed threshold is reached, >=
+
+
+def _l1_distance(strengths: np.ndarray, p: float) -> float:
+    """∫₀¹ |F(x) − p| dx by the midpoint rule on a fine grid (F: the empirical CDF)."""
+    x = (np.arange(20_000) + 0.5) / 20_000
+    F = np.searchsorted(np.sort(strengths), x, side="right") / len(strengths)
+    return float(np.mean(np.abs(F - p)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from([0.0, 0.05, 0.1, 0.3, 0.45, 0.5, 0.7, 0.95, 1.0]),
+                min_size=1, max_size=30))
+def test_estimated_threshold_minimises_the_l1_distance(values):
+    """t is a strength whose CDF level F(t) minimises the L1 distance (the minimum
+    of a range reaches its upper end, the level of the quantile taken), or the smallest
+    strength where the best level is 0."""
+    s = np.array(values)
+    t = l1_threshold(s)
+    best = min(_l1_distance(s, p) for p in np.linspace(0, 1, 401))
+    assert t in s
+    assert _l1_distance(s, np.mean(s <= t)) <= best + 1e-3 or (
+        t == s.min() and _l1_distance(s, 0.0) <= best + 1e-3)
+
+
+def test_estimated_threshold_bad_value():
+    probs = EdgeProbabilities(["A", "B"], [[0, 1]], [[0.5, 0.5, 0, 0]])
+    with pytest.raises(InputError, match="estimated"):
+        probs.averaged_network("estimate")
+
+
+# ------------------------------------------------------------ DAG extension conflicts
+def test_no_extension_names_the_conflicting_edges():
+    cycle = PDAG.from_edges(4, [(0, 1), (1, 2), (2, 0)], [], ["a", "b", "c", "d"])
+    with pytest.raises(InputError, match=r"directed cycle a -> b -> c -> a.*a -> b"):
+        pdag_to_dag(cycle)
+    square = PDAG.from_edges(4, [], [(0, 1), (1, 2), (2, 3), (0, 3)], ["a", "b", "c", "d"])
+    with pytest.raises(InputError, match=r"b -- a -- d with b, d not adjacent.*"
+                                         r"a -- b, a -- d, b -- c, c -- d$"):
+        pdag_to_dag(square)

@@ -35,7 +35,7 @@ def test_network_edges_drawn_by_strength():
     arrows = [p for p in fig.axes[0].patches if isinstance(p, FancyArrowPatch)]
     assert len(arrows) == 2  # A -> B and B — C; C, D below the threshold
     widths = sorted(a.get_linewidth() for a in arrows)
-    np.testing.assert_allclose(widths, [0.5 + 5.5 * 0.6, 0.5 + 5.5 * 0.9])
+    np.testing.assert_allclose(widths, [0.6 + 3.4 * 0.6, 0.6 + 3.4 * 0.9])
     styles = {type(a.get_arrowstyle()).__name__ for a in arrows}
     assert styles == {"CurveFilledB", "Curve"}  # an arrow head only on the oriented edge
     texts = {t.get_text() for t in fig.axes[0].texts}
