@@ -87,7 +87,7 @@ def test_discover_summary_lists_untiered_variables(tmp_path, capsys):
 
 def test_readme_diabetes_example_tiers_every_variable():
     text = README.read_text(encoding="utf-8")
-    written = re.search(r"open\('tiers\.csv', 'w'\)\.write\('([^']*)'\)", text)
+    written = re.search(r"open\('diabetes/tiers\.csv', 'w'\)\.write\('([^']*)'\)", text)
     rows = written.group(1).split("\\n")
     assert rows[0] == "variable,tier"
     tiered = {row.split(",")[0] for row in rows[1:] if row}
