@@ -33,6 +33,7 @@ from causalcal.errors import InputError
 from causalcal.graph import PDAG
 from causalcal.knowledge import with_knowledge
 
+from .ancestral import AncestralAccumulator
 from .checkpoint import Checkpoint, run_provenance, search_identity
 from .pair_features import PairFeatureAccumulator, pairwise_gain_all
 
@@ -421,6 +422,7 @@ def bootstrap_edge_probabilities(
     progress: bool = True,
     knowledge: Any = None,
     features: bool = False,
+    ancestral: bool = False,
     **search_options: Any,
 ) -> EdgeProbabilities:
     """Edge-type probabilities of every pair from ``n_boot`` bootstrap searches (docs/design.md §6).
@@ -451,6 +453,10 @@ def bootstrap_edge_probabilities(
     features : also compute the pair features of the learned graphs in the same pass
         (:mod:`causalcal.bootstrap.pair_features`), stored as ``pair_features`` beside the
         probabilities (saved with them in ``.npz``).
+    ancestral : also count, per ordered pair, the replicates whose CPDAG makes one node a
+        definite and a possible ancestor of the other (docs/design.md §6.1), stored as
+        ``ancestral`` (:class:`causalcal.ancestry.AncestralCounts`, saved in ``.npz``).
+        Not with knowledge (its graphs are not CPDAGs).
     **search_options : passed to the search, e.g. ``max_degree=…``.
 
     Returns
@@ -467,8 +473,13 @@ def bootstrap_edge_probabilities(
     if data.n_vars < 2:
         raise InputError(f"need at least 2 variables, got {data.n_vars}")
 
+    if ancestral and search_options.get("knowledge") is not None:
+        raise InputError("ancestral=True needs CPDAGs; with knowledge the replicates are "
+                         "not CPDAGs (docs/design.md §6.1)")
     counter = EdgeTypeCounter(data.n_vars)
-    sinks: list = [counter] + ([PairFeatureAccumulator(data.n_vars)] if features else [])
+    extra = {"features": PairFeatureAccumulator(data.n_vars) if features else None,
+             "ancestral": AncestralAccumulator(data.n_vars, n_boot) if ancestral else None}
+    sinks: list = [counter] + [sink for sink in extra.values() if sink is not None]
     done = _collect(data, search, search_options, seed, n_boot, n_jobs, backend, scheduler,
                     checkpoint, progress, sinks)
     if len(done) != n_boot or counter.n_graphs != n_boot:  # pragma: no cover - defensive
@@ -477,5 +488,8 @@ def bootstrap_edge_probabilities(
     probs.provenance = run_provenance(data, n_boot=n_boot, seed=seed, search=search,
                                       search_options=search_options)
     if features:
-        probs.pair_features = sinks[1].features(pairwise_gain_all(data, **search_options))
+        probs.pair_features = extra["features"].features(
+            pairwise_gain_all(data, **search_options))
+    if ancestral:
+        probs.ancestral = extra["ancestral"].counts()
     return probs
