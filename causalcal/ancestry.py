@@ -46,15 +46,22 @@ __all__ = [
 ]
 
 
-def _reach_rows(n: int, src: np.ndarray, dst: np.ndarray, seed: np.ndarray) -> np.ndarray:
+def _reach_rows(n: int, src: np.ndarray, dst: np.ndarray,
+                seed: np.ndarray | None) -> np.ndarray:
     """Rows ``R[x] = seed[x] | OR of R[y] over the nodes y reachable from x`` of the digraph
-    ``src → dst`` on ``n`` nodes, by dynamic programming over its strong components in
-    reverse topological order (a component shares one row)."""
+    ``src → dst`` on ``n`` nodes (``seed=None``: the identity), by dynamic programming over
+    its strong components in reverse topological order (a component shares one row)."""
     graph = sp.csr_matrix((np.ones(len(src), dtype=np.int8), (src, dst)), shape=(n, n))
     n_comp, label = connected_components(graph, directed=True, connection="strong")
-    order = np.argsort(label, kind="stable")
-    starts = np.flatnonzero(np.r_[True, np.diff(label[order]) != 0])
-    rows = np.logical_or.reduceat(seed[order], starts, axis=0) if n else seed[:0]
+    rows = np.zeros((n_comp, n if seed is None else seed.shape[1]), dtype=bool)
+    if seed is None:
+        rows[label, np.arange(n)] = True
+    else:
+        size = np.bincount(label, minlength=n_comp)
+        single = size[label] == 1
+        rows[label[single]] = seed[single]
+        for x in np.flatnonzero(~single):
+            rows[label[x]] |= seed[x]
     cs, cd = label[src], label[dst]
     keep = cs != cd
     cond = sp.csr_matrix((np.ones(int(keep.sum()), dtype=np.int8), (cs[keep], cd[keep])),
@@ -110,48 +117,49 @@ def ancestral_relations_from_edges(n_vars: int, directed: np.ndarray,
     both = np.concatenate([directed, undirected])
     if len(both) and (both.min() < 0 or both.max() >= n_vars or np.any(both[:, 0] == both[:, 1])):
         raise InputError(f"edges must join two different nodes of 0..{n_vars - 1}")
-    eye = np.zeros((n_vars, n_vars), dtype=bool)
-    eye[np.arange(n_vars), np.arange(n_vars)] = True
     src = np.concatenate([directed[:, 0], undirected[:, 0], undirected[:, 1]])
     dst = np.concatenate([directed[:, 1], undirected[:, 1], undirected[:, 0]])
-    possible = _reach_rows(n_vars, src, dst, eye)  # reflexive for now
+    possible = _reach_rows(n_vars, src, dst, None)  # reflexive for now
     definite = possible.copy()  # exact for nodes without undirected edges
     if len(undirected):
-        _definite_in_components(n_vars, directed, undirected, possible, eye, definite)
-    possible[eye] = False
-    definite[eye] = False
+        _definite_in_components(n_vars, directed, undirected, possible, definite)
+    np.fill_diagonal(possible, False)
+    np.fill_diagonal(definite, False)
     return definite, possible
 
 
 def _definite_in_components(n_vars: int, directed: np.ndarray, undirected: np.ndarray,
-                            possible: np.ndarray, eye: np.ndarray, definite: np.ndarray) -> None:
-    """Fill ``definite`` for the nodes with undirected edges (module docstring): ``leave[x]``
-    is what x reaches in every DAG along its own arcs; ``via[s]`` for an arc s = (A, U)
-    what the uncovered paths A — U ⋯ reach in every DAG that orients A → U."""
-    leave = eye.copy()
+                            possible: np.ndarray, definite: np.ndarray) -> None:
+    """Fill ``definite`` for the nodes with undirected edges (module docstring): ``leave[k]``
+    is what node ``sib[k]`` reaches in every DAG along its own arcs; ``via[s]`` for an arc
+    s = (A, U) what the uncovered paths A — U ⋯ reach in every DAG that orients A → U."""
+    sib = np.unique(undirected)
+    leave = np.zeros((len(sib), n_vars), dtype=bool)
+    leave[np.arange(len(sib)), sib] = True
     order = np.argsort(directed[:, 0], kind="stable")
     cut = np.searchsorted(directed[order, 0], np.arange(n_vars + 1))
-    sib_nodes = np.unique(undirected)
-    for x in sib_nodes:
+    for k, x in enumerate(sib):
         children = directed[order[cut[x]:cut[x + 1]], 1]
         if len(children):
-            leave[x] |= possible[children].any(axis=0)
+            leave[k] |= possible[children].any(axis=0)
     edges = np.concatenate([directed, undirected])
     keys = np.sort(pair_index(edges.min(axis=1), edges.max(axis=1), n_vars))
     tail, head, s, t = _uncovered_arcs(undirected, keys, n_vars)
-    via = _reach_rows(len(tail), s, t, leave[head])
+    via = _reach_rows(len(tail), s, t, leave[np.searchsorted(sib, head)])
     by_tail = np.argsort(tail, kind="stable")
     first = np.searchsorted(tail[by_tail], np.arange(n_vars + 1))
-    for a in sib_nodes:
+    for k, a in enumerate(sib):
         arcs = by_tail[first[a]:first[a + 1]]
-        definite[a] = leave[a]
+        definite[a] = leave[k]
         if len(arcs) < 2:
             continue
         u, w = np.triu_indices(len(arcs), 1)
         far = ~_is_adjacent(keys, head[arcs[u]], head[arcs[w]], n_vars)
-        if far.any():  # two non-adjacent neighbours whose paths both reach b
-            rows = via[arcs]
-            definite[a] |= (rows[u[far]] & rows[w[far]]).any(axis=0)
+        if far.any():  # b reached via two non-adjacent U, W: rows[:, b]ᵀ·apart·rows[:, b] > 0
+            apart = np.zeros((len(arcs), len(arcs)), dtype=np.float32)
+            apart[u[far], w[far]] = 1.0
+            rows = via[arcs].astype(np.float32)
+            definite[a] |= ((apart @ rows) * rows).sum(axis=0) > 0
 
 
 def ancestral_relations(graph: PDAG) -> tuple[np.ndarray, np.ndarray]:

@@ -152,3 +152,14 @@ def test_raw_probabilities_are_distributions_on_random_cpdags():
     i, j = np.triu_indices(6, 1)
     p = raw_causal_probabilities(counts, i, j)
     assert np.all(p >= 0) and np.allclose(p.sum(axis=1), 1.0)
+
+
+def test_chordless_cycle_is_computed_though_not_a_cpdag():
+    # 0 — 1 — 2 — 3 — 0 is no CPDAG (not chordal); its uncovered paths go round the cycle,
+    # which exercises the strong components of the path-step graph
+    definite, possible = ancestral_relations_from_edges(5, [(2, 4)],
+                                                        [(0, 1), (1, 2), (2, 3), (0, 3)])
+    off = ~np.eye(5, dtype=bool)
+    assert np.array_equal(possible[:4, :4], off[:4, :4]) and possible[:4, 4].all()
+    assert not possible[4].any() and not np.any(definite & ~possible)
+    assert definite[2, 4] and definite[0, 4]  # 0's neighbours 1 and 3 both lead to 2
