@@ -368,7 +368,7 @@ def _check_run_arguments(n_boot: Any, seed: Any, n_jobs: Any, backend: str | Non
 
 def _resume(ckpt: Checkpoint, n_boot: int, sinks: list) -> set[int]:
     """Add the replicates ``ckpt`` already holds to every sink (edge-type counter, pair
-    features); return their indices."""
+    features, ancestral counts); return their indices."""
     done: set[int] = set()
     for b in ckpt.finished():
         if b < n_boot:
@@ -472,10 +472,10 @@ def bootstrap_edge_probabilities(
     check_search_options(search, search_options)  # bad names fail before any worker starts
     if data.n_vars < 2:
         raise InputError(f"need at least 2 variables, got {data.n_vars}")
-
     if ancestral and search_options.get("knowledge") is not None:
         raise InputError("ancestral=True needs CPDAGs; with knowledge the replicates are "
                          "not CPDAGs (docs/design.md §6.1)")
+
     counter = EdgeTypeCounter(data.n_vars)
     extra = {"features": PairFeatureAccumulator(data.n_vars) if features else None,
              "ancestral": AncestralAccumulator(data.n_vars, n_boot) if ancestral else None}
