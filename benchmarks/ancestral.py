@@ -65,7 +65,9 @@ def interleaved(v: int, e: int, n: int, n_boot: int, seed: int) -> None:
         t3 = time.perf_counter()
         t_search, t_count, t_anc = t_search + t1 - t0, t_count + t2 - t1, t_anc + t3 - t2
         undirected.append(g.n_undirected)
+    t0 = time.perf_counter()
     counter.pair_counts()  # the counter's final merge belongs to the bootstrap
+    t_count += time.perf_counter() - t0
     base = t_search + t_count
     print(f"V={v} E={e} n={n} n_boot={n_boot}: search {t_search:.1f} s, edge counter "
           f"{t_count:.2f} s, ancestral {t_anc:.2f} s ({1e3 * t_anc / n_boot:.1f} ms/replicate)"
