@@ -33,6 +33,7 @@ from causalcal.errors import InputError
 from causalcal.graph import PDAG
 from causalcal.knowledge import with_knowledge
 
+from .ancestral import AncestralAccumulator
 from .checkpoint import Checkpoint, run_provenance, search_identity
 from .pair_features import PairFeatureAccumulator, pairwise_gain_all
 
@@ -367,7 +368,7 @@ def _check_run_arguments(n_boot: Any, seed: Any, n_jobs: Any, backend: str | Non
 
 def _resume(ckpt: Checkpoint, n_boot: int, sinks: list) -> set[int]:
     """Add the replicates ``ckpt`` already holds to every sink (edge-type counter, pair
-    features); return their indices."""
+    features, ancestral counts); return their indices."""
     done: set[int] = set()
     for b in ckpt.finished():
         if b < n_boot:
@@ -421,6 +422,7 @@ def bootstrap_edge_probabilities(
     progress: bool = True,
     knowledge: Any = None,
     features: bool = False,
+    ancestral: bool = False,
     **search_options: Any,
 ) -> EdgeProbabilities:
     """Edge-type probabilities of every pair from ``n_boot`` bootstrap searches (docs/design.md §6).
@@ -451,6 +453,10 @@ def bootstrap_edge_probabilities(
     features : also compute the pair features of the learned graphs in the same pass
         (:mod:`causalcal.bootstrap.pair_features`), stored as ``pair_features`` beside the
         probabilities (saved with them in ``.npz``).
+    ancestral : also count, per ordered pair, the replicates whose CPDAG makes one node a
+        definite and a possible ancestor of the other (docs/design.md §6.1), stored as
+        ``ancestral`` (:class:`causalcal.ancestry.AncestralCounts`, saved in ``.npz``).
+        Not with knowledge (its graphs are not CPDAGs).
     **search_options : passed to the search, e.g. ``max_degree=…``.
 
     Returns
@@ -466,9 +472,14 @@ def bootstrap_edge_probabilities(
     check_search_options(search, search_options)  # bad names fail before any worker starts
     if data.n_vars < 2:
         raise InputError(f"need at least 2 variables, got {data.n_vars}")
+    if ancestral and search_options.get("knowledge") is not None:
+        raise InputError("ancestral=True needs CPDAGs; with knowledge the replicates are "
+                         "not CPDAGs (docs/design.md §6.1)")
 
     counter = EdgeTypeCounter(data.n_vars)
-    sinks: list = [counter] + ([PairFeatureAccumulator(data.n_vars)] if features else [])
+    extra = {"features": PairFeatureAccumulator(data.n_vars) if features else None,
+             "ancestral": AncestralAccumulator(data.n_vars, n_boot) if ancestral else None}
+    sinks: list = [counter] + [sink for sink in extra.values() if sink is not None]
     done = _collect(data, search, search_options, seed, n_boot, n_jobs, backend, scheduler,
                     checkpoint, progress, sinks)
     if len(done) != n_boot or counter.n_graphs != n_boot:  # pragma: no cover - defensive
@@ -477,5 +488,8 @@ def bootstrap_edge_probabilities(
     probs.provenance = run_provenance(data, n_boot=n_boot, seed=seed, search=search,
                                       search_options=search_options)
     if features:
-        probs.pair_features = sinks[1].features(pairwise_gain_all(data, **search_options))
+        probs.pair_features = extra["features"].features(
+            pairwise_gain_all(data, **search_options))
+    if ancestral:
+        probs.ancestral = extra["ancestral"].counts()
     return probs

@@ -24,8 +24,9 @@ from causalcal._edges_io import (
     read_npz_features,
     write_csv,
 )
-from causalcal._io import atomic_write, input_file
+from causalcal._io import atomic_write, input_file, read_npz_arrays
 from causalcal._validation import check_probability_rows, warn_formula_names
+from causalcal.ancestry import AncestralCounts
 from causalcal.errors import InputError
 from causalcal.graph import PDAG
 from causalcal.pairs import EdgeType, n_pairs, pair_from_index, pair_index
@@ -110,6 +111,9 @@ class EdgeProbabilities:
         #: optional (n_pairs, k) features of every pair in pair order (the bootstrap's
         #: ``features=True``; causalcal.bootstrap.pair_features.FEATURE_NAMES)
         self.pair_features: np.ndarray | None = None
+        #: optional definite and possible ancestor counts of every ordered pair (the
+        #: bootstrap's ``ancestral=True``; docs/design.md §6.1)
+        self.ancestral: AncestralCounts | None = None
         #: the bootstrap run that made them (seed, n_boot, search, search_options, data
         #: fingerprint; :func:`causalcal.bootstrap.checkpoint.run_provenance`), or ``None``
         self.provenance: dict | None = None
@@ -277,7 +281,8 @@ class EdgeProbabilities:
         replaced as one unit (see :func:`causalcal._edges_io.write_csv`); the
         :attr:`provenance` goes with them (the ``.npz`` or the sidecar). Bootstrap
         frequencies (multiples of 1/n_boot) read back exactly; other values to 8
-        significant digits.
+        significant digits. :attr:`pair_features` and :attr:`ancestral` go only to a
+        ``.npz``.
         """
         path = Path(path)
         suffix = path.suffix.lower()
@@ -300,6 +305,9 @@ class EdgeProbabilities:
                    else {"pair_features": np.asarray(self.pair_features)}),
                 **({} if self.provenance is None
                    else {"provenance_json": np.asarray(json.dumps(self.provenance))}),
+                **({} if self.ancestral is None
+                   else {"ancestral_definite": self.ancestral.definite,
+                         "ancestral_possible": self.ancestral.possible}),
             )
 
     def _on_grid(self) -> bool:
@@ -327,6 +335,7 @@ class EdgeProbabilities:
         warn_formula_names(out.names)
         if reader is read_npz:
             out.pair_features = read_npz_features(path, out.n_pairs)
+            out.ancestral = _read_ancestral(path, out.n_vars, out.n_boot)
         return out
 
 
@@ -361,6 +370,20 @@ def l1_threshold(strengths: np.ndarray, n_total: int | None = None) -> float:
     if abs(mass[k] - 0.5) <= 1e-12 and k + 1 < len(order):  # every p in a range minimises
         p = 0.5 * (p + level[order][k + 1])
     return float(values[min(np.searchsorted(cdf, p - 1e-12), len(values) - 1)])
+
+
+def _read_ancestral(path: Path, n_vars: int, n_boot: int) -> AncestralCounts | None:
+    """The optional ancestor counts of an edge-probabilities ``.npz``, or ``None``."""
+    names = ("ancestral_definite", "ancestral_possible")
+    arrays = read_npz_arrays(path, optional=names)
+    if not arrays:
+        return None
+    if len(arrays) != 2 or any(a.shape != (n_vars, n_vars) for a in arrays.values()):
+        raise InputError(f"{path}: {' and '.join(names)} must both be {n_vars} × {n_vars}")
+    try:
+        return AncestralCounts(arrays[names[0]], arrays[names[1]], n_boot)
+    except InputError as err:
+        raise InputError(f"{path}: {err}") from None
 
 
 def averaged_network(names: Sequence[str], pairs: np.ndarray, probs: np.ndarray,

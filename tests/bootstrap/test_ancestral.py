@@ -1,0 +1,77 @@
+"""Ancestor counts accumulated in the bootstrap pass (docs/design.md §6.1)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from causalcal.ancestry import ancestral_relations
+from causalcal.bootstrap import bootstrap_edge_probabilities, bootstrap_weights
+from causalcal.bootstrap.ancestral import AncestralAccumulator, replicate_edges
+from causalcal.bootstrap.searches import get_search
+from causalcal.edges import EdgeProbabilities, pair_index
+from causalcal.errors import InputError
+from causalcal.graph import PDAG
+from causalcal.knowledge import Knowledge
+from causalcal.simulate import random_network
+
+
+@pytest.fixture(scope="module")
+def data():
+    return random_network(9, 12, seed=5).sample(300, seed=6)
+
+
+def _keys(g: PDAG):
+    pairs, labels = g.pair_labels()
+    return pair_index(pairs[:, 0], pairs[:, 1], g.n_vars), labels
+
+
+def test_replicate_edges_rebuild_the_graph():
+    g = PDAG.from_edges(5, directed=[(3, 0), (1, 4)], undirected=[(0, 2), (2, 4)])
+    arcs, undirected = replicate_edges(*_keys(g), 5)
+    assert PDAG.from_edges(5, arcs, undirected) == g
+
+
+def test_counts_equal_relations_of_each_replicate_cpdag(data):
+    n_boot, seed = 6, 3
+    probs = bootstrap_edge_probabilities(data, n_boot=n_boot, seed=seed, progress=False,
+                                         ancestral=True)
+    definite = np.zeros((data.n_vars, data.n_vars), dtype=int)
+    possible = np.zeros_like(definite)
+    for b in range(n_boot):  # independent reference: FGES on each replicate, then its CPDAG
+        d, p = ancestral_relations(get_search("fges")(data, bootstrap_weights(
+            data.n_samples, seed, b)))
+        definite += d
+        possible += p
+    counts = probs.ancestral
+    assert counts.n_boot == n_boot
+    assert np.array_equal(counts.definite, definite) and np.array_equal(counts.possible,
+                                                                         possible)
+    assert possible.any()
+
+
+def test_same_for_two_jobs_and_after_resume_and_saved(data, tmp_path):
+    one = bootstrap_edge_probabilities(data, n_boot=5, seed=2, progress=False, ancestral=True)
+    two = bootstrap_edge_probabilities(data, n_boot=5, seed=2, n_jobs=2, backend="threading",
+                                       progress=False, ancestral=True,
+                                       checkpoint=tmp_path / "ck")
+    assert two.ancestral == one.ancestral
+    (tmp_path / "ck" / "rep-000001.npz").unlink()  # resume: 4 replicates from the folder
+    again = bootstrap_edge_probabilities(data, n_boot=5, seed=2, progress=False,
+                                         ancestral=True, checkpoint=tmp_path / "ck")
+    assert again.ancestral == one.ancestral
+    one.save(tmp_path / "p.npz")
+    loaded = EdgeProbabilities.load(tmp_path / "p.npz")
+    assert loaded.ancestral == one.ancestral and loaded == one
+    assert bootstrap_edge_probabilities(data, n_boot=2, progress=False).ancestral is None
+
+
+def test_refusals(data):
+    with pytest.raises(InputError, match="knowledge"):
+        bootstrap_edge_probabilities(data, n_boot=2, progress=False, ancestral=True,
+                                     knowledge=Knowledge(forbidden=[(data.names[0],
+                                                                     data.names[1])]))
+    acc = AncestralAccumulator(3, 1)
+    acc.add(np.array([0]), np.array([1]))
+    with pytest.raises(InputError, match="more than"):
+        acc.add(np.array([0]), np.array([1]))
