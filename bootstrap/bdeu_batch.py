@@ -29,6 +29,8 @@ import numpy as np
 from scipy import sparse
 from scipy.special import gammaln
 
+from .bdeu_torch import DeviceCounts
+
 __all__ = ["batch_layout", "family_gains"]
 
 _BLOCK_BYTES = 64 << 20  # output block of a stacked product
@@ -62,6 +64,7 @@ class _Layout:
         self._transposed: np.ndarray | None = None
         self._buffer: np.ndarray | None = None
         self._columns: dict[bytes, _Columns] = {}
+        self._device: DeviceCounts | None = None
         w = np.ones(score.n_samples) if score.weights is None else score.weights
         self.weights = w.astype(self.dtype)
         self.samples = np.arange(score.n_samples)
@@ -86,6 +89,13 @@ class _Layout:
         if self._onehot is None:
             self._onehot = self.encode(0, self.score.n_samples)
         return self._onehot
+
+    @property
+    def device(self) -> DeviceCounts | None:
+        """The one-hot matrix on the score's torch device (None: numpy products)."""
+        if self._device is None and self.score.device is not None:
+            self._device = DeviceCounts(self, self.score.device)
+        return self._device
 
     @property
     def transposed(self) -> np.ndarray:
@@ -163,6 +173,8 @@ class _Columns:
         else:
             offs = np.cumsum([0] + sizes[:-1])
             rows = np.stack([lab + o for lab, o in zip(labels, offs)], axis=1).ravel()
+        if lay.device is not None:
+            return lay.device.count(self.cols, rows, k, sum(sizes))
         if self.cols is None:
             z = sparse.csc_matrix(
                 (np.repeat(w, k), rows, np.arange(0, len(rows) + 1, k)), shape=(sum(sizes), n)
@@ -273,14 +285,17 @@ class _Terms:
         rest = cells[0] if len(cells) == 1 else sum(cells[1:], cells[0])
         cells.append(last - rest)
         vals = self.look(r, cells[0])
+        buf = np.empty_like(vals) if self.exact else None
         for c in cells[1:]:
-            vals += self.look(r, c)
+            vals += self.look(r, c, buf)
         self.per_family(vals, out)
 
-    def look(self, r: int, cells: np.ndarray) -> np.ndarray:
-        """The terms of the ``cells`` of variables of arity ``r``."""
+    def look(self, r: int, cells: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """The terms of the ``cells`` of variables of arity ``r`` (exact: into ``out`` if
+        given; "clip" skips the bounds check, every cell is in range)."""
         if self.exact:
-            return self.table[self.index[r] * 2 * self.step :][cells]
+            return np.take(self.table[self.index[r] * 2 * self.step :], cells, out=out,
+                           mode="clip")
         p = self.alpha / (r * self.q) / self.ry
         return self.sign * (gammaln(cells + p) - gammaln(p))
 

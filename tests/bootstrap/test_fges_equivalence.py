@@ -117,3 +117,36 @@ def run_case(name: str, device: str | None = None):
 @pytest.mark.parametrize("name", CASES)
 def test_cpdag_as_before(name):
     assert fingerprint(run_case(name)) == EXPECTED[name]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_torch_path_on_cpu_tensors_gives_the_same_cpdag(name):
+    """``device="cpu"``: the count products of the GPU path, run on CPU tensors."""
+    assert fingerprint(run_case(name, device="cpu")) == EXPECTED[name]
+
+
+def test_torch_path_with_real_weights_matches_numpy():
+    d = random_network(30, 60, seed=5).sample(700, seed=5)
+    w = np.random.default_rng(5).gamma(2.0, 0.5, 700)  # float64 counts, any summation order
+    for limit in ("auto", 8):
+        assert fges(d, w, max_candidates=limit, device="cpu") == fges(d, w, max_candidates=limit)
+
+
+@pytest.mark.parametrize("device", ["tpu", "cuda:x", 3])
+def test_bad_device_is_an_input_error(device):
+    from causalcal.errors import InputError
+
+    d = random_network(5, 5, seed=0).sample(50, seed=0)
+    with pytest.raises(InputError, match="device"):
+        fges(d, device=device)
+
+
+def test_cuda_without_a_gpu_is_an_input_error():
+    import torch
+
+    from causalcal.errors import InputError
+
+    if torch.cuda.is_available():
+        pytest.skip("a CUDA device is present")
+    with pytest.raises(InputError, match="no CUDA device"):
+        fges(random_network(5, 5, seed=0).sample(50, seed=0), device="cuda")
