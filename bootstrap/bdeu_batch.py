@@ -212,12 +212,13 @@ def _family_rows(score, y: int, parents: list[int]):
     r = int(score.arities[y])
     cfg, size = score._config_index(parents)
     key = cfg * r + score._codes[y]
-    seen = np.zeros(size * r, dtype=bool)
-    seen[key] = True
-    u = np.nonzero(seen)[0]
-    rank = np.cumsum(seen) - 1
-    inv = rank[key]
-    tot = np.bincount(inv, weights=score.weights, minlength=len(u))
+    tot = np.bincount(key, weights=score.weights, minlength=size * r)  # weights > 0
+    seen = tot > 0
+    if seen.all():  # every (configuration, y) occurs: the keys are the rows
+        return key, tot, np.arange(0, size * r, r)
+    u = np.flatnonzero(seen)
+    inv = (np.cumsum(seen) - 1)[key]
+    tot = tot[u]
     c = u // r
     change = np.empty(len(c), dtype=bool)
     change[0] = True
