@@ -164,7 +164,7 @@ class _Columns:
         return out
 
     def count(self, labels: list[np.ndarray], sizes: list[int]) -> np.ndarray:
-        """Weighted counts (stacked rows × columns) of stacked requests whose samples carry
+        """Weighted counts (columns × stacked rows) of stacked requests whose samples carry
         the row ``labels`` (one array per request, ``sizes`` rows each)."""
         lay, k = self.lay, len(labels)
         w, n = lay.weights, len(lay.weights)
@@ -174,18 +174,18 @@ class _Columns:
             offs = np.cumsum([0] + sizes[:-1])
             rows = np.stack([lab + o for lab, o in zip(labels, offs)], axis=1).ravel()
         if lay.device is not None:
-            return lay.device.count(self.cols, rows, k, sum(sizes)).T
+            return lay.device.count(self.cols, rows, k, sum(sizes))
         if self.cols is None:
             z = sparse.csc_matrix(
                 (np.repeat(w, k), rows, np.arange(0, len(rows) + 1, k)), shape=(sum(sizes), n)
             )
-            return z @ lay.onehot
+            return np.ascontiguousarray((z @ lay.onehot).T)
         zt = np.zeros((n, sum(sizes)), dtype=lay.dtype)
         if k == 1:
             zt[lay.samples, rows] = w
         else:
             zt[np.repeat(lay.samples, k), rows] = np.repeat(w, k)
-        return (lay.gather(self.cols) @ zt).T
+        return lay.gather(self.cols) @ zt
 
 
 def _subset_columns(lay: _Layout, pos: np.ndarray) -> list[_Columns]:
@@ -262,9 +262,9 @@ class _Terms:
         if not self.exact:
             self.dtype, self.off = np.float64, np.zeros(n_rows + n_cfgs, dtype=np.intp)
             self.alpha = score.sample_prior
-            self.q = np.concatenate([np.repeat(q, sizes), np.repeat(q, n_cfg)])[:, None]
-            self.ry = np.concatenate([np.repeat(ry, sizes), np.ones(n_cfgs)])[:, None]
-            self.sign = np.repeat([1.0, -1.0], [n_rows, n_cfgs])[:, None]
+            self.q = np.concatenate([np.repeat(q, sizes), np.repeat(q, n_cfg)])
+            self.ry = np.concatenate([np.repeat(ry, sizes), np.ones(n_cfgs)])
+            self.sign = np.repeat([1.0, -1.0], [n_rows, n_cfgs])
             return
         self.dtype = np.intp
         keys = list(zip(q, ry))
@@ -280,43 +280,38 @@ class _Terms:
 
     def group(self, r: int, blk: np.ndarray, last: np.ndarray, out: np.ndarray) -> None:
         """Sum into ``out`` (families × variables) the terms of a block of variables of arity
-        ``r``: ``blk`` (cells × variables × r − 1) holds all but the last category, whose
-        cells are ``last`` (cells × 1) minus the others."""
-        cells = [blk[:, :, k] for k in range(r - 1)]
+        ``r``: ``blk`` (variables × r − 1 × columns) holds all but the last category, whose
+        cells are ``last`` minus the others."""
+        cells = [blk[:, k] for k in range(r - 1)]
         rest = cells[0] if len(cells) == 1 else sum(cells[1:], cells[0])
         cells.append(last - rest)
         vals = self.look(r, cells[0])
-        buf = np.empty_like(vals) if self.exact else None
         for c in cells[1:]:
-            vals += self.look(r, c, buf)
+            vals += self.look(r, c)
         self.per_family(vals, out)
 
-    def look(self, r: int, cells: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-        """The terms of the ``cells`` of variables of arity ``r`` (exact: into ``out`` if
-        given; "clip" skips the bounds check, every cell is in range)."""
+    def look(self, r: int, cells: np.ndarray) -> np.ndarray:
+        """The terms of the ``cells`` of variables of arity ``r``."""
         if self.exact:
-            return np.take(self.table[self.index[r] * 2 * self.step :], cells, out=out,
-                           mode="clip")
+            return self.table[self.index[r] * 2 * self.step :][cells]
         p = self.alpha / (r * self.q) / self.ry
         return self.sign * (gammaln(cells + p) - gammaln(p))
 
     def per_family(self, terms: np.ndarray, out: np.ndarray) -> None:
-        """Sum ``terms`` (cells × …) family by family into ``out`` (families × …)."""
+        """Sum ``terms`` (… × columns) family by family into ``out`` (families × …)."""
         if self.cuts is None:
-            out[0] = np.ascontiguousarray(terms.T).sum(axis=-1)
+            terms.sum(axis=-1, out=out[0])
             return
-        ends = np.append(self.cuts[1:], len(terms)).tolist()
-        sums = [_sum_rows(terms[a:b]) for a, b in zip(self.cuts.tolist(), ends)]
+        sums = _segment_sums(terms, self.cuts)
         f = len(sums) // 2
         np.add(sums[:f], sums[f:], out=out)
 
 
 def _block_likelihoods(score, cs: _Columns, fams: list, counts: np.ndarray):
     """Likelihood parts of ``s(y | P ∪ {x})`` for stacked families ``(y, P, rows)`` and every
-    candidate ``x`` (local positions) from their reduced counts ``counts`` (stacked rows ×
-    width), a category of ``x`` at a time, and of each ``s(y | P)`` from its row totals (a
-    constant candidate leaves the likelihood as it is).  Cells run down the columns, so
-    the configuration and family sums add whole rows."""
+    candidate ``x`` (local positions) from their reduced counts ``counts`` (width × stacked
+    rows), a category of ``x`` at a time, and of each ``s(y | P)`` from its row totals (a
+    constant candidate leaves the likelihood as it is)."""
     sizes = [len(f[2][1]) for f in fams]
     n_cfg = [len(f[2][2]) for f in fams]
     if len(fams) == 1:
@@ -328,22 +323,22 @@ def _block_likelihoods(score, cs: _Columns, fams: list, counts: np.ndarray):
     terms = _Terms(score, cs.lay, fams, sizes, n_cfg)
     off = terms.off
     # rows, then (configuration, x) counts: the cells of both lnΓ sums side by side
-    both = np.concatenate([counts, _block_sums(counts, cfg_starts, terms.exact)])
+    both = np.concatenate([counts, _block_sums(counts, cfg_starts, terms.exact)], axis=1)
     both = both.astype(terms.dtype)
-    both += off[:, None]
+    both += off
     tot = tot.astype(terms.dtype)
     both_tot = np.concatenate([tot, np.add.reduceat(tot, cfg_starts)])
     # the totals plus r·off: the last category's cells (arity r) before the others'
     # (each holding count + off) are subtracted
-    last = (both_tot + np.multiply.outer(np.array(cs.lay.table_arities), off))[:, :, None]
+    last = both_tot + np.multiply.outer(np.array(cs.lay.table_arities), off)
     base = np.empty((len(fams), 1))
-    terms.per_family(terms.look(1, last[0]), base)
+    terms.per_family(terms.look(1, last[:1]), base)
     lik = np.empty((len(fams), len(cs.variables)))
     for r, p0, p1, c0 in cs.groups:
         if r == 1:
             lik[:, p0:p1] = base
             continue
-        blk = both[:, c0 : c0 + (p1 - p0) * (r - 1)].reshape(len(off), p1 - p0, r - 1)
+        blk = both[c0 : c0 + (p1 - p0) * (r - 1)].reshape(p1 - p0, r - 1, len(off))
         terms.group(r, blk, last[cs.lay.table_index[r]], lik[:, p0:p1])
     return lik, base[:, 0]
 
@@ -372,51 +367,28 @@ def _units(score, requests: Sequence[tuple[int, frozenset[int]]], dense: bool):
 
 
 def _block_sums(x: np.ndarray, starts: np.ndarray, exact: bool) -> np.ndarray:
-    """Sums of the blocks of rows of ``x`` that begin at ``starts``, as ``np.add.reduceat``
-    along axis 0 (slow there) gives them: ``exact`` integer values (in floats) by a
-    product with the blocks' 0/1 membership (any order is exact), others block by block."""
-    if exact:
-        member = np.zeros((len(starts), len(x)), dtype=x.dtype)
-        member[np.cumsum(np.bincount(starts[1:], minlength=len(x))), np.arange(len(x))] = 1
-        return member @ x
-    ends = np.append(starts[1:], len(x)).tolist()
-    return np.stack([_sum_rows(x[a:b]) for a, b in zip(starts.tolist(), ends)])
+    """``np.add.reduceat(x, starts, axis=1)``: for ``exact`` integer counts (in floats,
+    any order exact) one product with the blocks' 0/1 membership, much faster."""
+    if not exact:
+        return np.add.reduceat(x, starts, axis=1)
+    member = np.zeros((x.shape[1], len(starts)), dtype=x.dtype)
+    member[np.arange(x.shape[1]), np.cumsum(np.bincount(starts[1:], minlength=x.shape[1]))] = 1
+    return x @ member
 
 
-def _sum_rows(x: np.ndarray) -> np.ndarray:
-    """``x.sum(axis=0)`` in the order numpy sums a contiguous axis (the first row, then
-    the others pairwise: eight running sums over blocks of up to 128 rows, halves
-    beyond), so sums down the rows here equal sums along contiguous rows bit for bit."""
-    out = x[0].copy()
-    if len(x) > 1:
-        out += _pairwise(x[1:])
-    return out
-
-
-def _pairwise(x: np.ndarray) -> np.ndarray:
-    """numpy's pairwise summation (``pairwise_sum`` of its add loops) down the rows."""
-    n = len(x)
-    if n > 128:
-        half = n // 2 - (n // 2) % 8
-        return _pairwise(x[:half]) + _pairwise(x[half:])
-    if n < 8:
-        res = x[0].copy()
-        for row in x[1:]:
-            res += row
-        return res
-    m = n - n % 8
-    r = np.add.reduce(x[:m].reshape(m // 8, 8, *x.shape[1:]), axis=0)
-    res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-    for row in x[m:]:
-        res += row
-    return res
+def _segment_sums(x: np.ndarray, cuts: np.ndarray) -> list[np.ndarray]:
+    """``np.add.reduceat(x, cuts, axis=-1)`` bit for bit (each segment's first element plus
+    numpy's pairwise sum of the rest), a segment at a time: reduceat is slow on short
+    segments of many rows."""
+    ends = np.append(cuts[1:], x.shape[-1]).tolist()
+    return [x[..., a] + x[..., a + 1 : b].sum(axis=-1) for a, b in zip(cuts.tolist(), ends)]
 
 
 def _coarsen(counts: np.ndarray, to: np.ndarray, exact: bool) -> np.ndarray:
-    """Sum the rows of ``counts`` that map to the same row ``to[i]`` (all hit)."""
+    """Sum the columns of ``counts`` that map to the same column ``to[i]`` (all hit)."""
     order = np.argsort(to, kind="stable")
     starts = np.flatnonzero(np.r_[True, np.diff(to[order]) != 0])
-    return _block_sums(counts[order], starts, exact)
+    return _block_sums(counts[:, order], starts, exact)
 
 
 def _flush(score, cs: _Columns, min_gain: float, found: list, units: list) -> None:
@@ -427,9 +399,9 @@ def _flush(score, cs: _Columns, min_gain: float, found: list, units: list) -> No
         for k, fam, to in members:
             ks.append(k)
             fams.append(fam)
-            part = counts[o : o + g]
+            part = counts[:, o : o + g]
             pieces.append(part if to is None else _coarsen(part, to, cs.lay.exact))
-    counts = pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
+    counts = pieces[0] if len(pieces) == 1 else np.concatenate(pieces, axis=1)
     gain, base = _block_likelihoods(score, cs, fams, counts)
     for row, (y, pa, _) in enumerate(fams):  # s(y | P) from the same rows, if not cached
         own = score._cache.setdefault(
