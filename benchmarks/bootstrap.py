@@ -149,7 +149,8 @@ def single_search(data, search: str) -> float:
 
 def replicate_vs_floor(data, search: str, repeat: int, **options) -> dict:
     """Best of ``repeat`` searches on replicate 0 in this process, then the floor (the
-    one-hot all-pairs product, best of 3), their ratio and this process's peak RSS."""
+    one-hot all-pairs product, best of 3), their ratio and the peak RSS (sampled) of this
+    process during the searches."""
     from fges import _reference_seconds
 
     from causalcal.bootstrap import bootstrap_weights
@@ -157,14 +158,15 @@ def replicate_vs_floor(data, search: str, repeat: int, **options) -> dict:
 
     fn, w = get_search(search), bootstrap_weights(data.n_samples, 0, 0)
     best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn(data, w, **options)
-        best = min(best, time.perf_counter() - t)
+    with PeakMemory() as mem:
+        for _ in range(repeat):
+            t = time.perf_counter()
+            fn(data, w, **options)
+            best = min(best, time.perf_counter() - t)
     floor = _reference_seconds(data)[1]
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rss = mem.peak_one
     print(f"  replicate {best:.2f} s (best of {repeat}), floor {floor:.3f} s, ratio "
-          f"{best / floor:.1f}x; peak RSS of this process {rss:.0f} MiB")
+          f"{best / floor:.1f}x; peak RSS during the searches {rss:.0f} MiB")
     return {"V": data.n_vars, "replicate": best, "floor": floor, "rss": rss}
 
 
