@@ -1,6 +1,6 @@
 """The search's CPDAGs pinned on seeded cases (issue 29; docs/design.md §5).
 
-Fingerprints of the CPDAGs the default search gave before the batched family scoring
+Fingerprints of the CPDAGs the default search gave before the issue-29 counting changes
 (36 seeded random cases: all candidates or bounded ones, bootstrap weights or none; the
 seven benchmark networks, with and without a bootstrap replicate; three larger bounded
 cases).  A change to the counting or the lnΓ sums that alters a rounding enough to flip
