@@ -33,6 +33,7 @@ from causalcal.errors import InputError
 from causalcal.graph import PDAG, pdag_to_dag
 
 from .bdeu_pairs import pairwise_gains
+from .bdeu_torch import check_device
 
 __all__ = ["BDeuScore"]
 
@@ -50,8 +51,9 @@ class BDeuScore:
     structure_prior : ``β`` in ``[0, V − 1)``; 0 disables the structure-prior term (so does
         any ``β ≥ V − 1`` when ``V ≤ 2``, where the default would be undefined)
     max_arity : variables with more declared categories raise ``InputError``
-    device : optional torch device (``"cuda"``) for the one-hot products of
-        :meth:`pairwise_gains`; ``None`` (default) uses numpy/BLAS
+    device : optional torch device (``"cuda"``; ``"cpu"`` runs the same code on CPU
+        tensors) for the one-hot count products of :meth:`pairwise_gains` and of the
+        family gains (:mod:`.bdeu_torch`); ``None`` (default) uses numpy/BLAS
 
     Rows of weight 0 are dropped when the score is built (they add nothing to any count),
     so ``n_samples`` is the number of rows with a positive weight.
@@ -96,7 +98,7 @@ class BDeuScore:
                 f"column {data.names[k]!r}: {arities[k]} categories > max_arity={max_arity}"
             )
         self.data = data
-        self.device = device
+        self.device = check_device(device)
         self.n_samples = n
         self.n_vars = v
         self.arities = np.maximum(arities, 1)

@@ -29,6 +29,8 @@ import numpy as np
 from scipy import sparse
 from scipy.special import gammaln
 
+from .bdeu_torch import DeviceCounts
+
 __all__ = ["batch_layout", "family_gains"]
 
 _BLOCK_BYTES = 64 << 20  # output block of a stacked product
@@ -62,6 +64,7 @@ class _Layout:
         self._transposed: np.ndarray | None = None
         self._buffer: np.ndarray | None = None
         self._columns: dict[bytes, _Columns] = {}
+        self._device: DeviceCounts | None = None
         w = np.ones(score.n_samples) if score.weights is None else score.weights
         self.weights = w.astype(self.dtype)
         self.samples = np.arange(score.n_samples)
@@ -86,6 +89,13 @@ class _Layout:
         if self._onehot is None:
             self._onehot = self.encode(0, self.score.n_samples)
         return self._onehot
+
+    @property
+    def device(self) -> DeviceCounts | None:
+        """The one-hot matrix on the score's torch device (None: numpy products)."""
+        if self._device is None and self.score.device is not None:
+            self._device = DeviceCounts(self, self.score.device)
+        return self._device
 
     @property
     def transposed(self) -> np.ndarray:
@@ -163,6 +173,8 @@ class _Columns:
         else:
             offs = np.cumsum([0] + sizes[:-1])
             rows = np.stack([lab + o for lab, o in zip(labels, offs)], axis=1).ravel()
+        if lay.device is not None:
+            return lay.device.count(self.cols, rows, k, sum(sizes))
         if self.cols is None:
             z = sparse.csc_matrix(
                 (np.repeat(w, k), rows, np.arange(0, len(rows) + 1, k)), shape=(sum(sizes), n)
@@ -200,12 +212,13 @@ def _family_rows(score, y: int, parents: list[int]):
     r = int(score.arities[y])
     cfg, size = score._config_index(parents)
     key = cfg * r + score._codes[y]
-    seen = np.zeros(size * r, dtype=bool)
-    seen[key] = True
-    u = np.nonzero(seen)[0]
-    rank = np.cumsum(seen) - 1
-    inv = rank[key]
-    tot = np.bincount(inv, weights=score.weights, minlength=len(u))
+    tot = np.bincount(key, weights=score.weights, minlength=size * r)  # weights > 0
+    seen = tot > 0
+    if seen.all():  # every (configuration, y) occurs: the keys are the rows
+        return key, tot, np.arange(0, size * r, r)
+    u = np.flatnonzero(seen)
+    inv = (np.cumsum(seen) - 1)[key]
+    tot = tot[u]
     c = u // r
     change = np.empty(len(c), dtype=bool)
     change[0] = True
@@ -289,9 +302,9 @@ class _Terms:
         if self.cuts is None:
             terms.sum(axis=-1, out=out[0])
             return
-        sums = np.add.reduceat(terms, self.cuts, axis=-1)
-        f = sums.shape[-1] // 2
-        out[:] = (sums[..., :f] + sums[..., f:]).T
+        sums = _segment_sums(terms, self.cuts)
+        f = len(sums) // 2
+        np.add(sums[:f], sums[f:], out=out)
 
 
 def _block_likelihoods(score, cs: _Columns, fams: list, counts: np.ndarray):
@@ -310,8 +323,8 @@ def _block_likelihoods(score, cs: _Columns, fams: list, counts: np.ndarray):
     terms = _Terms(score, cs.lay, fams, sizes, n_cfg)
     off = terms.off
     # rows, then (configuration, x) counts: the cells of both lnΓ sums side by side
-    counts = counts.astype(terms.dtype)
-    both = np.concatenate([counts, np.add.reduceat(counts, cfg_starts, axis=1)], axis=1)
+    both = np.concatenate([counts, _block_sums(counts, cfg_starts, terms.exact)], axis=1)
+    both = both.astype(terms.dtype)
     both += off
     tot = tot.astype(terms.dtype)
     both_tot = np.concatenate([tot, np.add.reduceat(tot, cfg_starts)])
@@ -353,11 +366,29 @@ def _units(score, requests: Sequence[tuple[int, frozenset[int]]], dense: bool):
             yield f[2][0], len(f[2][1]), [(k, f, None)]
 
 
-def _coarsen(counts: np.ndarray, to: np.ndarray) -> np.ndarray:
+def _block_sums(x: np.ndarray, starts: np.ndarray, exact: bool) -> np.ndarray:
+    """``np.add.reduceat(x, starts, axis=1)``: for ``exact`` integer counts (in floats,
+    any order exact) one product with the blocks' 0/1 membership, much faster."""
+    if not exact:
+        return np.add.reduceat(x, starts, axis=1)
+    member = np.zeros((x.shape[1], len(starts)), dtype=x.dtype)
+    member[np.arange(x.shape[1]), np.cumsum(np.bincount(starts[1:], minlength=x.shape[1]))] = 1
+    return x @ member
+
+
+def _segment_sums(x: np.ndarray, cuts: np.ndarray) -> list[np.ndarray]:
+    """``np.add.reduceat(x, cuts, axis=-1)`` bit for bit (each segment's first element plus
+    numpy's pairwise sum of the rest), a segment at a time: reduceat is slow on short
+    segments of many rows."""
+    ends = np.append(cuts[1:], x.shape[-1]).tolist()
+    return [x[..., a] + x[..., a + 1 : b].sum(axis=-1) for a, b in zip(cuts.tolist(), ends)]
+
+
+def _coarsen(counts: np.ndarray, to: np.ndarray, exact: bool) -> np.ndarray:
     """Sum the columns of ``counts`` that map to the same column ``to[i]`` (all hit)."""
     order = np.argsort(to, kind="stable")
     starts = np.flatnonzero(np.r_[True, np.diff(to[order]) != 0])
-    return np.add.reduceat(counts[:, order], starts, axis=1)
+    return _block_sums(counts[:, order], starts, exact)
 
 
 def _flush(score, cs: _Columns, min_gain: float, found: list, units: list) -> None:
@@ -369,7 +400,7 @@ def _flush(score, cs: _Columns, min_gain: float, found: list, units: list) -> No
             ks.append(k)
             fams.append(fam)
             part = counts[:, o : o + g]
-            pieces.append(part if to is None else _coarsen(part, to))
+            pieces.append(part if to is None else _coarsen(part, to, cs.lay.exact))
     counts = pieces[0] if len(pieces) == 1 else np.concatenate(pieces, axis=1)
     gain, base = _block_likelihoods(score, cs, fams, counts)
     for row, (y, pa, _) in enumerate(fams):  # s(y | P) from the same rows, if not cached

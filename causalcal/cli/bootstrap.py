@@ -66,6 +66,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="dask.distributed scheduler address, e.g. tcp://10.0.0.5:8786")
     parser.add_argument("--max-degree", type=int, default=None,
                         help="passed to the search as max_degree (FGES/GES)")
+    parser.add_argument("--device", default=None,
+                        help="torch device for the fges count products, e.g. cuda for a GPU "
+                             "(default: numpy on the CPU; same CPDAGs)")
     parser.add_argument("--max-arity", type=int, default=20,
                         help="a column with more distinct values is refused (20)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -141,6 +144,8 @@ def run(args: argparse.Namespace) -> int:
     options = parse_params(args.option, "--option", "KEY")
     if args.max_degree is not None:
         options["max_degree"] = args.max_degree
+    if args.device is not None:
+        options["device"] = args.device
     search = _resolve_search(args.search)
     options = score_option(args, arity_option(args, search, options))
     settings = bootstrap_settings(args, search, options)

@@ -106,3 +106,17 @@ def test_cli_help_teaches(capsys):
     text = capsys.readouterr().out
     assert "causalcal bootstrap data.csv" in text and "--checkpoint" in text
     assert "--scheduler" in text
+
+
+def test_cli_device_option_runs_the_torch_path(csv, tmp_path, capsys):
+    """--device cpu: fges's count products on CPU torch tensors, the same probabilities;
+    a device torch cannot use is a one-line error (exit 2)."""
+    out = tmp_path / "p.npz"
+    assert main(["bootstrap", str(csv), "--n-boot", "3", "--out", str(out), "-q",
+                 "--device", "cpu"]) == 0
+    data = DiscreteData.from_csv(csv)
+    assert EdgeProbabilities.load(out) == bootstrap_edge_probabilities(
+        data, n_boot=3, progress=False)
+    assert main(["bootstrap", str(csv), "--n-boot", "1", "--out", str(out), "-q",
+                 "--device", "tpu"]) == 2
+    assert "device" in capsys.readouterr().err
