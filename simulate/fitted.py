@@ -36,7 +36,7 @@ def _add_arc(graph: nx.DiGraph, a: int, b: int, knowledge: BoundKnowledge | None
     """Add ``a → b`` unless it closes a cycle or the knowledge forbids it."""
     if knowledge is not None and knowledge.forbids(a, b):
         return False
-    if graph.has_edge(b, a) or nx.has_path(graph, b, a):
+    if nx.has_path(graph, b, a):
         return False
     graph.add_edge(a, b)
     return True

@@ -80,11 +80,14 @@ class EdgeCalibration:
 
 
 def check_fit_options(selection: str = "design", evidence_strength: float = 5.0,
-                      map: str = "auto") -> None:
+                      map: str = "auto", simulated: bool = True) -> None:
     """``InputError`` for a ``selection``, ``evidence_strength`` or ``map`` that
-    :func:`fit_edge_calibrator` would refuse (for workflows that check before any work)."""
+    :func:`fit_edge_calibrator` would refuse (for workflows that check before any work;
+    ``simulated``: whether simulated pairs will be given)."""
     if map not in MAPS:
         raise InputError(f"map must be one of {', '.join(MAPS)}, got {map!r}")
+    if map == "simulated" and not simulated:
+        raise InputError("map='simulated' needs simulations (simulations=R, --simulations R)")
     if selection not in SELECTIONS:
         raise InputError(f"selection must be one of {', '.join(SELECTIONS)}, got {selection!r}")
     if not evidence_strength >= 0:
@@ -120,7 +123,8 @@ def fit_edge_calibrator(
         weight on the calibrated value (0: the calibrated value everywhere).
     map : known relations: ``"auto"`` (default) writes a candidate map only where it
         beats the bootstrap frequencies on known pairs it was not fitted on (Brier score
-        of P(adjacent)) by more than one standard error, else the bootstrap frequencies;
+        of P(adjacent)) by more than ``crossval.Z`` standard errors (one for the
+        calibrated map, two for the simulated one), else the bootstrap frequencies;
         ``"calibrated"``, ``"simulated"`` or ``"identity"`` force one.
     cross_validate : known relations: compute the held-out evidence (needed by
         ``map="auto"``; ``False`` skips it for a forced map).
@@ -151,8 +155,7 @@ def _fit_known(calset: CalibrationSet, model, expected_edges: float | None,
     """Known relations: EM-estimated inclusion rates, the evidence blend, and the
     do-no-harm choice among the bootstrap frequencies, the calibrated map and (with
     simulations) the simulation-informed map."""
-    if map == "simulated" and simulated is None:
-        raise InputError("map='simulated' needs simulations (simulations=R, --simulations R)")
+    check_fit_options(map=map, simulated=simulated is not None)
     rows, counts = calset.inputs.population()
     em = fit_known_relations(EvidenceBlend(model, evidence_strength), calset.X, calset.Y,
                              rows, counts, expected_edges)

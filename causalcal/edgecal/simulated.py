@@ -87,7 +87,8 @@ class SimulatedAdjacency(BaseEstimator):
 
     Parameters
     ----------
-    eps : floor of P(adjacent) before the logit (default: half a count of ``n_boot``).
+    eps : floor of P(adjacent) before the logit (``fit_edge_calibrator`` passes half a
+        bootstrap count, ``0.5 / n_boot``).
     """
 
     def __init__(self, eps: float = 1e-3) -> None:

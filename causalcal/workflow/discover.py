@@ -36,7 +36,7 @@ from causalcal.errors import InputError
 from causalcal.knowledge import Knowledge, check_known_relations
 from causalcal.relations_io import read_known_pairs
 from causalcal.workflow.result import DiscoveryResult
-from causalcal.workflow.simulations import simulated_pairs
+from causalcal.workflow.simulations import check_simulations, simulated_pairs
 
 __all__ = ["RANK_COLUMNS", "DiscoveryResult", "discover", "read_known_pairs"]
 
@@ -127,9 +127,10 @@ def discover(
         ``softmax``, ``temperature``, ``ovr-isotonic`` …), made swap-equivariant.
     evidence_strength : known pairs a P(adjacent) bin needs for half weight on the
         calibrated value (:class:`~causalcal.edgecal.EvidenceBlend`).
-    map : ``"auto"`` (default): the ``p_*`` columns hold the calibrated probabilities only
-        if they beat the bootstrap frequencies on held-out known pairs (cross-validated,
-        by more than one standard error), else the bootstrap frequencies themselves, and
+    map : ``"auto"`` (default): the ``p_*`` columns hold a calibrated map only if it
+        beats the bootstrap frequencies on known pairs it was not fitted on (the
+        calibrated map cross-validated, by more than one standard error; the simulated
+        one by more than two), else the bootstrap frequencies themselves, and
         the summary says so; ``"calibrated"``, ``"simulated"`` or ``"identity"`` force one.
     simulations : R > 0 also simulates R data sets of the data's size from a network
         fitted to the data and its bootstrap, bootstraps each with the same settings (R
@@ -186,14 +187,10 @@ def _check_options(rank_by: str, evidence_strength: float, map: str,
     """What ``discover`` refuses before any work."""
     if rank_by not in RANK_COLUMNS:
         raise InputError(f"rank_by must be one of {', '.join(RANK_COLUMNS)}, got {rank_by!r}")
-    check_fit_options(evidence_strength=evidence_strength, map=map)
-    if isinstance(simulations, SimulatedPairs):
-        return
-    if isinstance(simulations, bool) or not isinstance(simulations, (int, np.integer)) \
-            or simulations < 0:
-        raise InputError(f"simulations must be a whole number >= 0, got {simulations!r}")
-    if map == "simulated" and not simulations:
-        raise InputError("map='simulated' needs simulations (simulations=R, --simulations R)")
+    if not isinstance(simulations, SimulatedPairs):
+        check_simulations(simulations)
+    check_fit_options(evidence_strength=evidence_strength, map=map,
+                      simulated=isinstance(simulations, SimulatedPairs) or simulations > 0)
 
 
 def _probabilities(data: DiscreteData, probabilities: EdgeProbabilities | None,

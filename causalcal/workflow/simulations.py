@@ -32,12 +32,20 @@ from causalcal.edges import EdgeProbabilities
 from causalcal.errors import InputError
 from causalcal.simulate import fitted_network
 
-__all__ = ["STREAM", "simulated_pairs", "simulation_settings"]
+__all__ = ["STREAM", "check_simulations", "simulated_pairs", "simulation_settings"]
 
 log = logging.getLogger(__name__)
 
 #: The seed stream of the simulated data sets (apart from the bootstrap's reweighting).
 STREAM = 26
+
+
+def check_simulations(n_simulations, minimum: int = 0) -> None:
+    """``InputError`` unless ``n_simulations`` is a whole number >= ``minimum``."""
+    if isinstance(n_simulations, bool) or not isinstance(n_simulations, (int, np.integer)) \
+            or n_simulations < minimum:
+        raise InputError(f"simulations must be a whole number >= {minimum}, "
+                         f"got {n_simulations!r}")
 
 
 def simulation_settings(bootstrap: BootstrapSettings, n_boot: int, r: int
@@ -57,9 +65,7 @@ def simulated_pairs(data: DiscreteData, probabilities: EdgeProbabilities,
     """Labelled pairs of ``n_simulations`` data sets simulated from the network fitted to
     ``data`` and its bootstrap ``probabilities`` (see the module); ``prior``: the CPTs'
     equivalent sample size."""
-    if isinstance(n_simulations, bool) or not isinstance(n_simulations, (int, np.integer)) \
-            or n_simulations < 1:
-        raise InputError(f"simulations must be a whole number >= 1, got {n_simulations!r}")
+    check_simulations(n_simulations, minimum=1)
     start = time.perf_counter()
     network = fitted_network(data, probabilities, knowledge=bootstrap.knowledge, prior=prior)
     truth_pairs, truth_labels = network.edge_labels()
