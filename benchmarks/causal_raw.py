@@ -37,9 +37,9 @@ def measure(network_name: str, n: int, n_boot: int) -> str:
     truth = ancestral_relations(network.dag())[0]
     i, j = np.triu_indices(network.n_vars, 1)
     P = raw_causal_probabilities(probs.ancestral, i, j)
-    Y = np.column_stack([truth[i, j], truth[j, i], ~(truth[i, j] | truth[j, i])])
-    p = np.concatenate([P[:, 0], P[:, 1]])  # every ordered pair once
-    y = np.concatenate([Y[:, 0], Y[:, 1]]).astype(int)
+    Y = np.column_stack([~(truth[i, j] | truth[j, i]), truth[i, j], truth[j, i]])
+    p = np.concatenate([P[:, 1], P[:, 2]])  # every ordered pair once
+    y = np.concatenate([Y[:, 1], Y[:, 2]]).astype(int)
     bins = calibration_bins(Y.ravel().astype(int), P.ravel(), bin_size=100)
     mce = float(np.max(np.abs(bins.mean_pred - bins.frac_pos)))
     return (f"{network_name}-n{n}: {network.n_vars} variables, causal share {y.mean():.3f}; "

@@ -42,6 +42,7 @@ __all__ = [
     "AncestralCounts",
     "ancestral_relations",
     "ancestral_relations_from_edges",
+    "causal_truth",
     "raw_causal_probabilities",
 ]
 
@@ -193,10 +194,11 @@ class AncestralCounts:
 
 def raw_causal_probabilities(counts: AncestralCounts, i: Sequence[int] | np.ndarray,
                              j: Sequence[int] | np.ndarray) -> np.ndarray:
-    """Raw three-class probabilities ``(n, 3)`` of the pairs (i, j): i causes j, j causes i,
-    neither (docs/design.md §6.1). A replicate where i is a definite ancestor of j counts
-    1 for "i causes j"; one where it is a possible but not a definite ancestor counts ½
-    (the class holds DAGs with and without the relation). "neither" takes the rest."""
+    """Raw three-class probabilities ``(n, 3)`` of the pairs (i, j) in
+    :class:`~causalcal.pairs.CausalType` order: neither, i causes j, j causes i
+    (docs/design.md §6.1). A replicate where i is a definite ancestor of j counts 1 for
+    "i causes j"; one where it is a possible but not a definite ancestor counts ½ (the
+    class holds DAGs with and without the relation). "neither" takes the rest."""
     i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
     v = counts.definite.shape[0]
     if i.shape != j.shape or np.any(i == j) or np.any((i < 0) | (i >= v) | (j < 0) | (j >= v)):
@@ -206,7 +208,21 @@ def raw_causal_probabilities(counts: AncestralCounts, i: Sequence[int] | np.ndar
     d_ij, d_ji = counts.definite[i, j].astype(float), counts.definite[j, i].astype(float)
     p_ij, p_ji = counts.possible[i, j].astype(float), counts.possible[j, i].astype(float)
     out = np.empty((len(i), 3))
-    out[:, 0] = (d_ij + p_ij) / (2 * counts.n_boot)
-    out[:, 1] = (d_ji + p_ji) / (2 * counts.n_boot)
-    out[:, 2] = np.maximum(1.0 - out[:, 0] - out[:, 1], 0.0)  # ≥ 0 up to rounding
+    out[:, 1] = (d_ij + p_ij) / (2 * counts.n_boot)
+    out[:, 2] = (d_ji + p_ji) / (2 * counts.n_boot)
+    out[:, 0] = np.maximum(1.0 - out[:, 1] - out[:, 2], 0.0)  # ≥ 0 up to rounding
+    return out
+
+
+def causal_truth(dag: PDAG) -> np.ndarray:
+    """The true :class:`~causalcal.pairs.CausalType` (int8) of every pair of a DAG, in
+    row-major pair order: FORWARD where i is an ancestor of j (i < j), BACKWARD where j is
+    one of i, else NEITHER."""
+    if dag.undirected_edges().size:
+        raise InputError("causal truth needs a DAG (no undirected edges)")
+    ancestor, _ = ancestral_relations(dag)
+    i, j = np.triu_indices(dag.n_vars, 1)
+    out = np.zeros(len(i), dtype=np.int8)
+    out[ancestor[i, j]] = 1
+    out[ancestor[j, i]] = 2
     return out

@@ -57,6 +57,9 @@ class EdgeProbabilities:
     n_boot : number of bootstrap replicates behind the probabilities (0 if unknown).
     """
 
+    #: columns per pair
+    n_classes = 4
+
     def __init__(
         self,
         names: Sequence[str],

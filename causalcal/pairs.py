@@ -14,7 +14,8 @@ import numpy as np
 
 from causalcal.errors import InputError
 
-__all__ = ["RELATION_SYMBOLS", "EdgeType", "n_pairs", "pair_from_index", "pair_index"]
+__all__ = ["RELATION_SYMBOLS", "CausalType", "EdgeType", "n_pairs", "pair_from_index",
+           "pair_index"]
 
 RELATION_SYMBOLS = ("none", "->", "<-", "--")
 
@@ -41,6 +42,17 @@ class EdgeType(IntEnum):
                 f"unknown relation {text!r}; expected one of {', '.join(RELATION_SYMBOLS)}"
             )
         return cls(RELATION_SYMBOLS.index(key))
+
+
+class CausalType(IntEnum):
+    """Causal relation of the unordered pair (A, B) with index(A) < index(B)
+    (docs/design.md §3.1): A causes B when A is an ancestor of B in the DAG, directly or
+    through other variables. The order mirrors :class:`EdgeType`: "neither" first, then
+    the two directions, which swap when the pair is written the other way round."""
+
+    NEITHER = 0
+    FORWARD = 1   # A causes B
+    BACKWARD = 2  # B causes A
 
 
 def n_pairs(n_vars: int) -> int:

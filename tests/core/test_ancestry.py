@@ -133,9 +133,10 @@ def test_raw_causal_probabilities_rule():
     counts = AncestralCounts(definite, possible, 4)
     p = raw_causal_probabilities(counts, [0, 0, 1], [1, 2, 2])
     # (0, 1): 2 definite + 1 possible of 4 → 2.5/4; 1 → 0 possible only: 0.5/4
-    assert np.allclose(p[0], [2.5 / 4, 0.5 / 4, 1.0 / 4])
-    assert np.allclose(p[1], [0.5 / 4, 0.5 / 4, 3.0 / 4])
-    assert np.allclose(p[2], [0.0, 1.5 / 4, 2.5 / 4])
+    # columns: neither, i causes j, j causes i
+    assert np.allclose(p[0], [1.0 / 4, 2.5 / 4, 0.5 / 4])
+    assert np.allclose(p[1], [3.0 / 4, 0.5 / 4, 0.5 / 4])
+    assert np.allclose(p[2], [2.5 / 4, 0.0, 1.5 / 4])
     assert np.allclose(p.sum(axis=1), 1.0)
     with pytest.raises(InputError):
         raw_causal_probabilities(counts, [0], [0])
