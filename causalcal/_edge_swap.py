@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["EDGE_SWAP", "swap_directions", "swap_labels"]
+__all__ = ["CAUSAL_SWAP", "EDGE_SWAP", "swap_directions", "swap_labels"]
 
 #: The edge-type columns of a pair written the other way round: forward <-> backward.
 EDGE_SWAP = (0, 2, 1, 3)
+#: The causal-relation columns (neither, A causes B, B causes A) of a pair written the
+#: other way round (docs/design.md §3.1).
+CAUSAL_SWAP = (0, 2, 1)
 
 
 def swap_directions(probs: np.ndarray) -> np.ndarray:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from causalcal._edge_swap import CAUSAL_SWAP
 from causalcal.ancestry import AncestralCounts, raw_causal_probabilities
 from causalcal.errors import InputError
 from causalcal.pairs import n_pairs, pair_index
@@ -34,6 +35,10 @@ class CausalProbabilities:
 
     #: columns per pair
     n_classes = 3
+    #: values a replicate can add to a class: 1 (definite) or ½ (possible only)
+    counts_per_replicate = 2
+    #: the swap of the columns when a pair is written the other way round
+    swap = CAUSAL_SWAP
 
     def __init__(self, names: Sequence[str], probs: np.ndarray, n_boot: int = 0) -> None:
         self.names = [str(n) for n in names]
@@ -85,5 +90,5 @@ class CausalProbabilities:
         out = self.probs[pair_index(np.minimum(i, j), np.maximum(i, j), self.n_vars)]
         out = out.astype(np.float64)
         swap = i > j
-        out[swap] = out[swap][:, [0, 2, 1]]
+        out[swap] = out[swap][:, list(CAUSAL_SWAP)]
         return out.reshape(*shape, 3)

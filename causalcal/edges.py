@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from causalcal._edge_swap import swap_directions
+from causalcal._edge_swap import EDGE_SWAP, swap_directions
 from causalcal._edges_io import (
     PROBABILITY_COLUMNS,
     read_csv,
@@ -59,6 +59,10 @@ class EdgeProbabilities:
 
     #: columns per pair
     n_classes = 4
+    #: values a replicate can add to a class (one edge type each)
+    counts_per_replicate = 1
+    #: the swap of the columns when a pair is written the other way round
+    swap = EDGE_SWAP
 
     def __init__(
         self,

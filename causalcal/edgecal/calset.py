@@ -20,10 +20,14 @@ from causalcal.edgecal.known import check_known_counts, relation_label_sets
 from causalcal.edgecal.sampling import stratified_calibration_set
 from causalcal.edges import EdgeType
 
-__all__ = ["CalibrationSet", "drawn_calibration_set", "known_calibration_set"]
+__all__ = ["CAUSAL_COLUMNS", "CalibrationSet", "drawn_calibration_set", "known_calibration_set",
+           "label_counts"]
 
 #: Where a calibration set's labels come from.
 SOURCES = ("drawn", "known")
+#: The causal known-relations frame's columns of the classes allowed, in
+#: :class:`~causalcal.pairs.CausalType` order.
+CAUSAL_COLUMNS = ("neither", "forward", "backward")
 
 
 @dataclass(frozen=True)
@@ -34,11 +38,12 @@ class CalibrationSet:
     ----------
     inputs : every pair's calibrator inputs (the population the set was taken from)
     keys : (n,) int64 pair keys (:func:`causalcal.edges.pair_index`)
-    X : (n, 4 + f) float64 inputs of the pairs, ``inputs.rows(keys)``
-    Y : (n, 4) bool allowed edge types of each pair (one for a drawn pair; a known arc
-        ``a -> b`` allows "forward or undirected")
-    labels : (n,) int64 :class:`EdgeType` of each pair as given (truth, or the known
-        relation read as (i, j))
+    X : (n, k + f) float64 inputs of the pairs, ``inputs.rows(keys)``
+    Y : (n, k) bool allowed classes of each pair (one for a drawn pair; a known arc
+        ``a -> b`` allows "forward or undirected"; a causal ``not-causes`` two classes)
+    labels : (n,) int64 :class:`EdgeType` (or :class:`CausalType`) of each pair as given
+        (truth, or the known relation read as (i, j)); −1 for a causal label set of more
+        than one class
     source : ``"drawn"`` (a stratified draw with a known design) or ``"known"``
         (relations from the literature; their inclusion rates are estimated by the fit)
     design : the draw's :class:`SelectionDesign` (``"drawn"``), else None
@@ -78,24 +83,36 @@ def drawn_calibration_set(inputs: PairInputs, truth: np.ndarray, n: int,
     truth = np.asarray(truth)
     keys, test, design = stratified_calibration_set(inputs.probabilities, truth, n, seed=seed)
     labels = truth[keys].astype(np.int64)
-    Y = np.eye(4, dtype=bool)[labels]
+    Y = np.eye(inputs.n_classes, dtype=bool)[labels]
     return CalibrationSet(inputs, keys, inputs.rows(keys), Y, labels, "drawn", design), test
 
 
 def known_calibration_set(inputs: PairInputs, known: pd.DataFrame) -> CalibrationSet:
     """The calibration set of known relations: ``known`` as
-    :func:`causalcal.read_known_pairs` returns it (columns ``i, j, label``).
+    :func:`causalcal.read_known_pairs` returns it (columns ``i, j, label``), or, for
+    causal relations, as :func:`causalcal.relations_io.read_known_causal_pairs` does
+    (columns ``i, j, neither, forward, backward``: the classes allowed).
 
-    At least 5 known arcs and 5 known non-adjacent pairs are needed (``InputError``).
+    At least 5 known arcs and 5 known non-adjacent pairs are needed (``InputError``);
+    for causal relations 5 causally related pairs and 5 stated without an effect.
     """
-    labels = known["label"].to_numpy(np.int64)
-    Y = relation_label_sets(labels)
+    if inputs.causal:
+        Y = known[list(CAUSAL_COLUMNS)].to_numpy(bool)
+        labels = np.where(Y.sum(axis=1) == 1, Y.argmax(axis=1), -1).astype(np.int64)
+    else:
+        labels = known["label"].to_numpy(np.int64)
+        Y = relation_label_sets(labels)
     check_known_counts(Y)
     keys = inputs.keys(known["i"].to_numpy(np.int64), known["j"].to_numpy(np.int64))
     return CalibrationSet(inputs, keys, inputs.rows(keys), Y, labels, "known")
 
 
 def label_counts(calset: CalibrationSet) -> dict[str, int]:
-    """How many pairs of each label (by :attr:`EdgeType.symbol`)."""
+    """How many pairs of each label (by :attr:`EdgeType.symbol`; causal relations by
+    class name, ``several`` for label sets)."""
+    if calset.inputs.causal:
+        counts = np.bincount(calset.labels + 1, minlength=4)
+        return {"neither": int(counts[1]), "causes": int(counts[2]),
+                "caused-by": int(counts[3]), "several": int(counts[0])}
     counts = np.bincount(calset.labels, minlength=4)
     return {t.symbol: int(counts[t]) for t in EdgeType}

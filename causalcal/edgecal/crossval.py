@@ -35,14 +35,24 @@ Z = {"calibrated": 1.0, "simulated": 2.0}
 
 
 def known_pair_losses(Q: np.ndarray, Y: np.ndarray, offsets: np.ndarray) -> dict:
-    """Per-pair losses of population probabilities ``Q`` (n, 4) on known pairs with label
+    """Per-pair losses of population probabilities ``Q`` (n, k) on known pairs with label
     sets ``Y``: turned into the known pairs' own (selected) distribution with the
     inclusion rates ``exp(offsets)`` first, so no map is penalised for the selection
-    itself. ``{"brier": Brier of P(adjacent), "log_loss": log-loss of the label set}``."""
-    adjacent = (~Y[:, 0]).astype(int)
+    itself. ``{"brier": …, "log_loss": log-loss of the label set}``.
+
+    The Brier score is of P(adjacent) for the four edge types; for the three causal
+    relations it is that of P(a causes b) and P(b causes a), summed over the directions
+    whose truth the label settles (``causes``: both, ``not-causes``: the one denied,
+    ``--``: neither), the question a scientist asks of a pair (docs/design.md §9.9)."""
     S = selected_posterior(Q, offsets)
-    return {"brier": (1.0 - S[:, 0] - adjacent) ** 2,
-            "log_loss": -np.log(np.clip((S * Y).sum(axis=1), 1e-12, 1))}
+    log_loss = -np.log(np.clip((S * Y).sum(axis=1), 1e-12, 1))
+    if Y.shape[1] == 3:
+        known = Y.sum(axis=1, keepdims=True) == 1  # one class: both directions settled
+        settled = known | ~Y[:, 1:]  # a direction is settled false where it is not allowed
+        brier = (settled * (S[:, 1:] - Y[:, 1:] * known) ** 2).sum(axis=1)
+        return {"brier": brier, "log_loss": log_loss}
+    adjacent = (~Y[:, 0]).astype(int)
+    return {"brier": (1.0 - S[:, 0] - adjacent) ** 2, "log_loss": log_loss}
 
 
 def cross_validated_losses(model, X: np.ndarray, Y: np.ndarray, offsets: np.ndarray,
@@ -67,9 +77,10 @@ def cross_validated_losses(model, X: np.ndarray, Y: np.ndarray, offsets: np.ndar
     split = StratifiedKFold(folds, shuffle=True, random_state=seed).split(X, adjacent)
     for train, test in split:
         fitted = fit_with_offsets(clone(model), X[train], Y[train], offsets[train])
-        boot = X[test][:, :4]
+        boot = X[test][:, : Y.shape[1]]
         raw = known_pair_losses(boot, Y[test], offsets[test])
-        floored = known_pair_losses((boot + eps) / (1 + 4 * eps), Y[test], offsets[test])
+        floored = known_pair_losses((boot + eps) / (1 + Y.shape[1] * eps), Y[test],
+                                    offsets[test])
         cal = known_pair_losses(fitted.predict_proba(X[test]), Y[test], offsets[test])
         out["brier"]["identity"][test] = raw["brier"]
         out["log_loss"]["identity"][test] = floored["log_loss"]

@@ -56,7 +56,7 @@ class EdgeCalibration:
     calibration_set : the :class:`CalibrationSet` it was fitted on
     design : the selection design the fit corrected for (drawn, pooled when
         equivariant; or the EM estimate for known relations), or None
-    offsets : (n, 4) training offsets of the calibration pairs (None without correction)
+    offsets : (n, k) training offsets of the calibration pairs (None without correction)
     em : for known relations, the EM's result (expected adjacent pairs, steps, converged)
     choice : for known relations, which map was written (``"identity"``, the bootstrap
         frequencies; ``"calibrated"``; or ``"simulated"``) and the held-out evidence
@@ -71,7 +71,7 @@ class EdgeCalibration:
     choice: dict | None = None
 
     def predict_all(self, dtype=np.float32) -> np.ndarray:
-        """Calibrated (V(V−1)/2, 4) probabilities of every pair, in pair order."""
+        """Calibrated (V(V−1)/2, k) probabilities of every pair, in pair order."""
         return self.calibration_set.inputs.predict_all(self.model, dtype)
 
     def predict_proba(self, X: np.ndarray) -> np.ndarray:
@@ -134,9 +134,14 @@ def fit_edge_calibrator(
     """
     check_fit_options(selection, evidence_strength, map)
     inputs = calset.inputs
+    k = inputs.n_classes
+    if simulated is not None and inputs.causal:
+        raise InputError("simulated pairs calibrate edge types, not causal relations")
     equivariant = selection == "design"
     model = edge_calibrator(calibrator, params, seed, n_boot=inputs.n_boot,
-                            equivariant=equivariant, feature_swap=inputs.swap)
+                            equivariant=equivariant, feature_swap=inputs.swap,
+                            eps=inputs.eps if inputs.n_boot else None,
+                            swap=inputs.probabilities.swap)
     if calset.source == "known":
         if not equivariant:
             raise InputError("known relations are never a random sample: selection must "
@@ -144,7 +149,7 @@ def fit_edge_calibrator(
         return _fit_known(calset, model, expected_edges, evidence_strength, map,
                           cross_validate, seed, simulated)
     design = calset.design.pooled([1, 2]) if equivariant else None
-    offsets = design.offsets(calset.X[:, :4]) if equivariant else None
+    offsets = design.offsets(calset.X[:, :k]) if equivariant else None
     fit_with_offsets(model, calset.X, calset.y, offsets)
     return EdgeCalibration(model, calset, design, offsets)
 
@@ -156,15 +161,17 @@ def _fit_known(calset: CalibrationSet, model, expected_edges: float | None,
     do-no-harm choice among the bootstrap frequencies, the calibrated map and (with
     simulations) the simulation-informed map."""
     check_fit_options(map=map, simulated=simulated is not None)
+    k = calset.inputs.n_classes
     rows, counts = calset.inputs.population()
-    em = fit_known_relations(EvidenceBlend(model, evidence_strength), calset.X, calset.Y,
+    em = fit_known_relations(EvidenceBlend(model, evidence_strength, k), calset.X, calset.Y,
                              rows, counts, expected_edges)
-    offsets = em.design.offsets(calset.X[:, :4])
+    offsets = em.design.offsets(calset.X[:, :k])
     losses = ({"folds": 0} if not (cross_validate or map == "auto") else
               cross_validated_losses(em.model, calset.X, calset.Y, offsets, calset.inputs.eps,
                                      seed))
-    maps = {"identity": BootstrapIdentity().fit(calset.X),
-            "calibrated": KeepDirectionSplit(em.model)}
+    # causal labels settle directions (``causes``), so the whole calibrated map is written
+    maps = {"identity": BootstrapIdentity(k).fit(calset.X),
+            "calibrated": em.model if calset.inputs.causal else KeepDirectionSplit(em.model)}
     if simulated is not None:
         sim = SimulatedAdjacency(eps=calset.inputs.eps).fit(simulated)
         maps["simulated"] = KeepDirectionSplit(sim)

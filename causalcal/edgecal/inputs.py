@@ -1,7 +1,9 @@
 """The calibrator's inputs of pairs (docs/design.md §9.6).
 
 A pair's input row is its bootstrap edge-type vector ``(p_none, p_forward, p_backward,
-p_undirected)`` in float64, optionally followed by features of the learned graphs
+p_undirected)`` in float64 — or, for causal relations, its three-class vector
+``(p_neither, p_a_causes_b, p_b_causes_a)`` (:class:`~causalcal.causal.CausalProbabilities`)
+— optionally followed by features of the learned graphs
 (thesis §6.2.6; computed by :mod:`causalcal.bootstrap.pair_features`), transformed for the
 calibrator: ``log1p`` of the counts, the v-structure fraction as it is and
 ``sign · log1p(|gain|)`` of the pairwise gain. Features are chosen by group (a node
@@ -16,6 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from causalcal.bootstrap.pair_features import FEATURE_NAMES, FEATURE_SWAP
+from causalcal.causal import CausalProbabilities
 from causalcal.edges import EdgeProbabilities, pair_from_index, pair_index
 from causalcal.errors import InputError
 
@@ -73,14 +76,20 @@ def feature_groups(features: bool | Sequence[str] | None) -> tuple[str, ...]:
     return groups
 
 
-def distinct_rows(probs: EdgeProbabilities) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def distinct_rows(probs: EdgeProbabilities | CausalProbabilities,
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distinct probability rows of all pairs, how many pairs have each, and which
     row each stored pair has.
 
-    Returns ``(rows (u, 4), counts (u,), inverse)``: ``inverse[0]`` is the row of the
-    implicit (1, 0, 0, 0) of every never-adjacent pair, ``inverse[1:]`` those of
-    ``probs.probs`` in order.
+    Returns ``(rows (u, k), counts (u,), inverse)``. For edge types ``inverse[0]`` is the
+    row of the implicit (1, 0, 0, 0) of every never-adjacent pair, ``inverse[1:]`` those
+    of ``probs.probs`` in order; for causal probabilities (dense) ``inverse`` gives every
+    pair's row in pair order.
     """
+    if isinstance(probs, CausalProbabilities):
+        unique, inverse, counts = np.unique(probs.probs.astype(np.float64), axis=0,
+                                            return_inverse=True, return_counts=True)
+        return unique, counts.astype(np.int64), np.asarray(inverse).reshape(-1)
     rows = np.vstack([[1.0, 0.0, 0.0, 0.0], probs.probs])
     unique, inverse = np.unique(rows, axis=0, return_inverse=True)
     inverse = np.asarray(inverse).reshape(-1)
@@ -95,8 +104,10 @@ class PairInputs:
 
     Parameters
     ----------
-    probabilities : the bootstrap's :class:`EdgeProbabilities`; with ``groups`` it must
-        carry ``pair_features`` (``bootstrap_edge_probabilities(..., features=True)``).
+    probabilities : the bootstrap's :class:`EdgeProbabilities` (four edge types) or
+        :class:`~causalcal.causal.CausalProbabilities` (three causal classes, no
+        features); with ``groups`` it must carry ``pair_features``
+        (``bootstrap_edge_probabilities(..., features=True)``).
     groups : feature groups of :data:`FEATURE_GROUPS` (empty: probabilities only).
 
     Attributes
@@ -105,12 +116,16 @@ class PairInputs:
     swap : their permutation when a pair is read the other way round, or None
     """
 
-    def __init__(self, probabilities: EdgeProbabilities, groups: Sequence[str] = ()) -> None:
+    def __init__(self, probabilities: EdgeProbabilities | CausalProbabilities,
+                 groups: Sequence[str] = ()) -> None:
         self.probabilities = probabilities
         self.groups = feature_groups(groups)
         self.features: np.ndarray | None = None
         self.swap: tuple[int, ...] | None = None
         if self.groups:
+            if isinstance(probabilities, CausalProbabilities):
+                raise InputError("pair features are for edge types; causal relations are "
+                                 "calibrated from their probabilities alone")
             if probabilities.pair_features is None:
                 raise InputError("pair features were asked for, but the probabilities carry "
                                  "none: compute them with features=True (--features)")
@@ -122,16 +137,29 @@ class PairInputs:
         return self.probabilities.n_boot
 
     @property
+    def n_classes(self) -> int:
+        """Classes per pair: 4 edge types or 3 causal relations."""
+        return self.probabilities.n_classes
+
+    @property
+    def causal(self) -> bool:
+        """Whether the classes are causal relations (docs/design.md §3.1)."""
+        return isinstance(self.probabilities, CausalProbabilities)
+
+    @property
     def eps(self) -> float:
-        """Half a bootstrap count, the floor of a zero frequency (docs/design.md §7)."""
-        return 0.5 / self.n_boot if self.n_boot else 1e-6
+        """Half the smallest step of a frequency, the floor of a zero (docs/design.md §7):
+        half a bootstrap count for edge types, a quarter for causal relations (a replicate
+        adds ½ for a possible relation)."""
+        steps = self.n_boot * self.probabilities.counts_per_replicate
+        return 0.5 / steps if steps else 1e-6
 
     def keys(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Pair keys of the pairs (i, j), i < j."""
         return pair_index(np.asarray(i), np.asarray(j), self.probabilities.n_vars)
 
     def rows(self, keys: np.ndarray) -> np.ndarray:
-        """Inputs (n, 4 + f) of the pairs at ``keys`` (pair order, i < j)."""
+        """Inputs (n, k + f) of the pairs at ``keys`` (pair order, i < j)."""
         i, j = pair_from_index(np.asarray(keys, dtype=np.int64), self.probabilities.n_vars)
         P = self.probabilities.lookup(i, j)
         return P if self.features is None else np.hstack([P, self.features[keys]])
@@ -146,7 +174,7 @@ class PairInputs:
         return np.hstack([dense, self.features]), np.ones(len(dense), dtype=np.int64)
 
     def predict_all(self, model, dtype=np.float32, chunk: int = 1 << 18) -> np.ndarray:
-        """``model``'s (V(V−1)/2, 4) probabilities of every pair, in pair order.
+        """``model``'s (V(V−1)/2, k) probabilities of every pair, in pair order.
 
         Without features the model is evaluated once per *distinct* probability row
         (:func:`distinct_rows`: rows are counts / n_boot and repeat a lot; every
@@ -160,6 +188,8 @@ class PairInputs:
         unique, _, inverse = distinct_rows(probs)
         calibrated = np.asarray(model.predict_proba(unique), dtype=np.float64)
         _check_output(model, calibrated, unique.shape, "")
+        if self.causal:
+            return calibrated[inverse].astype(dtype)
         out = np.empty((probs.n_pairs, 4), dtype=dtype)
         out[:] = calibrated[inverse[0]]
         if len(probs):

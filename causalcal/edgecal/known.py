@@ -30,7 +30,7 @@ from scipy.special import expit, logit
 from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted
 
-from causalcal._validation import HasMethods, Interval, Real
+from causalcal._validation import HasMethods, Integral, Interval, Real
 from causalcal.calibration._base import MulticlassCalibrator
 from causalcal.calibration._multiclass import check_label_sets
 from causalcal.calibration.selection import N_BINS, SelectionDesign, probability_bins
@@ -51,6 +51,12 @@ __all__ = [
 
 #: Every edge type is stratified by the pair's probability of adjacency.
 ADJACENCY_STRATA = ((1, 2, 3),) * 4
+
+
+def _related_strata(k: int) -> tuple[tuple[int, ...], ...]:
+    """Every class stratified by the probability of "not class 0" (adjacent, or causally
+    related): :data:`ADJACENCY_STRATA` for the 4 edge types."""
+    return (tuple(range(1, k)),) * k
 #: Known arcs and known non-adjacent pairs needed at least, each.
 MIN_KNOWN = 5
 #: Strata with fewer known pairs than this take their class's overall rate.
@@ -75,8 +81,20 @@ def relation_label_sets(labels: np.ndarray) -> np.ndarray:
 
 
 def check_known_counts(Y: np.ndarray) -> None:
-    """At least :data:`MIN_KNOWN` known arcs and non-adjacent pairs, else an ``InputError``."""
+    """At least :data:`MIN_KNOWN` known arcs and non-adjacent pairs, else an ``InputError``.
+
+    For causal relations (three columns): at least as many pairs known to be causally
+    related (``causes``, ``->``, ``--``) and pairs stated without an effect
+    (``not-causes``)."""
     arcs = int((~Y[:, 0]).sum())
+    if Y.shape[1] == 3:
+        unrelated = int((Y[:, 0] & ~Y.all(axis=1)).sum())
+        if arcs < MIN_KNOWN or unrelated < MIN_KNOWN:
+            raise InputError(
+                f"causal calibration needs at least {MIN_KNOWN} pairs known to be causally "
+                f"related (causes, ->, <- or --) and {MIN_KNOWN} stated without a causal "
+                f"effect (not-causes); you have {arcs} and {unrelated}")
+        return
     none = int((Y[:, 0] & ~Y[:, 1:].any(axis=1)).sum())
     if arcs < MIN_KNOWN or none < MIN_KNOWN:
         raise InputError(
@@ -91,7 +109,9 @@ def adjacency_design(P_known: np.ndarray, Y_known: np.ndarray, pairs_per_bin: np
     """Selection design of known relations: strata "adjacent or not" × bin of 1 − p_none.
 
     ``pairs_per_bin`` counts all pairs by the bin of their probability of adjacency,
-    ``adjacent_per_bin`` the (estimated) adjacent ones among them.
+    ``adjacent_per_bin`` the (estimated) adjacent ones among them. For causal relations
+    (three columns) "adjacent" reads "causally related" (class 0 is "neither"); a pair
+    whose label allows "neither" (``not-causes`` one way) counts as unrelated.
     """
     bins = probability_bins(1.0 - P_known[:, 0])
     adjacent = ~Y_known[:, 0]
@@ -100,9 +120,10 @@ def adjacency_design(P_known: np.ndarray, Y_known: np.ndarray, pairs_per_bin: np
     # a known pair is one of the population: each stratum holds at least its known pairs
     avail_adj = np.maximum(adjacent_per_bin, drawn_adj)
     avail_none = np.maximum(pairs_per_bin - adjacent_per_bin, drawn_none)
-    drawn = np.vstack([drawn_none, drawn_adj, drawn_adj, drawn_adj])
-    available = np.vstack([avail_none, avail_adj, avail_adj, avail_adj])
-    return SelectionDesign(drawn, available, ADJACENCY_STRATA, min_drawn=MIN_PER_STRATUM)
+    k = Y_known.shape[1]
+    drawn = np.vstack([drawn_none] + [drawn_adj] * (k - 1))
+    available = np.vstack([avail_none] + [avail_adj] * (k - 1))
+    return SelectionDesign(drawn, available, _related_strata(k), min_drawn=MIN_PER_STRATUM)
 
 
 def _pin(q_adj: np.ndarray, weights: np.ndarray, total: float) -> np.ndarray:
@@ -141,6 +162,7 @@ def fit_known_relations(model, P_known: np.ndarray, Y_known: np.ndarray, rows: n
     is fitted in place (the last EM step's fit is the result).
     """
     check_known_counts(Y_known)
+    k = Y_known.shape[1]
     counts = np.asarray(row_counts, dtype=np.float64)
     p_adj = 1.0 - rows[:, 0]
     bins = probability_bins(p_adj)
@@ -154,7 +176,7 @@ def fit_known_relations(model, P_known: np.ndarray, Y_known: np.ndarray, rows: n
     while steps < max_iter:
         steps += 1
         design = adjacency_design(P_known, Y_known, pairs_per_bin, adjacent)
-        fit_with_offsets(model, P_known, Y_known, design.offsets(P_known[:, :4]))
+        fit_with_offsets(model, P_known, Y_known, design.offsets(P_known[:, :k]))
         q_adj = 1.0 - np.asarray(model.predict_proba(rows), dtype=np.float64)[:, 0]
         new = np.bincount(bins, weights=counts * _pin(q_adj, counts, total), minlength=N_BINS)
         change = np.max(np.abs(new - adjacent) / np.maximum(adjacent, 1.0))
@@ -163,7 +185,7 @@ def fit_known_relations(model, P_known: np.ndarray, Y_known: np.ndarray, rows: n
             converged = True
             break
     design = adjacency_design(P_known, Y_known, pairs_per_bin, adjacent)
-    fit_with_offsets(model, P_known, Y_known, design.offsets(P_known[:, :4]))
+    fit_with_offsets(model, P_known, Y_known, design.offsets(P_known[:, :k]))
     return KnownRelationsFit(model, design, total, steps, converged)
 
 
@@ -195,11 +217,13 @@ class EvidenceBlend(MulticlassCalibrator):
     _parameter_constraints = {
         "calibrator": [HasMethods("fit", "predict_proba")],
         "strength": [Interval(Real, 0, None, closed="left")],
+        "n_classes": [Interval(Integral, 2, None, closed="left")],
     }
 
-    def __init__(self, calibrator, strength: float = 5.0) -> None:
+    def __init__(self, calibrator, strength: float = 5.0, n_classes: int = 4) -> None:
         self.calibrator = calibrator
         self.strength = strength
+        self.n_classes = n_classes
 
     def fit(self, X, y, sample_weight=None, offsets=None) -> EvidenceBlend:
         """Fit a clone of ``calibrator`` and count the known pairs per bin."""
@@ -211,7 +235,7 @@ class EvidenceBlend(MulticlassCalibrator):
         else:
             model.fit(X, y, sample_weight=sample_weight, offsets=offsets)
         bins = probability_bins(1.0 - X[:, 0])
-        adjacent = ~check_label_sets(y, len(X), 4)[:, 0]
+        adjacent = ~check_label_sets(y, len(X), self.n_classes)[:, 0]
         per_bin = np.bincount(bins, minlength=N_BINS)
         both = (np.bincount(bins[adjacent], minlength=N_BINS) > 0) & \
             (np.bincount(bins[~adjacent], minlength=N_BINS) > 0)

@@ -27,24 +27,28 @@ __all__ = ["BootstrapIdentity", "KeepDirectionSplit", "edge_calibrator", "fit_wi
 
 def edge_calibrator(name, params: dict | None = None, seed: int = 0, *,
                     n_boot: int | None = None, equivariant: bool = True,
-                    feature_swap: Sequence[int] | None = None):
-    """:func:`~causalcal.calibration.make_calibrator` for edge-type probabilities.
+                    feature_swap: Sequence[int] | None = None, eps: float | None = None,
+                    swap: Sequence[int] = EDGE_SWAP):
+    """:func:`~causalcal.calibration.make_calibrator` for a pair's class probabilities:
+    the four edge types, or the three causal relations with ``swap=CAUSAL_SWAP``.
 
-    A calibrator with an ``eps`` (log floor) that ``params`` leave unset gets
-    ``0.5 / n_boot`` (zero counts half a count below one bootstrap hit); with
+    A calibrator with an ``eps`` (log floor) that ``params`` leave unset gets ``eps``
+    (default ``0.5 / n_boot``: zero counts half a count below one bootstrap hit); one with
+    ``n_classes`` gets ``len(swap)`` (later columns are pair features); with
     ``equivariant`` it is wrapped in :class:`SwapEquivariant` so that writing a pair the
-    other way round swaps its forward and backward probabilities and nothing else
-    (``feature_swap``: how extra pair-feature columns permute when the pair is reversed).
+    other way round swaps its two directions and nothing else (``feature_swap``: how
+    extra pair-feature columns permute when the pair is reversed).
     """
     params = dict(params or {})
     model = make_calibrator(name, params, seed)
     target = getattr(model, "binary_calibrator", model)
     own = target.get_params(deep=False)
-    if n_boot and "eps" in own and "eps" not in params:
-        target.set_params(eps=0.5 / n_boot)
+    floor = eps if eps is not None else (0.5 / n_boot if n_boot else None)
+    if floor and "eps" in own and "eps" not in params:
+        target.set_params(eps=floor)
     if "n_classes" in own and "n_classes" not in params:
-        target.set_params(n_classes=4)  # the edge types; later columns are pair features
-    return SwapEquivariant(model, EDGE_SWAP, feature_swap) if equivariant else model
+        target.set_params(n_classes=len(swap))
+    return SwapEquivariant(model, tuple(swap), feature_swap) if equivariant else model
 
 
 def _takes_offsets(model) -> bool:
@@ -73,8 +77,11 @@ def fit_with_offsets(model, X: np.ndarray, y, offsets: np.ndarray | None = None)
 
 
 class BootstrapIdentity:
-    """The identity map: the bootstrap frequencies as they are (the first four input
-    columns). What a fit writes when no calibrated map earns its changes (§9.6)."""
+    """The identity map: the bootstrap frequencies as they are (the first ``n_classes``
+    input columns). What a fit writes when no calibrated map earns its changes (§9.6)."""
+
+    def __init__(self, n_classes: int = 4) -> None:
+        self.n_classes = n_classes
 
     def fit(self, X, y=None, **_) -> BootstrapIdentity:
         """Nothing to learn; returns self."""
@@ -82,8 +89,8 @@ class BootstrapIdentity:
         return self
 
     def predict_proba(self, X) -> np.ndarray:
-        """``X[:, :4]`` (float64)."""
-        return np.array(np.asarray(X, dtype=np.float64)[:, :4])
+        """``X[:, :n_classes]`` (float64)."""
+        return np.array(np.asarray(X, dtype=np.float64)[:, : self.n_classes])
 
 
 class KeepDirectionSplit:

@@ -14,10 +14,12 @@ from typing import NamedTuple
 import numpy as np
 
 from causalcal.calibration.selection import N_BINS, SelectionDesign, probability_bins
+from causalcal.causal import CausalProbabilities
 from causalcal.edges import EdgeProbabilities, EdgeType, pair_index
+from causalcal.pairs import CausalType
 from causalcal.errors import InputError
 
-__all__ = ["CalibrationSample", "ClassTooSmallError", "allocate_draws",
+__all__ = ["CalibrationSample", "ClassTooSmallError", "allocate_draws", "class_draws",
            "stratified_calibration_set"]
 
 
@@ -64,8 +66,11 @@ def allocate_draws(available: np.ndarray, total: int, rng: np.random.Generator) 
     return take
 
 
-def _class_column(probs: np.ndarray | EdgeProbabilities, k: int) -> np.ndarray:
+def _class_column(probs: np.ndarray | EdgeProbabilities | CausalProbabilities,
+                  k: int) -> np.ndarray:
     """Probability of class ``k`` for every pair (float32, pair order)."""
+    if isinstance(probs, CausalProbabilities):
+        return probs.probs[:, k]
     if isinstance(probs, EdgeProbabilities):
         col = np.full(probs.n_pairs, 1.0 if k == EdgeType.NONE else 0.0, dtype=np.float32)
         keys = pair_index(probs.pairs[:, 0], probs.pairs[:, 1], probs.n_vars)
@@ -75,35 +80,47 @@ def _class_column(probs: np.ndarray | EdgeProbabilities, k: int) -> np.ndarray:
 
 
 def _check_inputs(probs, truth, n):
-    """Validated ``(probs, truth, m, n)``: m pairs, N a positive multiple of 4."""
+    """Validated ``(probs, truth, m, n, k)``: m pairs of k classes, N a positive multiple
+    of 4 (edge types) or at least 3 (causal relations)."""
     truth = np.asarray(truth)
-    m = probs.n_pairs if isinstance(probs, EdgeProbabilities) else None
-    if m is None:
+    if isinstance(probs, EdgeProbabilities | CausalProbabilities):
+        m, k = probs.n_pairs, probs.n_classes
+    else:
         probs = np.asarray(probs)
-        if probs.ndim != 2 or probs.shape[1] != 4:
-            raise InputError(f"probs must have shape (m, 4), got {probs.shape}")
-        m = probs.shape[0]
+        if probs.ndim != 2 or probs.shape[1] not in (3, 4):
+            raise InputError(f"probs must have shape (m, 4) or (m, 3), got {probs.shape}")
+        m, k = probs.shape
     if truth.shape != (m,):
         raise InputError(f"truth must have shape ({m},) to match probs, got {truth.shape}")
     if not np.issubdtype(truth.dtype, np.integer):
         raise InputError(f"truth must hold integer edge types, got dtype {truth.dtype}")
-    if int(n) != n or n <= 0 or n % 4:
+    if k == 4 and (int(n) != n or n <= 0 or n % 4):
         raise InputError(f"calibration set size N must be a positive multiple of 4, got {n}")
-    return probs, truth, m, int(n)
+    if int(n) != n or n < k:
+        raise InputError(f"calibration set size N must be an integer of at least {k}, got {n}")
+    return probs, truth, m, int(n), k
 
 
-def _check_class_sizes(truth: np.ndarray, m: int, n: int) -> None:
-    """:class:`ClassTooSmallError` (with the per-class counts) if a class has < N/4 pairs."""
-    counts = np.bincount(truth.astype(np.int64, copy=False), minlength=4) if m else np.zeros(4)
-    if len(counts) > 4 or (m and truth.min() < 0):
-        raise InputError("truth labels must be edge types 0..3")
-    per_class = n // 4
-    short = [t for t in EdgeType if counts[t] < per_class]
+def class_draws(n: int, k: int) -> np.ndarray:
+    """Pairs drawn per class: N/k each, the remainder of N/3 to "neither" first, so the
+    two directions always get equal shares (40 causal pairs: 14, 13, 13)."""
+    return np.full(k, n // k) + (np.arange(k) < n % k)
+
+
+def _check_class_sizes(truth: np.ndarray, m: int, n: int, k: int) -> None:
+    """:class:`ClassTooSmallError` (with the per-class counts) if a class has fewer pairs
+    than its share of N."""
+    types = EdgeType if k == 4 else CausalType
+    counts = np.bincount(truth.astype(np.int64, copy=False), minlength=k) if m else np.zeros(k)
+    if len(counts) > k or (m and truth.min() < 0):
+        raise InputError(f"truth labels must be classes 0..{k - 1}")
+    need = class_draws(n, k)
+    short = [t for t in types if counts[t] < need[t]]
     if short:
-        have = ", ".join(f"{t.name}: {int(counts[t])}" for t in EdgeType)
+        have = ", ".join(f"{t.name}: {int(counts[t])}" for t in types)
         raise ClassTooSmallError(
-            f"calibration set of N={n} needs {per_class} pairs of every edge type, but "
-            f"{', '.join(t.name for t in short)} has fewer (pairs per type: {have})"
+            f"calibration set of N={n} needs {need.min()} pairs of every class, but "
+            f"{', '.join(t.name for t in short)} has fewer (pairs per class: {have})"
         )
 
 
@@ -129,7 +146,7 @@ def _draw_class(probs, truth: np.ndarray, t: int, per_class: int,
 
 
 def stratified_calibration_set(
-    probs: np.ndarray | EdgeProbabilities,
+    probs: np.ndarray | EdgeProbabilities | CausalProbabilities,
     truth: np.ndarray,
     n: int,
     seed: int | np.random.Generator | None = 0,
@@ -140,9 +157,12 @@ def stratified_calibration_set(
     ----------
     probs : (m, 4) bootstrap probabilities over the pairs (columns ordered as
         :class:`~causalcal.edges.EdgeType`), or an :class:`EdgeProbabilities` (then the
-        pairs are all ``V(V−1)/2`` pairs in :func:`~causalcal.edges.pair_index` order).
-    truth : (m,) true :class:`EdgeType` of each pair (int8 is enough).
-    n : calibration set size N, a positive multiple of 4; N/4 pairs come from each class.
+        pairs are all ``V(V−1)/2`` pairs in :func:`~causalcal.edges.pair_index` order);
+        or the three causal classes, (m, 3) or :class:`CausalProbabilities` (issue 30).
+    truth : (m,) true :class:`EdgeType` (or :class:`CausalType`) of each pair (int8 is
+        enough).
+    n : calibration set size N, a positive multiple of 4; N/4 pairs come from each class
+        (causal: :func:`class_draws`, N/3 each with the remainder to "neither").
     seed : seed or ``numpy.random.Generator``.
 
     Within a class, pairs are binned by their probability *of that class* into
@@ -161,15 +181,14 @@ def stratified_calibration_set(
     Raises :class:`ClassTooSmallError` (with the per-class counts) if a class has fewer
     than N/4 pairs.
     """
-    probs, truth, m, n = _check_inputs(probs, truth, n)
-    per_class = n // 4
-    _check_class_sizes(truth, m, n)
+    probs, truth, m, n, k = _check_inputs(probs, truth, n)
+    _check_class_sizes(truth, m, n, k)
     rng = np.random.default_rng(seed)
     chosen = []
-    drawn = np.zeros((4, N_BINS))
-    available = np.zeros((4, N_BINS))
-    for t in EdgeType:
-        picked, drawn[t], available[t] = _draw_class(probs, truth, int(t), per_class, rng)
+    drawn = np.zeros((k, N_BINS))
+    available = np.zeros((k, N_BINS))
+    for t, per_class in enumerate(class_draws(n, k)):
+        picked, drawn[t], available[t] = _draw_class(probs, truth, t, int(per_class), rng)
         chosen.extend(picked)
     calibration = np.concatenate(chosen).astype(np.int64)
     # sort within class for a stable, readable order
@@ -177,5 +196,5 @@ def stratified_calibration_set(
     calibration = calibration[np.lexsort((calibration, cls))]
     test_mask = np.ones(m, dtype=bool)
     test_mask[calibration] = False
-    design = SelectionDesign(drawn, available, ((0,), (1,), (2,), (3,)))
+    design = SelectionDesign(drawn, available, tuple((t,) for t in range(k)))
     return CalibrationSample(calibration, test_mask, design)
