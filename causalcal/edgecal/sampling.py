@@ -16,8 +16,8 @@ import numpy as np
 from causalcal.calibration.selection import N_BINS, SelectionDesign, probability_bins
 from causalcal.causal import CausalProbabilities
 from causalcal.edges import EdgeProbabilities, EdgeType, pair_index
-from causalcal.pairs import CausalType
 from causalcal.errors import InputError
+from causalcal.pairs import CausalType
 
 __all__ = ["CalibrationSample", "ClassTooSmallError", "allocate_draws", "class_draws",
            "stratified_calibration_set"]
