@@ -56,13 +56,14 @@ class BootstrapSettings:
                             ("backend", backend), ("options", dict(self.options))):
             object.__setattr__(self, name, value)
 
-    def run(self, data: DiscreteData, features: bool = False) -> EdgeProbabilities:
+    def run(self, data: DiscreteData, features: bool = False,
+            ancestral: bool = False) -> EdgeProbabilities:
         """``bootstrap_edge_probabilities(data, …)`` with these settings."""
         return bootstrap_edge_probabilities(
             data, n_boot=self.n_boot, search=self.search, n_jobs=self.n_jobs, seed=self.seed,
             checkpoint=self.checkpoint, backend=self.backend, scheduler=self.scheduler,
             progress=self.progress, knowledge=self.knowledge, features=features,
-            **self.options)
+            ancestral=ancestral, **self.options)
 
     def checkpoint_features(self, data: DiscreteData,
                             probabilities: EdgeProbabilities | None = None) -> np.ndarray:

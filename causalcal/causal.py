@@ -70,6 +70,10 @@ class CausalProbabilities:
     def n_pairs(self) -> int:
         return n_pairs(self.n_vars)
 
+    def __len__(self) -> int:
+        """Rows stored: every pair (dense)."""
+        return len(self.probs)
+
     def __repr__(self) -> str:
         return f"CausalProbabilities(n_vars={self.n_vars}, n_boot={self.n_boot})"
 

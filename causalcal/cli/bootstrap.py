@@ -19,6 +19,11 @@ replicates run on a dask.distributed cluster (pip install causalcal[distributed]
 data.csv needs a header row; every column must be discrete (at most --max-arity distinct
 values) with no missing values.
 
+With --ancestral (an .npz --out) it also counts, for every ordered pair, the replicates
+whose graph makes a a definite and a possible ancestor of b (a causes b in every, or in
+some, DAG of the graph's equivalence class): what `causalcal discover --relations
+causal --probabilities probs.npz` calibrates. Not with background knowledge.
+
 With background knowledge (fges and boss):
 
     causalcal bootstrap data.csv --out probs.csv --knowledge arcs.csv --tiers tiers.csv
@@ -76,6 +81,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "literal if it parses as one, else as a string; e.g. "
                              "--option structure_prior=2 (fges, boss)")
     add_score_argument(parser)
+    parser.add_argument("--ancestral", action="store_true",
+                        help="also count definite and possible ancestors of every ordered "
+                             "pair (causal relations; needs an .npz --out, no knowledge)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_data_arguments(parser)
     add_knowledge_arguments(parser)
@@ -140,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     check_output_file(args.out, "--out", (".npz", ".csv"))
+    if args.ancestral and out.suffix.lower() != ".npz":
+        raise CLIError("--ancestral needs an .npz --out (the CSV holds edge types only)")
     plan_search_files(args, {"--out": (args.out, PROBABILITIES)})
     options = parse_params(args.option, "--option", "KEY")
     if args.max_degree is not None:
@@ -155,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
     settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
     start = time.perf_counter()
     try:
-        probs = settings.run(data)
+        probs = settings.run(data, ancestral=args.ancestral)
     except ImportError as err:
         raise CLIError(str(err)) from None
     probs.save(out)

@@ -28,6 +28,20 @@ With --simulations R, a map learnt on R data sets simulated like yours is a thir
 candidate, written only if the known pairs (none of which went into it) confirm it. A
 summary is printed at the end; edges.csv.json holds the fit's details (the map chosen,
 its cross-validated evidence, the EM's assumed number of adjacent pairs).
+
+Causal relations, "a causes b, possibly through other variables" (a is an ancestor of b):
+
+  causalcal discover data.csv --known known.csv --relations causal --out causal.csv
+
+known.csv then states  a,b,causes  (directly or not; -> counts as causes, -- as "one
+causes the other") and  a,b,not-causes  (a has no effect on b; write it both ways for "no
+causal relation"); none rows are ignored (not adjacent says nothing of causation). Give
+at least 5 causally related pairs and 5 not-causes. causal.csv columns: a,b,p_a_causes_b,
+p_b_causes_a,p_neither (calibrated, or the bootstrap's where no map earns its changes)
+and boot_a_causes_b,boot_b_causes_a,boot_neither, ranked by the larger causal
+probability. The bootstrap's frequency counts a replicate whose graph makes a an
+ancestor of b in every DAG of its equivalence class as 1, in only some as 1/2. Not yet
+with background knowledge, --features, --simulations, --graph or --plot.
 """
 
 from __future__ import annotations
@@ -68,6 +82,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--known", required=True, help="CSV of known relations (a,b,relation)")
     parser.add_argument("--out", required=True, help="output CSV of ranked pairs")
     parser.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
+    parser.add_argument("--relations", choices=("edges", "causal"), default="edges",
+                        help="edges (default): edge types of the graph, ranked by "
+                             "P(adjacent); causal: P(a causes b, possibly through other "
+                             "variables), known.csv with causes / not-causes (see above)")
     add_calibrator_arguments(parser)
     add_map_argument(parser, simulated=True)
     parser.add_argument("--simulations", type=int, default=0, metavar="R",
@@ -136,6 +154,10 @@ def run(args: argparse.Namespace) -> int:
             raise CLIError("--plot needs matplotlib: pip install 'causalcal[plot]'")
         check_output_dir(args.plot, "--plot")
     parse_discretize(args)
+    if args.relations == "causal":
+        given = [o for o, v in (("--graph", args.graph), ("--plot", args.plot)) if v]
+        if given:
+            raise CLIError(f"{given[0]} draws edge types; not with --relations causal")
     if args.top is not None and args.top < 1:
         raise CLIError(f"--top must be at least 1, got {args.top}")
     params = parse_params(args.param)
@@ -148,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
         data, args.known, calibrator=args.calibrator, calibrator_params=params,
         expected_edges=args.expected_edges, rank_by=args.rank_by, probabilities=probs,
         features=groups, evidence_strength=args.evidence_strength, map=args.map,
-        simulations=args.simulations,
+        simulations=args.simulations, relations=args.relations,
         bootstrap=settings,
     )
     edges = result.edges if args.top is None else result.edges.head(args.top)

@@ -35,15 +35,18 @@ from causalcal.edges import PROBABILITY_COLUMNS, EdgeProbabilities, pair_from_in
 from causalcal.errors import InputError
 from causalcal.knowledge import Knowledge, check_known_relations
 from causalcal.relations_io import read_known_pairs
+from causalcal.workflow.causal import CausalDiscoveryResult, discover_causal
 from causalcal.workflow.result import DiscoveryResult
 from causalcal.workflow.simulations import check_simulations, simulated_pairs
 
-__all__ = ["RANK_COLUMNS", "DiscoveryResult", "discover", "read_known_pairs"]
+__all__ = ["RANK_COLUMNS", "RELATIONS", "DiscoveryResult", "discover", "read_known_pairs"]
 
 BOOT_COLUMNS = tuple(c.replace("p_", "boot_") for c in PROBABILITY_COLUMNS)
 #: What the candidates can be ranked by: P(adjacent) = 1 − p_none (an arc, oriented or
 #: not in the CPDAG), or P(directed) = p_forward + p_backward.
 RANK_COLUMNS = ("p_adjacent", "p_directed")
+#: What ``discover`` calibrates: edge types of the CPDAG, or causal (ancestral) relations.
+RELATIONS = ("edges", "causal")
 log = logging.getLogger(__name__)
 
 
@@ -51,7 +54,7 @@ def _load_inputs(data, known, probabilities):
     if not isinstance(data, DiscreteData):
         data = (DiscreteData.from_frame(data) if isinstance(data, pd.DataFrame)
                 else DiscreteData.from_csv(data))
-    pairs = read_known_pairs(known, data.names)
+    pairs = None if known is None else read_known_pairs(known, data.names)
     if probabilities is not None and not isinstance(probabilities, EdgeProbabilities):
         probabilities = EdgeProbabilities.load(probabilities)
     if probabilities is not None and probabilities.names != data.names:
@@ -99,8 +102,9 @@ def discover(
     map: str = "auto",
     simulations: int | SimulatedPairs = 0,
     bootstrap: BootstrapSettings | None = None,
+    relations: str = "edges",
     **search_options,
-) -> DiscoveryResult:
+) -> DiscoveryResult | CausalDiscoveryResult:
     """Calibrated edge-type probabilities for every pair not in ``known`` (thesis §6.2).
 
     data : discrete data (DiscreteData, DataFrame or CSV path with a header row). The
@@ -145,16 +149,32 @@ def discover(
         with the bootstrap (given ``probabilities`` need them, from ``features=True``, or
         the ``checkpoint`` they were computed with).
 
+    relations : ``"edges"`` (default) or ``"causal"``: "a causes b, possibly through
+        other variables" (docs/design.md §9.9). ``known`` then holds ``causes`` and
+        ``not-causes`` (``->`` counts as ``causes``, ``--`` as "one causes the other";
+        ``none`` rows are ignored), at least 5 causally related pairs and 5 stated without
+        an effect; the bootstrap counts ancestral relations (given ``probabilities`` need
+        them: ``ancestral=True``); no knowledge, features or simulations yet. Returns a
+        :class:`~causalcal.workflow.causal.CausalDiscoveryResult` whose table has columns
+        ``a, b, p_a_causes_b, p_b_causes_a, p_neither`` (calibrated) and ``boot_…``
+        (bootstrap), ranked by the larger causal probability.
+
     Returns a :class:`DiscoveryResult` whose ``edges`` DataFrame has one row per unknown
     pair: ``a, b, p_adjacent, p_directed, p_none, p_forward, p_backward, p_undirected``
     (calibrated; ``p_forward`` is P(a → b)) and ``boot_none … boot_undirected``
     (bootstrap frequencies), sorted by ``rank_by`` descending.
     """
-    _check_options(rank_by, evidence_strength, map, simulations)
+    _check_options(rank_by, evidence_strength, map, simulations, relations, features)
     if bootstrap is None:
         bootstrap = BootstrapSettings(
             n_boot=n_boot, search=search, options=search_options, knowledge=knowledge,
             seed=seed, n_jobs=n_jobs, checkpoint=checkpoint, progress=progress)
+    if relations == "causal":
+        data, _, probabilities = _load_inputs(data, None, probabilities)
+        return discover_causal(data, known, bootstrap, probabilities, calibrator=calibrator,
+                               calibrator_params=calibrator_params,
+                               expected_edges=expected_edges,
+                               evidence_strength=evidence_strength, map=map)
     groups = feature_groups(features)
     data, pairs, probabilities = _load_inputs(data, known, probabilities)
     knowledge = _checked_knowledge(bootstrap, pairs, known)
@@ -182,11 +202,20 @@ def discover(
     return DiscoveryResult(edges, inputs.probabilities, result, pairs, diagnostics)
 
 
-def _check_options(rank_by: str, evidence_strength: float, map: str,
-                   simulations: int) -> None:
+def _check_options(rank_by: str, evidence_strength: float, map: str, simulations: int,
+                   relations: str = "edges", features=False) -> None:
     """What ``discover`` refuses before any work."""
     if rank_by not in RANK_COLUMNS:
         raise InputError(f"rank_by must be one of {', '.join(RANK_COLUMNS)}, got {rank_by!r}")
+    if relations not in RELATIONS:
+        raise InputError(f"relations must be one of {', '.join(RELATIONS)}, got {relations!r}")
+    if relations == "causal":
+        given = [name for name, used in (("simulations", simulations), ("features", features),
+                                         ("rank_by", rank_by != "p_adjacent"),
+                                         ("map='simulated'", map == "simulated")) if used]
+        if given:
+            raise InputError(f"relations='causal' takes no {given[0]} (causal pairs are "
+                             "ranked by their larger causal probability)")
     if not isinstance(simulations, SimulatedPairs):
         check_simulations(simulations)
     check_fit_options(evidence_strength=evidence_strength, map=map,

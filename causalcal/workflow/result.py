@@ -133,15 +133,15 @@ _CANDIDATE_TEXT = {"identity": "bootstrap", "calibrated": "calibrated on known p
                    "simulated": "simulation-informed"}
 
 
-def map_report(choice: dict | None) -> list[str]:
+def map_report(choice: dict | None, judged: str = "P(adjacent)") -> list[str]:
     """Summary lines of the map written to the ``p_*`` columns and the held-out evidence
-    behind it (:func:`causalcal.edgecal.choose_map`); the last line says which columns to
-    trust."""
+    behind it (:func:`causalcal.edgecal.choose_map`; ``judged``: the probability whose
+    Brier score decides); the last line says which columns to trust."""
     if not choice:
         return []
     candidates = choice.get("candidates", {})
     if "identity" in candidates:
-        lines = [f"known pairs, Brier of P(adjacent) corrected for their selection "
+        lines = [f"known pairs, Brier of {judged} corrected for their selection "
                  f"(calibrated: {choice['folds']}-fold cross-validated; simulation-informed: "
                  "not fitted on them):"]
         for name, entry in candidates.items():

@@ -1,0 +1,119 @@
+"""`discover --relations causal` (issue 30 item 3): known causal relations in, calibrated
+P(a causes b) of every other pair out."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import causalcal
+from causalcal import Knowledge
+from causalcal.ancestry import causal_truth
+from causalcal.bootstrap import bootstrap_edge_probabilities
+from causalcal.causal import CausalProbabilities
+from causalcal.edges import EdgeProbabilities, pair_from_index
+from causalcal.errors import InputError
+from causalcal.simulate import random_network
+from causalcal.workflow import CAUSAL_COLUMNS, CausalDiscoveryResult
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    """A simulated network's data, its bootstrap with ancestral counts and a known.csv of
+    true causes (cause first) and pairs with no causal relation (not-causes both ways)."""
+    root = tmp_path_factory.mktemp("causal")
+    net = random_network(20, 26, seed=4)
+    data = net.sample(500, seed=1)
+    probs = bootstrap_edge_probabilities(data, n_boot=20, seed=0, ancestral=True,
+                                         progress=False)
+    probs.save(root / "probs.npz")
+    data.to_frame(labels=False).to_csv(root / "data.csv", index=False)
+    truth = causal_truth(net.dag())
+    rng = np.random.default_rng(0)
+    names = np.asarray(data.names)
+    rows = []
+    for cls, n in ((1, 4), (2, 4), (0, 8)):
+        keys = rng.choice(np.flatnonzero(truth == cls), size=n, replace=False)
+        i, j = pair_from_index(keys, len(names))
+        for a, b in zip(names[i], names[j], strict=True):
+            if cls == 1:
+                rows.append((a, b, "causes"))
+            elif cls == 2:
+                rows.append((b, a, "causes"))
+            else:
+                rows += [(a, b, "not-causes"), (b, a, "not-causes")]
+    rows.append((names[i[0]], names[j[0]], "none"))  # ignored for causal relations
+    known = pd.DataFrame(rows, columns=["a", "b", "relation"])
+    known.to_csv(root / "known.csv", index=False)
+    return root, data, probs, known, truth
+
+
+def test_causal_discovery_table(world):
+    _, data, probs, known, _ = world
+    result = causalcal.discover(data, known, probabilities=probs, relations="causal")
+    assert isinstance(result, CausalDiscoveryResult)
+    table = result.relations
+    assert list(table.columns) == ["a", "b", *CAUSAL_COLUMNS,
+                                   *[c.replace("p_", "boot_") for c in CAUSAL_COLUMNS]]
+    assert len(table) == probs.n_pairs - 16  # 8 causes and 8 pairs without relation
+    P = table[list(CAUSAL_COLUMNS)].to_numpy()
+    assert np.allclose(P.sum(axis=1), 1) and (P >= 0).all()
+    larger = np.maximum(P[:, 0], P[:, 1])
+    assert (np.diff(larger) <= 1e-12).all()  # ranked
+    # the boot_ columns are the raw rule of docs/design.md §6.1, pair by pair
+    raw = CausalProbabilities.from_counts(probs.ancestral, probs.names)
+    index = {n: k for k, n in enumerate(probs.names)}
+    i, j = table["a"].map(index).to_numpy(), table["b"].map(index).to_numpy()
+    expected = raw.lookup(i, j)[:, [1, 2, 0]]
+    np.testing.assert_allclose(table[["boot_a_causes_b", "boot_b_causes_a",
+                                      "boot_neither"]].to_numpy(), expected, atol=1e-6)
+    summary = result.summary()
+    assert "known causal pairs" in summary and "1 'none' rows ignored" in summary
+    assert '"relations": "causal"' in result.report_json()
+
+
+def test_identity_map_writes_the_bootstrap(world):
+    _, data, probs, known, _ = world
+    result = causalcal.discover(data, known, probabilities=probs, relations="causal",
+                                map="identity")
+    t = result.relations
+    np.testing.assert_allclose(t[list(CAUSAL_COLUMNS)].to_numpy(),
+                               t[[c.replace("p_", "boot_") for c in CAUSAL_COLUMNS]].to_numpy(),
+                               atol=1e-6)
+
+
+def test_causal_refusals(world):
+    _, data, probs, known, _ = world
+    plain = EdgeProbabilities(probs.names, probs.pairs, probs.probs, probs.n_boot)
+    with pytest.raises(InputError, match="ancestral"):
+        causalcal.discover(data, known, probabilities=plain, relations="causal")
+    with pytest.raises(InputError, match="simulations"):
+        causalcal.discover(data, known, probabilities=probs, relations="causal",
+                           simulations=2)
+    with pytest.raises(InputError, match="knowledge"):
+        causalcal.discover(data, known, probabilities=probs, relations="causal",
+                           knowledge=Knowledge(tiers={data.names[0]: 0}))
+    with pytest.raises(InputError, match="relations"):
+        causalcal.discover(data, known, probabilities=probs, relations="ancestors")
+
+
+@pytest.mark.slow
+def test_causal_cli(world, causalcal_cli):
+    root = world[0]
+    out = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--relations", "causal",
+                        "--probabilities", "probs.npz", "--out", "causal.csv", "--quiet",
+                        cwd=root)
+    assert out.returncode == 0, out.stderr
+    table = pd.read_csv(root / "causal.csv")
+    assert list(table.columns[:5]) == ["a", "b", *CAUSAL_COLUMNS]
+    assert "P(a causes b)" in out.stdout
+    refused = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--relations",
+                            "causal", "--probabilities", "probs.npz", "--out", "c2.csv",
+                            "--graph", "g.dot", cwd=root)
+    assert refused.returncode == 2 and "--graph" in refused.stderr
+    boot = causalcal_cli("bootstrap", "data.csv", "--ancestral", "--n-boot", 3, "--out",
+                         "p.csv", cwd=root)
+    assert boot.returncode == 2 and "--ancestral needs an .npz" in boot.stderr
+    boot = causalcal_cli("bootstrap", "data.csv", "--ancestral", "--n-boot", 3, "--out",
+                         "p3.npz", "--quiet", cwd=root)
+    assert boot.returncode == 0, boot.stderr
+    assert EdgeProbabilities.load(root / "p3.npz").ancestral.n_boot == 3
