@@ -14,10 +14,13 @@ import numpy as np
 
 from causalcal.errors import InputError
 
-__all__ = ["RELATION_SYMBOLS", "CausalType", "EdgeType", "n_pairs", "pair_from_index",
-           "pair_index"]
+__all__ = ["CAUSAL_RELATION_SYMBOLS", "RELATION_SYMBOLS", "CausalType", "EdgeType", "n_pairs",
+           "pair_from_index", "pair_index"]
 
 RELATION_SYMBOLS = ("none", "->", "<-", "--")
+#: Relations of known causal statements in ``a,b,relation`` files (docs/design.md §3):
+#: a causes b (directly or through other variables), a has no causal effect on b.
+CAUSAL_RELATION_SYMBOLS = ("causes", "not-causes")
 
 
 class EdgeType(IntEnum):

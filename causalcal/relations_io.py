@@ -3,8 +3,10 @@
 The same format holds relations known from the literature (``known.csv``, a few pairs)
 and the true relations of a simulated network (``truth.csv``, every adjacent pair and
 every variable): relation is ``->`` (a → b), ``<-`` (b → a), ``--`` (adjacent, direction
-unknown) or ``none``. Variable names are matched to the data's exactly, blanks included;
-the header names ``a``, ``b``, ``relation`` and the relation cells may carry blanks.
+unknown) or ``none``; known relations may also state ``causes`` (a is an ancestor of b)
+and ``not-causes`` (it is not), read by :func:`read_known_causal_pairs`. Variable names
+are matched to the data's exactly, blanks included; the header names ``a``, ``b``,
+``relation`` and the relation cells may carry blanks.
 """
 
 from __future__ import annotations
@@ -18,12 +20,30 @@ import pandas as pd
 from causalcal._edge_swap import swap_labels
 from causalcal._io import read_csv_file
 from causalcal.errors import InputError
-from causalcal.pairs import EdgeType, n_pairs, pair_from_index, pair_index
+from causalcal.pairs import (
+    CAUSAL_RELATION_SYMBOLS,
+    RELATION_SYMBOLS,
+    EdgeType,
+    n_pairs,
+    pair_from_index,
+    pair_index,
+)
 
-__all__ = ["RELATION_COLUMNS", "pairs_frame", "read_known_pairs", "truth_frame",
-           "truth_from_csv"]
+__all__ = ["CAUSAL_PAIR_COLUMNS", "RELATIONS", "RELATION_COLUMNS", "pairs_frame",
+           "read_known_causal_pairs", "read_known_pairs", "truth_frame", "truth_from_csv"]
 
 RELATION_COLUMNS = ("a", "b", "relation")
+#: Every relation of an ``a,b,relation`` file: the four edge types, then the two causal ones.
+RELATIONS = RELATION_SYMBOLS + CAUSAL_RELATION_SYMBOLS
+#: Columns of :func:`read_known_causal_pairs`; the middle three in CausalType order.
+CAUSAL_PAIR_COLUMNS = ("i", "j", "neither", "forward", "backward", "a", "b", "relation")
+# The (neither, a causes b, b causes a) classes each relation allows, read as (a, b);
+# ``none`` (not adjacent) allows all three and is dropped instead.
+_CAUSAL_CLASSES = {
+    "->": (False, True, False), "causes": (False, True, False),
+    "<-": (False, False, True), "--": (False, True, True),
+    "not-causes": (True, False, True),
+}
 
 
 def _read_table(path: str | os.PathLike) -> pd.DataFrame:
@@ -54,17 +74,11 @@ def _indices(frame: pd.DataFrame, names: Sequence[str], source: str) -> tuple[np
             frame["b"].map(index).to_numpy(np.int64))
 
 
-def read_known_pairs(known: pd.DataFrame | str | os.PathLike,
-                     names: Sequence[str]) -> pd.DataFrame:
-    """Validate known relations and orient them to the data's variable order.
-
-    Input columns ``a, b, relation`` with relation one of ``->``, ``<-``, ``--``, ``none``.
-    Names in ``a`` and ``b`` must equal one of ``names`` exactly (a name that matches only
-    without its surrounding blanks is an error showing both spellings). Returns columns
-    ``i, j`` (variable indices, ``i < j``), ``label`` (:class:`EdgeType` of the pair read
-    as (i, j)), plus the original ``a, b, relation``. A pair listed twice with the same
-    relation is kept once; with conflicting relations it is an error.
-    """
+def _read_rows(known: pd.DataFrame | str | os.PathLike,
+               names: Sequence[str]) -> tuple[str, pd.DataFrame, np.ndarray, np.ndarray]:
+    """The validated rows of a known-relations table: its source (file name or ``known
+    pairs``), its ``a, b, relation`` cells (relation without surrounding blanks) and the
+    variable indices of ``a`` and ``b``. Any of the six relations is accepted."""
     source = "known pairs"
     if not isinstance(known, pd.DataFrame):
         source = str(known)
@@ -79,17 +93,42 @@ def read_known_pairs(known: pd.DataFrame | str | os.PathLike,
         raise InputError(f"{source}: row {blank[0] + 1} lacks a, b or relation")
     frame = known[list(RELATION_COLUMNS)].astype(str)
     frame["relation"] = frame["relation"].str.strip()
-    names = list(names)
     relations = frame["relation"].str.lower()
-    a, b = _indices(frame, names, source)
-    bad = np.flatnonzero(~relations.isin({t.symbol for t in EdgeType}).to_numpy())
+    a, b = _indices(frame, list(names), source)
+    bad = np.flatnonzero(~relations.isin(RELATIONS).to_numpy())
     if len(bad):
         rows = ", ".join(f"row {r + 1} ({frame['relation'].iloc[r]!r})" for r in bad[:10])
-        raise InputError(f"{source}: unknown relation at {rows}; use ->, <-, -- or none")
+        raise InputError(f"{source}: unknown relation at {rows}; use ->, <-, --, none, "
+                         "causes or not-causes")
     same = np.flatnonzero(a == b)
     if len(same):
         raise InputError(f"{source}: row {same[0] + 1} pairs {frame['a'].iloc[same[0]]!r} "
                          "with itself")
+    return source, frame, a, b
+
+
+def read_known_pairs(known: pd.DataFrame | str | os.PathLike,
+                     names: Sequence[str]) -> pd.DataFrame:
+    """Validate known relations and orient them to the data's variable order.
+
+    Input columns ``a, b, relation`` with relation one of ``->``, ``<-``, ``--``, ``none``.
+    Names in ``a`` and ``b`` must equal one of ``names`` exactly (a name that matches only
+    without its surrounding blanks is an error showing both spellings). Returns columns
+    ``i, j`` (variable indices, ``i < j``), ``label`` (:class:`EdgeType` of the pair read
+    as (i, j)), plus the original ``a, b, relation``. A pair listed twice with the same
+    relation is kept once; with conflicting relations it is an error. Rows ``causes`` and
+    ``not-causes`` (no exact edge type, see :func:`read_known_causal_pairs`) are validated,
+    then skipped; ``attrs["ignored_causal"]`` counts them (docs/design.md §3).
+    """
+    source, frame, a, b = _read_rows(known, names)
+    names = list(names)
+    causal = frame["relation"].str.lower().isin(CAUSAL_RELATION_SYMBOLS).to_numpy()
+    if causal.all():
+        raise InputError(f"{source}: no known pairs: the file holds only causal relations "
+                         "(causes, not-causes), which give no edge type; read it as causal "
+                         "relations (--relations causal)")
+    frame, a, b = frame[~causal], a[~causal], b[~causal]
+    relations = frame["relation"].str.lower()
     label = np.array([EdgeType.from_symbol(r) for r in relations], dtype=np.int64)
     swap = a > b
     # Reading the pair the other way round swaps forward and backward.
@@ -104,7 +143,85 @@ def read_known_pairs(known: pd.DataFrame | str | os.PathLike,
         raise InputError(
             f"{source}: pair ({names[i]}, {names[j]}) listed with conflicting relations: {listed}"
         )
-    return out.drop_duplicates(["i", "j"]).reset_index(drop=True)
+    out = out.drop_duplicates(["i", "j"]).reset_index(drop=True)
+    out.attrs["ignored_causal"] = int(causal.sum())
+    return out
+
+
+def read_known_causal_pairs(known: pd.DataFrame | str | os.PathLike,
+                            names: Sequence[str]) -> pd.DataFrame:
+    """Known relations as causal statements (docs/design.md §3, §3.1): per pair, the
+    :class:`~causalcal.pairs.CausalType` classes they allow.
+
+    Input as :func:`read_known_pairs`, with any of the six relations. Read as (a, b):
+    ``causes`` and ``->`` allow only "a causes b", ``<-`` only "b causes a", ``--`` either
+    direction, ``not-causes`` "neither" or "b causes a". ``none`` says nothing about
+    causation: its rows are dropped and counted in ``attrs["ignored_none"]`` (a pair with
+    ``none`` and an arc or ``--`` is an error). Rows of one pair, in either orientation,
+    combine by intersection; an empty one is an error naming the pair and the rows.
+
+    Returns one row per pair, in order of first appearance: ``i, j`` (``i < j``),
+    ``neither, forward, backward`` (bool, the classes allowed for the pair read as
+    (i, j)), and ``a, b, relation`` of its first row; when a pair has several distinct
+    statements, ``relation`` joins them as ``a relation b`` separated by ``"; "``.
+    """
+    source, frame, a, b = _read_rows(known, names)
+    names = list(names)
+    relations = frame["relation"].str.lower().to_numpy()
+    i, j = np.minimum(a, b), np.maximum(a, b)
+    _refuse_none_beside_adjacent(frame, relations, i, j, names, source)
+    keep = np.flatnonzero(relations != "none")
+    if not len(keep):
+        raise InputError(f"{source}: no causal relations: 'none' (not adjacent) says nothing "
+                         "about causation")
+    groups: dict[tuple[int, int], list[int]] = {}
+    for r in keep:
+        groups.setdefault((int(i[r]), int(j[r])), []).append(int(r))
+    rows = []
+    for (pi, pj), members in groups.items():
+        allowed = np.array([_causal_classes(relations[r], a[r] > b[r]) for r in members])
+        reached = np.logical_and.accumulate(allowed, axis=0).any(axis=1)
+        first = frame.iloc[members[0]]
+        statements = dict.fromkeys(_statement(frame, r) for r in members)
+        if not reached[-1]:
+            upto = members[:int(np.argmin(reached)) + 1]
+            listed = "; ".join(f"row {r + 1}: {_statement(frame, r)}" for r in upto)
+            raise InputError(f"{source}: pair ({names[pi]}, {names[pj]}) listed with "
+                             f"contradictory causal relations: {listed}")
+        rows.append((pi, pj, *allowed.all(axis=0), first["a"], first["b"],
+                     first["relation"] if len(statements) == 1 else "; ".join(statements)))
+    out = pd.DataFrame(rows, columns=CAUSAL_PAIR_COLUMNS).astype(
+        {"i": np.int64, "j": np.int64, "neither": bool, "forward": bool, "backward": bool})
+    out.attrs["ignored_none"] = int(len(relations) - len(keep))
+    return out
+
+
+def _causal_classes(relation: str, swap: bool) -> tuple[bool, bool, bool]:
+    """The (neither, forward, backward) classes ``relation`` allows, read as (a, b), or
+    as (b, a) when ``swap`` (forward and backward exchanged)."""
+    neither, forward, backward = _CAUSAL_CLASSES[relation]
+    return (neither, backward, forward) if swap else (neither, forward, backward)
+
+
+def _statement(frame: pd.DataFrame, r: int) -> str:
+    row = frame.iloc[r]
+    return f"{row['a']} {row['relation']} {row['b']}"
+
+
+def _refuse_none_beside_adjacent(frame: pd.DataFrame, relations: np.ndarray, i: np.ndarray,
+                                 j: np.ndarray, names: Sequence[str], source: str) -> None:
+    """A pair both ``none`` and adjacent (``->``, ``<-``, ``--``) is an error, as in
+    :func:`read_known_pairs`."""
+    pairs = {}
+    for r, rel in enumerate(relations):
+        if rel in RELATION_SYMBOLS:
+            pairs.setdefault((int(i[r]), int(j[r])), []).append(r)
+    for (pi, pj), members in pairs.items():
+        kinds = {relations[r] == "none" for r in members}
+        if len(kinds) == 2:
+            listed = "; ".join(_statement(frame, r) for r in members)
+            raise InputError(f"{source}: pair ({names[pi]}, {names[pj]}) listed with "
+                             f"conflicting relations: {listed}")
 
 
 def truth_from_csv(path: str | os.PathLike | pd.DataFrame, names: Sequence[str]) -> np.ndarray:
@@ -119,6 +236,10 @@ def truth_from_csv(path: str | os.PathLike | pd.DataFrame, names: Sequence[str])
     """
     names = list(names)
     pairs = read_known_pairs(path, names)
+    if pairs.attrs["ignored_causal"]:
+        source = "truth" if isinstance(path, pd.DataFrame) else str(path)
+        raise InputError(f"{source}: a truth file lists edge types (->, <-, --, none), "
+                         "not causes or not-causes")
     listed = np.zeros(len(names), dtype=bool)
     listed[pairs["i"].to_numpy()] = listed[pairs["j"].to_numpy()] = True
     if len(names) > 1 and not listed.all():
