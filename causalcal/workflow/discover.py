@@ -193,7 +193,7 @@ def discover(
     edges = _edges_table(inputs.probabilities, result.predict_all(np.float64), calset.keys,
                          rank_by)
     diagnostics = _diagnostics(result, calibrator, rank_by, bootstrap.seed, simulated)
-    diagnostics["input"] = _input_notes(data, knowledge)
+    diagnostics["input"] = _input_notes(data, knowledge, pairs.attrs.get("ignored_causal", 0))
     refit = (None if result.choice["chosen"] != "calibrated" else  # the others assume none
              lambda assumed: fit(expected_edges=assumed, map="calibrated",
                                  cross_validate=False))
@@ -250,10 +250,13 @@ def _checked_knowledge(bootstrap: BootstrapSettings, pairs: pd.DataFrame, known)
     return knowledge
 
 
-def _input_notes(data: DiscreteData, knowledge) -> list[str]:
+def _input_notes(data: DiscreteData, knowledge, ignored_causal: int = 0) -> list[str]:
     """Summary lines on the input: rows dropped for missing values, variables the tiers
-    leave free."""
+    leave free, causal statements the edge types cannot use."""
     notes = [missing_summary(data.missing_report)] if data.missing_report else []
+    if ignored_causal:
+        notes.append(f"known relations: {ignored_causal} causes / not-causes rows ignored "
+                     "(they give no edge type; --relations causal calibrates them)")
     untiered = knowledge.untiered(data.names) if isinstance(knowledge, Knowledge) else []
     if untiered:
         notes.append(f"tiers: {len(untiered)} of {data.n_vars} variables have no tier and "

@@ -117,3 +117,11 @@ def test_causal_cli(world, causalcal_cli):
                          "p3.npz", "--quiet", cwd=root)
     assert boot.returncode == 0, boot.stderr
     assert EdgeProbabilities.load(root / "p3.npz").ancestral.n_boot == 3
+
+
+def test_edge_discovery_reports_causal_rows_it_ignores(world):
+    from causalcal.workflow.discover import _input_notes
+
+    notes = _input_notes(world[1], None, 3)
+    assert any("3 causes / not-causes rows ignored" in n for n in notes)
+    assert _input_notes(world[1], None, 0) == []
