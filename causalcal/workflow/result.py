@@ -141,9 +141,10 @@ def map_report(choice: dict | None, judged: str = "P(adjacent)") -> list[str]:
         return []
     candidates = choice.get("candidates", {})
     if "identity" in candidates:
+        simulated = ("; simulation-informed: not fitted on them" if "simulated" in candidates
+                     else "")
         lines = [f"known pairs, Brier of {judged} corrected for their selection "
-                 f"(calibrated: {choice['folds']}-fold cross-validated; simulation-informed: "
-                 "not fitted on them):"]
+                 f"(calibrated: {choice['folds']}-fold cross-validated{simulated}):"]
         for name, entry in candidates.items():
             gain = ("" if name == "identity" else
                     f" (improvement {entry['improvement']:.4f} ± {entry['improvement_se']:.4f})")
