@@ -15,10 +15,13 @@ from __future__ import annotations
 import numpy as np
 
 from causalcal.ancestry import AncestralCounts, ancestral_relations_from_edges
+from causalcal.data import DiscreteData
 from causalcal.edges import pair_from_index
 from causalcal.errors import InputError
 
-__all__ = ["AncestralAccumulator", "replicate_edges"]
+from .checkpoint import feed_replicates
+
+__all__ = ["AncestralAccumulator", "checkpoint_ancestral_counts", "replicate_edges"]
 
 
 def replicate_edges(keys: np.ndarray, labels: np.ndarray,
@@ -60,3 +63,18 @@ class AncestralAccumulator:
     def counts(self) -> AncestralCounts:
         """The counts so far, over :attr:`n_graphs` replicates."""
         return AncestralCounts(self._definite, self._possible, self.n_graphs)
+
+
+def checkpoint_ancestral_counts(data: DiscreteData, checkpoint, *, n_boot: int, seed: int,
+                                search="fges", **search_options) -> AncestralCounts:
+    """The ancestral counts of a finished bootstrap, read from its checkpoint folder (the
+    arguments of the :func:`~causalcal.bootstrap.bootstrap_edge_probabilities` call that
+    wrote it); no search is run. Equal to that call's ``ancestral=True`` counts. Not with
+    knowledge (docs/design.md §6.1)."""
+    if search_options.get("knowledge") is not None:
+        raise InputError("ancestral counts need CPDAGs; with knowledge the replicates are "
+                         "not CPDAGs (docs/design.md §6.1)")
+    acc = AncestralAccumulator(data.n_vars, n_boot)
+    feed_replicates(checkpoint, data, acc, n_boot=n_boot, seed=seed, search=search,
+                    search_options=search_options)
+    return acc.counts()

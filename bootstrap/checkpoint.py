@@ -42,7 +42,8 @@ from causalcal.edges import n_pairs
 from causalcal.errors import InputError
 
 __all__ = ["Checkpoint", "CheckpointMismatchError", "check_checkpoint_folder",
-           "check_provenance", "data_fingerprint", "run_provenance", "search_identity"]
+           "check_provenance", "data_fingerprint", "feed_replicates", "run_provenance",
+           "search_identity"]
 
 FORMAT = "causalcal-bootstrap-checkpoint"
 FORMAT_VERSION = 1
@@ -368,3 +369,24 @@ class Checkpoint:
             path.unlink(missing_ok=True)
             return None
         return keys, labels
+
+
+def feed_replicates(checkpoint: str | os.PathLike, data: DiscreteData, sink: Any, *,
+                    n_boot: int, seed: int, search: str | Callable[..., Any],
+                    search_options: Mapping[str, Any]) -> None:
+    """``sink.add(keys, labels)`` for replicates 0 … ``n_boot`` − 1 of a finished bootstrap,
+    read from its checkpoint folder (the arguments of the run that wrote it, knowledge
+    included in ``search_options``); no search is run. A checkpoint of another run, with
+    fewer replicates or with an unreadable one is an ``InputError``."""
+    with Checkpoint.open(checkpoint, data, n_boot=n_boot, seed=seed, search=search,
+                         search_options=search_options) as ckpt:
+        finished = set(ckpt.finished())
+        if not finished.issuperset(range(n_boot)):
+            raise InputError(f"{checkpoint}: {len(finished & set(range(n_boot)))} of {n_boot} "
+                             "replicates finished; run the bootstrap first")
+        for b in range(n_boot):
+            replicate = ckpt.read(b)
+            if replicate is None:
+                raise InputError(f"{checkpoint}: replicate {b} is unreadable; rerun the "
+                                 "bootstrap")
+            sink.add(*replicate)

@@ -39,7 +39,7 @@ from causalcal.errors import InputError
 from causalcal.knowledge import with_knowledge
 
 from .bdeu import BDeuScore
-from .checkpoint import Checkpoint
+from .checkpoint import feed_replicates
 
 __all__ = [
     "FEATURE_NAMES",
@@ -157,16 +157,7 @@ def checkpoint_pair_features(data: DiscreteData, checkpoint, *, n_boot: int, see
     arguments as the :func:`~causalcal.bootstrap.bootstrap_edge_probabilities` call that
     wrote it); no search is run. The pairwise gain uses the search's BDeu priors."""
     options = with_knowledge(data.names, knowledge, search_options)
-    with Checkpoint.open(checkpoint, data, n_boot=n_boot, seed=seed, search=search,
-                         search_options=options) as ckpt:
-        finished = ckpt.finished()
-        if len(finished) < n_boot:
-            raise InputError(f"{checkpoint}: {len(finished)} of {n_boot} replicates "
-                             "finished; run the bootstrap first")
-        acc = PairFeatureAccumulator(data.n_vars)
-        for b in range(n_boot):
-            replicate = ckpt.read(b)
-            if replicate is None:
-                raise InputError(f"{checkpoint}: replicate {b} is unreadable; rerun the bootstrap")
-            acc.add(*replicate)
+    acc = PairFeatureAccumulator(data.n_vars)
+    feed_replicates(checkpoint, data, acc, n_boot=n_boot, seed=seed, search=search,
+                    search_options=options)
     return acc.features(pairwise_gain_all(data, **search_options))

@@ -2,11 +2,14 @@
 
 * :func:`edge_type_metrics` — precision/recall/F1 (directed by thesis Table 32), MCE with
   100-instance bins per edge type, overall MCE, ECE and Brier.
+* :func:`causal_metrics` — the same for the three causal classes (neither, A causes B,
+  B causes A; docs/design.md §9.9), with the AUROC of P(X causes Y).
 * :func:`run_study` / :func:`preset` — the cached, resumable study behind Tables 33–34
   (:mod:`.study` runs the loop over :mod:`.study_config`, :mod:`.study_cache`,
   :mod:`.study_run`, :mod:`.study_output` and :mod:`.study_files`).
 """
 
+from .causal_metrics import causal_metrics
 from .edge_metrics import (
     binned_calibration_error,
     confusion_matrix,
@@ -17,6 +20,7 @@ from .edge_metrics import (
 from .report import markdown_table, paired_wilcoxon, summarize_runs
 from .study import (
     PRESETS,
+    RELATIONS,
     SELECTIONS,
     StudyConfig,
     StudyResult,
@@ -27,10 +31,12 @@ from .study import (
 
 __all__ = [
     "PRESETS",
+    "RELATIONS",
     "SELECTIONS",
     "StudyConfig",
     "StudyResult",
     "binned_calibration_error",
+    "causal_metrics",
     "confusion_matrix",
     "edge_type_metrics",
     "evaluate_run",

@@ -20,8 +20,11 @@ __all__ = ["matplotlib_available", "plot_network", "plot_reliability", "pool_rel
 
 PLOT_HINT = "pip install 'causalcal[plot]'"
 
+#: Panels in order, each drawn when its problem is given: the edge types' and the causal
+#: relations' (docs/design.md §9.9: "causes" stacks both directions, every ordered pair).
 PANELS = (("none", "no edge"), ("directed", "directed edge"),
-          ("undirected", "undirected edge"), ("overall", "overall"))
+          ("undirected", "undirected edge"), ("neither", "no causal relation"),
+          ("causes", "X causes Y (ordered pairs)"), ("overall", "overall"))
 
 
 def matplotlib_available() -> bool:
@@ -68,9 +71,10 @@ def plot_reliability(
     title: str = "",
     labels: tuple[str, str] = ("before", "after"),
 ):
-    """Reliability diagrams (no edge, directed, undirected, overall) as a matplotlib Figure.
+    """Reliability diagrams (no edge, directed, undirected, overall; or neither, causes,
+    overall for causal relations) as a matplotlib Figure.
 
-    ``before``/``after`` map edge type → ``{"count", "sum_p", "sum_y"}`` per equal-width
+    ``before``/``after`` map problem → ``{"count", "sum_p", "sum_y"}`` per equal-width
     bin (pooled over runs; a type may be missing, and has no panel then). Each panel
     shows fraction positive against mean prediction for both, the diagonal, and the share
     of instances per bin (log scale) underneath. Returns the Figure

@@ -16,6 +16,9 @@ from causalcal.errors import InputError
 
 __all__ = [
     "CALIBRATION_COLUMNS",
+    "CAUSAL_CALIBRATION_COLUMNS",
+    "CAUSAL_COLUMNS",
+    "CAUSAL_MEASURES",
     "higher_is_better",
     "MEASURES",
     "TABLE33_COLUMNS",
@@ -59,9 +62,46 @@ MEASURES: tuple[str, ...] = tuple(
 ) + ("overall_mce", "overall_ece", "overall_brier", "accuracy")
 
 
+#: Causal relations (docs/design.md §9.9), laid out like Table 33: "causes" (either
+#: direction, Table 32) and "neither", the three-class MCE and ECE, and the AUROC of
+#: P(X causes Y) over the ordered pairs.
+CAUSAL_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("causes_precision", "causes P"),
+    ("causes_recall", "causes R"),
+    ("causes_f1", "causes F1"),
+    ("causes_mce", "causes MCE"),
+    ("neither_precision", "neither P"),
+    ("neither_recall", "neither R"),
+    ("neither_f1", "neither F1"),
+    ("neither_mce", "neither MCE"),
+    ("overall_mce", "overall MCE"),
+    ("overall_ece", "overall ECE"),
+    ("causes_auroc", "AUROC"),
+)
+
+#: Companion table of the causal study: ECE and Brier beside the MCEs.
+CAUSAL_CALIBRATION_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("causes_ece", "causes ECE"),
+    ("neither_ece", "neither ECE"),
+    ("overall_ece", "overall ECE"),
+    ("causes_brier", "causes Brier"),
+    ("neither_brier", "neither Brier"),
+    ("overall_brier", "overall Brier"),
+    ("accuracy", "accuracy"),
+)
+
+#: Every causal measure summarised per cell.
+CAUSAL_MEASURES: tuple[str, ...] = tuple(
+    f"{t}_{m}"
+    for t in ("causes", "neither")
+    for m in ("precision", "recall", "f1", "mce", "ece", "brier")
+) + ("causes_auroc", "overall_mce", "overall_ece", "overall_brier", "accuracy")
+
+
 def higher_is_better(measure: str) -> bool:
-    """True for precision/recall/F1/accuracy, False for calibration errors and Brier."""
-    return measure.endswith(("precision", "recall", "f1", "accuracy"))
+    """True for precision/recall/F1/AUROC/accuracy, False for calibration errors and
+    Brier."""
+    return measure.endswith(("precision", "recall", "f1", "auroc", "accuracy"))
 
 
 def paired_wilcoxon(
@@ -101,8 +141,10 @@ def paired_wilcoxon(
             "significant": significant, "winner": winner}
 
 
-def summarize_runs(runs: Iterable[dict], alpha: float = 0.05) -> list[dict]:
-    """Per-cell (V, E, N) means before/after and the Wilcoxon test of every measure.
+def summarize_runs(runs: Iterable[dict], alpha: float = 0.05,
+                   measures: Sequence[str] = MEASURES) -> list[dict]:
+    """Per-cell (V, E, N) means before/after and the Wilcoxon test of every measure
+    (:data:`MEASURES`, or :data:`CAUSAL_MEASURES` for a causal study).
 
     ``runs`` are flat records with keys ``V, E, N, repeat`` and ``before_<measure>``,
     ``after_<measure>``; records whose ``status`` is not ``"ok"`` are counted but not used.
@@ -123,7 +165,7 @@ def summarize_runs(runs: Iterable[dict], alpha: float = 0.05) -> list[dict]:
         members = sorted(members, key=lambda r: int(r["repeat"]))
         row: dict = {"V": v, "E": e, "N": n, "n_runs": len(members),
                      "n_skipped": skipped.get((v, e, n), 0)}
-        for measure in MEASURES:
+        for measure in measures:
             b = [float(r[f"before_{measure}"]) for r in members if f"before_{measure}" in r]
             a = [float(r[f"after_{measure}"]) for r in members if f"after_{measure}" in r]
             if not b or len(a) != len(b):

@@ -25,6 +25,12 @@ All seeds derive from the study seed through ``numpy.random.SeedSequence([seed, 
 …])``: the calibration set and the calibrator's seed of a run do not depend on the
 calibrator, so calibrators are compared on the same splits.
 
+With ``relations="causal"`` (docs/design.md §9.9) the runs calibrate the three causal
+classes of every pair — neither, A causes B, B causes A — instead: the inputs are the raw
+causal probabilities of the same cached bootstrap's ancestral counts (``ancestral.npz``,
+read from its checkpoint), the truth the true DAG's ancestry (``causal_truth.npz``), the
+measures :mod:`.causal_metrics`'; results go to ``OUT/results/<calibrator>_causal/``.
+
 The study is split by job (docs/design.md §9.5): :mod:`.study_config` (configuration,
 presets, seeds), :mod:`.study_cache` (steps 1–3, cached), :mod:`.study_run` (steps 4–6 of
 one run), :mod:`.study_output` (summary files and plots), :mod:`.study_files` (atomic
@@ -45,9 +51,10 @@ import numpy as np
 
 from causalcal.edgecal import ClassTooSmallError, PairInputs
 
-from .study_cache import prepare_unit, unit_features
+from .study_cache import prepare_unit, unit_causal, unit_features
 from .study_config import (
     PRESETS,
+    RELATIONS,
     SELECTIONS,
     StudyConfig,
     StudyResult,
@@ -61,6 +68,7 @@ from .study_run import evaluate_run
 
 __all__ = [
     "PRESETS",
+    "RELATIONS",
     "SELECTIONS",
     "StudyConfig",
     "StudyResult",
@@ -85,7 +93,7 @@ def _one_run(config: StudyConfig, inputs: PairInputs, truth: np.ndarray, dense: 
              v: int, e: int, n: int, r: int, settings: dict) -> dict:
     """The record of run (V, E, N, r): evaluated, or ``skipped`` when a class is too small."""
     base = {"V": v, "E": e, "N": n, "repeat": r, "calibrator": config.calibrator,
-            "true_counts": np.bincount(truth, minlength=4).tolist()}
+            "true_counts": np.bincount(truth, minlength=inputs.n_classes).tolist()}
     try:
         record = evaluate_run(
             inputs, truth, n, calibrator=config.calibrator,
@@ -98,12 +106,18 @@ def _one_run(config: StudyConfig, inputs: PairInputs, truth: np.ndarray, dense: 
     return {**base, **record, "settings": settings}
 
 
-def _run_inputs(config: StudyConfig, cache: Path, meta: dict, probs) -> PairInputs:
-    """The calibrator's inputs of every pair: probabilities and the chosen feature groups."""
+def _run_inputs(config: StudyConfig, cache: Path, meta: dict, probs,
+                truth: np.ndarray) -> tuple[PairInputs, np.ndarray, np.ndarray]:
+    """The calibrator's inputs of every pair (probabilities and the chosen feature groups;
+    or the causal probabilities), the truth and the dense "before" probabilities."""
+    if config.causal:
+        causal, truth = unit_causal(config, cache, meta)
+        return PairInputs(causal), truth, causal.dense(np.float32)
+    dense = probs.dense(np.float32)
     if config.features:
         probs = copy.copy(probs)
         probs.pair_features = unit_features(config, cache, meta)
-    return PairInputs(probs, config.features)
+    return PairInputs(probs, config.features), truth, dense
 
 
 def _run_unit(config: StudyConfig, out: Path, results: Path, v: int, e: int, r: int,
@@ -117,8 +131,7 @@ def _run_unit(config: StudyConfig, out: Path, results: Path, v: int, e: int, r: 
     cache = out / "cache" / f"V{v}_E{e}_r{r}"
     had_probs = (cache / "probs.npz").exists()
     probs, truth, meta = prepare_unit(config, cache, v, e, r, progress)
-    dense = probs.dense(np.float32)
-    inputs = _run_inputs(config, cache, meta, probs)
+    inputs, truth, dense = _run_inputs(config, cache, meta, probs, truth)
     records = []
     for n in config.sizes:
         if done[n] is not None:

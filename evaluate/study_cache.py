@@ -2,7 +2,10 @@
 (V, E, repeat), shared by every N and every calibrator.
 
 Files under ``cache/V{V}_E{E}_r{r}/``: ``meta.json`` (settings and seeds), ``network.json``,
-``truth.npz``, ``data.npz``, ``probs.npz`` and the bootstrap checkpoint ``bootstrap/``.
+``truth.npz``, ``data.npz``, ``probs.npz`` and the bootstrap checkpoint ``bootstrap/``; made
+on demand from these, ``features.npz`` (pair features) and, for causal relations
+(docs/design.md §9.9), ``ancestral.npz`` (the replicates' ancestral counts) and
+``causal_truth.npz`` (the true DAG's ancestry).
 """
 
 from __future__ import annotations
@@ -14,13 +17,15 @@ from pathlib import Path
 import numpy as np
 
 from causalcal._io import read_npz_arrays
+from causalcal.ancestry import AncestralCounts
+from causalcal.causal import CausalProbabilities
 from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities
 
 from .study_config import StudyConfig, unit_seeds
 from .study_files import check_same, dumps, savez, write_text
 
-__all__ = ["prepare_unit", "unit_features"]
+__all__ = ["prepare_unit", "unit_causal", "unit_features"]
 
 
 def _unit_meta(config: StudyConfig, cache: Path, v: int, e: int, r: int) -> dict:
@@ -112,3 +117,43 @@ def unit_features(config: StudyConfig, cache: Path, meta: dict) -> np.ndarray:
         search=config.search, **config.search_options)
     savez(path, features=features)
     return features
+
+
+def _ancestral_counts(config: StudyConfig, cache: Path, meta: dict,
+                      data: DiscreteData) -> AncestralCounts:
+    """The bootstrap's ancestral counts (cached in ``ancestral.npz``), from its checkpoint
+    replicates: no search is rerun."""
+    path = cache / "ancestral.npz"
+    if path.exists():
+        z = read_npz_arrays(path, "definite", "possible", "n_boot")
+        return AncestralCounts(z["definite"], z["possible"], int(z["n_boot"]))
+    from causalcal.bootstrap.ancestral import checkpoint_ancestral_counts
+
+    counts = checkpoint_ancestral_counts(
+        data, cache / "bootstrap", n_boot=config.n_boot, seed=meta["bootstrap_seed"],
+        search=config.search, **config.search_options)
+    savez(path, definite=counts.definite, possible=counts.possible,
+          n_boot=np.int64(counts.n_boot))
+    return counts
+
+
+def _causal_truth(cache: Path) -> np.ndarray:
+    """The true DAG's :class:`~causalcal.pairs.CausalType` of every pair (cached in
+    ``causal_truth.npz``)."""
+    path = cache / "causal_truth.npz"
+    if not path.exists():
+        from causalcal.ancestry import causal_truth
+        from causalcal.simulate import BayesianNetwork
+
+        network = BayesianNetwork.load(cache / "network.json")
+        savez(path, labels=causal_truth(network.dag()))
+    return _load_truth(path)
+
+
+def unit_causal(config: StudyConfig, cache: Path,
+                meta: dict) -> tuple[CausalProbabilities, np.ndarray]:
+    """The unit's raw causal probabilities (docs/design.md §6.1) and causal truth, after
+    :func:`prepare_unit` made its bootstrap (docs/design.md §9.9)."""
+    data = _read_data(cache / "data.npz")
+    counts = _ancestral_counts(config, cache, meta, data)
+    return CausalProbabilities.from_counts(counts, data.names), _causal_truth(cache)

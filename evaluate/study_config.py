@@ -16,8 +16,12 @@ import numpy as np
 from causalcal.edgecal import FEATURE_GROUPS, SELECTIONS, feature_columns
 from causalcal.errors import InputError
 
-__all__ = ["PRESETS", "SELECTIONS", "StudyConfig", "StudyResult", "derive_seed", "preset",
-           "run_seeds", "unit_seeds"]
+__all__ = ["PRESETS", "RELATIONS", "SELECTIONS", "StudyConfig", "StudyResult", "derive_seed",
+           "preset", "run_seeds", "unit_seeds"]
+
+#: What a study calibrates: the four CPDAG edge types of a pair (docs/design.md §9.5) or
+#: the three causal relations of the true DAG's ancestry (§9.9).
+RELATIONS = ("edges", "causal")
 
 
 # stage codes mixed into the seed sequence
@@ -51,7 +55,10 @@ class StudyConfig:
     calibration set sizes N (multiples of 4). ``network_options`` go to
     ``random_network`` (e.g. ``max_in_degree``), ``search_options`` to the bootstrap.
     ``features``: pair-feature groups of the learned graphs given to the calibrator beside
-    the probabilities (:data:`causalcal.edgecal.FEATURE_GROUPS`).
+    the probabilities (:data:`causalcal.edgecal.FEATURE_GROUPS`). ``relations``:
+    ``"edges"`` (the CPDAG edge types, thesis Table 33) or ``"causal"`` (neither, A causes
+    B, B causes A, from the bootstraps' ancestral counts, against the true DAG's ancestry;
+    docs/design.md §9.9; N need not be a multiple of 4 then, and features are refused).
     """
 
     grid: tuple[tuple[int, tuple[int, ...]], ...]
@@ -71,8 +78,12 @@ class StudyConfig:
     bin_size: int = 100
     alpha: float = 0.05
     plots: bool = True
+    relations: str = "edges"
 
     def __post_init__(self) -> None:
+        if self.relations not in RELATIONS:
+            raise InputError(f"relations must be one of {', '.join(RELATIONS)}, "
+                             f"got {self.relations!r}")
         if not self.grid:
             raise InputError("the study grid is empty")
         for v, edges in self.grid:
@@ -82,7 +93,10 @@ class StudyConfig:
                 if not 0 <= e <= v * (v - 1) // 2:
                     raise InputError(f"E = {e} edges do not fit V = {v} nodes")
         for n in self.sizes:
-            if n <= 0 or n % 4:
+            if self.causal and n < 3:
+                raise InputError(f"calibration set size N must be at least 3 (one pair of "
+                                 f"each causal relation), got {n}")
+            if not self.causal and (n <= 0 or n % 4):
                 raise InputError(f"calibration set size N must be a positive multiple of 4, "
                                  f"got {n}")
         if not self.sizes:
@@ -91,18 +105,30 @@ class StudyConfig:
             raise InputError(f"selection must be one of {', '.join(SELECTIONS)}, "
                              f"got {self.selection!r}")
         if self.features:
+            if self.causal:
+                raise InputError("pair features are for edge types: a causal study "
+                                 "(relations='causal') calibrates the three-class "
+                                 "probabilities alone; drop --features")
             feature_columns(self.features)  # unknown groups are an error now, not later
         for name in ("repeats", "n_samples", "n_boot", "n_jobs", "bin_size"):
             if getattr(self, name) < 1:
                 raise InputError(f"{name} must be at least 1, got {getattr(self, name)}")
 
     @property
+    def causal(self) -> bool:
+        """Whether the study calibrates causal relations (docs/design.md §9.9)."""
+        return self.relations == "causal"
+
+    @property
     def tag(self) -> str:
         """Directory name of this calibrator's results: its name (+ ``_random-sample`` when
-        the design is ignored, + a hash of its params)."""
+        the design is ignored, + ``_causal`` for causal relations, + a hash of its
+        params)."""
         name = self.calibrator.lower().replace("_", "-")
         if self.selection == "none":
             name += "_random-sample"
+        if self.causal:
+            name += "_causal"
         if self.features:
             every = set(self.features) == set(FEATURE_GROUPS)
             name += "_features" if every else "_features-" + "+".join(self.features)
@@ -124,6 +150,8 @@ class StudyConfig:
                "bin_size": self.bin_size}
         if self.features:  # absent otherwise: earlier records keep matching
             key["features"] = list(self.features)
+        if self.causal:  # likewise: edge-type records keep matching
+            key["relations"] = self.relations
         return key
 
 

@@ -1,6 +1,7 @@
 """The study's summary files (docs/design.md §9.5): ``runs.csv``/``runs.json``,
 ``summary.csv``/``summary.json``, ``table.md`` laid out like thesis Table 33,
-``config.json`` and the reliability diagrams ``plots/reliability_V{V}_E{E}_N{N}.png``."""
+``config.json`` and the reliability diagrams ``plots/reliability_V{V}_E{E}_N{N}.png``; for a
+causal study (§9.9) with the causal measures and panels."""
 
 from __future__ import annotations
 
@@ -9,7 +10,16 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
-from .report import CALIBRATION_COLUMNS, markdown_table, summarize_runs
+from .report import (
+    CALIBRATION_COLUMNS,
+    CAUSAL_CALIBRATION_COLUMNS,
+    CAUSAL_COLUMNS,
+    CAUSAL_MEASURES,
+    MEASURES,
+    TABLE33_COLUMNS,
+    markdown_table,
+    summarize_runs,
+)
 from .study_config import StudyConfig, StudyResult
 from .study_files import dumps, flat, write_text
 
@@ -42,18 +52,28 @@ def _write_summary(results: Path, summary: list[dict]) -> dict[str, Path]:
     return files
 
 
+#: Per relation: what is summarised, the two tables' columns, their digits and the title.
+_LAYOUT = {
+    "edges": (MEASURES, TABLE33_COLUMNS, CALIBRATION_COLUMNS, 2, "Edge-type probabilities"),
+    "causal": (CAUSAL_MEASURES, CAUSAL_COLUMNS, CAUSAL_CALIBRATION_COLUMNS, 3,
+               "Causal probabilities (neither, A causes B, B causes A; truth: the true "
+               "DAG's ancestry)"),
+}
+
+
 def _table_text(config: StudyConfig, summary: list[dict]) -> tuple[str, str]:
     """The Table 33 layout alone, and the whole ``table.md`` text."""
-    table = markdown_table(summary)
+    _, columns, extra_columns, digits, what = _LAYOUT[config.relations]
+    table = markdown_table(summary, columns, digits=digits)
     header = (
-        f"# Edge-type probabilities before and after calibration ({config.calibrator})\n\n"
+        f"# {what} before and after calibration ({config.calibrator})\n\n"
         f"Mean over paired runs; **bold** = significantly better (two-sided Wilcoxon "
         f"signed-rank test, {config.alpha:.0%}). n = {config.n_samples} samples, "
         f"n_boot = {config.n_boot}, MCE/ECE with {config.bin_size}-instance bins, "
         f"study seed {config.seed}.\n\n"
     )
     extra = ("\n## ECE, Brier and accuracy\n\n"
-             + markdown_table(summary, CALIBRATION_COLUMNS, digits=3))
+             + markdown_table(summary, extra_columns, digits=3))
     return table, header + table + extra
 
 
@@ -66,13 +86,16 @@ def config_record(config: StudyConfig) -> dict:
     timings and no resources, so that rerunning a finished study writes the same bytes
     (timings are ``timing.jsonl``'s)."""
     kept = {k: v for k, v in asdict(config).items() if k not in NOT_RESULTS}
+    if not config.causal:  # as before the field existed: a rerun writes the same bytes
+        del kept["relations"]
     return {**kept, "tag": config.tag}
 
 
 def write_outputs(config: StudyConfig, out: Path, results: Path, records: list[dict],
                   seconds: float) -> StudyResult:
     """Summarise ``records`` and write every summary file under ``results``."""
-    summary = summarize_runs(records, alpha=config.alpha)
+    summary = summarize_runs(records, alpha=config.alpha,
+                             measures=_LAYOUT[config.relations][0])
     files = {**_write_runs(results, records), **_write_summary(results, summary)}
     table, text = _table_text(config, summary)
     files["table"] = results / "table.md"

@@ -1,5 +1,6 @@
 """One run of the study (thesis §6.2.4 steps 6–7; docs/design.md §9.5): calibration set,
-calibrator, and the edge-type measures before and after calibration."""
+calibrator, and the edge-type measures — or the causal ones (§9.9) — before and after
+calibration."""
 
 from __future__ import annotations
 
@@ -7,27 +8,30 @@ import time
 
 import numpy as np
 
+from causalcal.causal import CausalProbabilities
 from causalcal.edgecal import PairInputs, drawn_calibration_set, fit_edge_calibrator
 from causalcal.edges import EdgeProbabilities
 
+from .causal_metrics import causal_report
 from .edge_metrics import edge_type_report
 
 __all__ = ["evaluate_run"]
 
 
 def _measure(record: dict, before: np.ndarray, after: np.ndarray, truth: np.ndarray,
-             bin_size: int) -> None:
+             bin_size: int, causal: bool) -> None:
     """Add ``before_<measure>``, ``after_<measure>`` and the reliability bins to ``record``."""
+    report = causal_report if causal else edge_type_report
     reliability = {}
     for name, p in (("before", before), ("after", after)):
-        measures, reliability[name] = edge_type_report(p, truth, bin_size=bin_size)
+        measures, reliability[name] = report(p, truth, bin_size=bin_size)
         for key, value in measures.items():
             record[f"{name}_{key}"] = value
     record["reliability"] = reliability
 
 
 def evaluate_run(
-    inputs: PairInputs | EdgeProbabilities,
+    inputs: PairInputs | EdgeProbabilities | CausalProbabilities,
     truth: np.ndarray,
     n: int,
     *,
@@ -42,7 +46,9 @@ def evaluate_run(
     """Steps 4–6 for one bootstrap result: calibration set, calibrator, before/after measures.
 
     ``inputs`` are every pair's calibrator inputs (:class:`PairInputs`; plain
-    :class:`EdgeProbabilities` mean the probabilities alone). ``calibrator`` is a
+    :class:`EdgeProbabilities` or :class:`CausalProbabilities` mean the probabilities
+    alone); ``truth`` their classes (:class:`EdgeType` or, for causal probabilities, the
+    true DAG's :class:`CausalType`; docs/design.md §9.9). ``calibrator`` is a
     registry name (``causalcal.calibration.get``) or an unfitted estimator, cloned;
     ``selection`` is passed to :func:`causalcal.edgecal.fit_edge_calibrator`. Returns a
     flat record (``before_<measure>``, ``after_<measure>``, counts, seeds) with the
@@ -69,11 +75,13 @@ def evaluate_run(
         "fit_seconds": fit_seconds, "predict_seconds": predict_seconds,
         "calibration_pairs": calset.keys.tolist(),
     }
-    if inputs.features is None:  # what it makes of a never-adjacent pair: most test pairs
-        default = np.asarray(fit.predict_proba(np.array([[1.0, 0.0, 0.0, 0.0]])))[0]
-        record["after_default_p_none"] = float(default[0])
+    if inputs.features is None:  # what it makes of a pair never related: most test pairs
+        default = np.eye(1, inputs.n_classes)  # (1, 0, 0, 0) or (1, 0, 0)
+        default = np.asarray(fit.predict_proba(default))[0]
+        record["after_default_p_neither" if inputs.causal else "after_default_p_none"] = \
+            float(default[0])
         record["after_default_row"] = default.tolist()
     before_test, after_test, truth_test = dense[test], after[test], truth[test]
     del after
-    _measure(record, before_test, after_test, truth_test, bin_size)
+    _measure(record, before_test, after_test, truth_test, bin_size, inputs.causal)
     return record

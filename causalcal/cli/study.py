@@ -15,6 +15,20 @@ examples:
   causalcal study --preset table33 --repeats 3 --edges 1000 --sizes 40 80 --out s33
   causalcal study --preset quick --features --out study-quick
                                   # the calibrator also sees features of the learned graphs
+  causalcal study --preset table33 --relations causal --out study33
+                                  # causal relations from the same cached bootstraps
+
+causal relations (--relations causal; docs/design.md §9.9): instead of the four CPDAG edge
+types, every pair (A, B) gets three classes:
+  neither      neither variable is an ancestor of the other in the true DAG
+  A causes B   A is an ancestor of B in the true DAG (directly or through others)
+  B causes A   B is an ancestor of A
+The truth is the true DAG's ancestry, not its CPDAG's. The raw probabilities count, over
+the bootstrap's CPDAGs, a definite ancestor as 1 and a possible-only one as 1/2; they come
+from the cached checkpoint (no search is rerun). N/3 calibration pairs per class. Measures:
+"causes" precision/recall/F1 (thesis Table 32: a wrong direction is a false positive),
+"neither" one-vs-rest, MCE/ECE per class and overall, and the AUROC of P(X causes Y) over
+every ordered pair. Results go to results/<calibrator>_causal/.
 
 presets:
   table33  V=1000, E=1000,2000,3000, N=40,80,120, 10 repeats, n=1000, n_boot=200
@@ -23,7 +37,8 @@ presets:
 
 files written under --out:
   cache/V{V}_E{E}_r{r}/   network.json, data.npz, truth.npz, probs.npz, bootstrap/ (checkpoint)
-                          shared by every N and every calibrator
+                          shared by every N and every calibrator; ancestral.npz and
+                          causal_truth.npz once a causal study used it
   results/<calibrator>/   table.md (Table 33 layout), summary.csv/json, runs.csv/json,
                           runs/*.json (one per finished run), plots/reliability_*.png
   timing.jsonl            one line per invocation that computed runs or bootstraps (seconds,
@@ -58,10 +73,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_selection_argument(parser)
     add_features_argument(parser, "the cached bootstrap (results go to "
                                   "results/<calibrator>_features[-<groups>]/)")
+    parser.add_argument("--relations", choices=("edges", "causal"), default="edges",
+                        help="what is calibrated: 'edges', the four CPDAG edge types "
+                             "(default, thesis Table 33), or 'causal', the three classes "
+                             "neither / A causes B / B causes A, true when A is an ancestor "
+                             "of B in the true DAG (see above)")
     parser.add_argument("--nodes", type=int, help="override V of the preset")
     parser.add_argument("--edges", type=int, nargs="+", help="override the preset's E values")
     parser.add_argument("--sizes", type=int, nargs="+",
-                        help="override the calibration set sizes N (multiples of 4)")
+                        help="override the calibration set sizes N (multiples of 4; "
+                             "causal: at least 3)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel bootstrap workers")
     parser.add_argument("--seed", type=int, default=0, help="study seed (default 0)")
     parser.add_argument("--no-plots", action="store_true", help="skip reliability diagrams")
@@ -83,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         repeats=args.repeats, n_boot=args.n_boot, n_samples=args.samples,
         calibrator=args.calibrator, calibrator_params=parse_params(args.param),
         selection=args.selection, n_jobs=args.jobs, seed=args.seed, plots=not args.no_plots,
-        features=feature_groups(args.features),
+        features=feature_groups(args.features), relations=args.relations,
     )
     check_calibrator(config.calibrator, config.calibrator_params)
     result = run_study(config, args.out, progress=not args.quiet)

@@ -7,7 +7,11 @@ import pytest
 
 from causalcal.ancestry import ancestral_relations
 from causalcal.bootstrap import bootstrap_edge_probabilities, bootstrap_weights
-from causalcal.bootstrap.ancestral import AncestralAccumulator, replicate_edges
+from causalcal.bootstrap.ancestral import (
+    AncestralAccumulator,
+    checkpoint_ancestral_counts,
+    replicate_edges,
+)
 from causalcal.bootstrap.searches import get_search
 from causalcal.edges import EdgeProbabilities, pair_index
 from causalcal.errors import InputError
@@ -75,3 +79,20 @@ def test_refusals(data):
     acc.add(np.array([0]), np.array([1]))
     with pytest.raises(InputError, match="more than"):
         acc.add(np.array([0]), np.array([1]))
+
+
+def test_counts_read_from_a_checkpoint_equal_the_pass(data, tmp_path):
+    """The study's ancestral counts come from a finished checkpoint (no search rerun)."""
+    ck = tmp_path / "ck"
+    probs = bootstrap_edge_probabilities(data, n_boot=4, seed=7, progress=False,
+                                         ancestral=True, checkpoint=ck)
+    assert checkpoint_ancestral_counts(data, ck, n_boot=4, seed=7) == probs.ancestral
+    first = checkpoint_ancestral_counts(data, ck, n_boot=3, seed=7)  # the first replicates
+    assert first.n_boot == 3 and np.all(first.possible <= probs.ancestral.possible)
+    with pytest.raises(InputError, match="4 of 6 replicates"):
+        checkpoint_ancestral_counts(data, ck, n_boot=6, seed=7)
+    with pytest.raises(InputError, match="seed"):
+        checkpoint_ancestral_counts(data, ck, n_boot=4, seed=8)
+    with pytest.raises(InputError, match="knowledge"):
+        checkpoint_ancestral_counts(data, ck, n_boot=4, seed=7, knowledge=Knowledge(
+            forbidden=[(data.names[0], data.names[1])]))
