@@ -4,8 +4,10 @@
 counter: each replicate, given as the sorted pair keys and labels the bootstrap and its
 checkpoints hold, is turned back into its CPDAG's arcs and undirected edges, its
 definite and possible ancestor matrices are computed
-(:func:`causalcal.ancestry.ancestral_relations_from_edges`) and added to two V × V
-counts; no graph is kept. The counts are ``uint16`` for up to 65 535 replicates (else
+(:func:`causalcal.ancestry.ancestral_relations_from_edges`; with background knowledge,
+whose replicates are maximally oriented PDAGs, the sound bounds of
+:func:`~causalcal.ancestry.ancestral_bounds_from_edges`) and added to two V × V counts;
+no graph is kept. The counts are ``uint16`` for up to 65 535 replicates (else
 ``uint32``): 2 × 50 MB at V = 5000. Sums of integers, so the result does not depend on
 the order replicates arrive in (hence not on ``n_jobs``).
 """
@@ -14,7 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from causalcal.ancestry import AncestralCounts, ancestral_relations_from_edges
+from causalcal.ancestry import (
+    AncestralCounts,
+    ancestral_bounds_from_edges,
+    ancestral_relations_from_edges,
+)
 from causalcal.data import DiscreteData
 from causalcal.edges import pair_from_index
 from causalcal.errors import InputError
@@ -38,15 +44,19 @@ def replicate_edges(keys: np.ndarray, labels: np.ndarray,
 
 class AncestralAccumulator:
     """Counts, per ordered pair (a, b), the replicates whose CPDAG makes a a definite and a
-    possible ancestor of b; ``add(keys, labels)`` as the other bootstrap sinks."""
+    possible ancestor of b; ``add(keys, labels)`` as the other bootstrap sinks.
+    ``knowledge``: the replicates were oriented further by background knowledge, so the
+    counts are of the bounds (definite: at most, possible: at least the exact ones)."""
 
-    def __init__(self, n_vars: int, n_boot: int) -> None:
+    def __init__(self, n_vars: int, n_boot: int, knowledge: bool = False) -> None:
         if n_vars < 0 or n_boot < 1:
             raise InputError(f"need n_vars ≥ 0 and n_boot ≥ 1, got {n_vars}, {n_boot}")
         self.n_vars = int(n_vars)
         self.n_graphs = 0
         dtype = np.uint16 if n_boot <= np.iinfo(np.uint16).max else np.uint32
         self._max = int(n_boot)
+        self._relations = (ancestral_bounds_from_edges if knowledge
+                           else ancestral_relations_from_edges)
         self._definite = np.zeros((self.n_vars, self.n_vars), dtype=dtype)
         self._possible = np.zeros((self.n_vars, self.n_vars), dtype=dtype)
 
@@ -54,8 +64,8 @@ class AncestralAccumulator:
         """Add one replicate (sorted unique pair keys and their labels 1–3)."""
         if self.n_graphs >= self._max:
             raise InputError(f"more than the {self._max} replicates announced")
-        definite, possible = ancestral_relations_from_edges(
-            self.n_vars, *replicate_edges(keys, labels, self.n_vars))
+        definite, possible = self._relations(self.n_vars,
+                                             *replicate_edges(keys, labels, self.n_vars))
         self._definite += definite
         self._possible += possible
         self.n_graphs += 1
@@ -69,12 +79,9 @@ def checkpoint_ancestral_counts(data: DiscreteData, checkpoint, *, n_boot: int, 
                                 search="fges", **search_options) -> AncestralCounts:
     """The ancestral counts of a finished bootstrap, read from its checkpoint folder (the
     arguments of the :func:`~causalcal.bootstrap.bootstrap_edge_probabilities` call that
-    wrote it); no search is run. Equal to that call's ``ancestral=True`` counts. Not with
-    knowledge (docs/design.md §6.1)."""
-    if search_options.get("knowledge") is not None:
-        raise InputError("ancestral counts need CPDAGs; with knowledge the replicates are "
-                         "not CPDAGs (docs/design.md §6.1)")
-    acc = AncestralAccumulator(data.n_vars, n_boot)
+    wrote it); no search is run. Equal to that call's ``ancestral=True`` counts (with
+    knowledge, of the bounds; docs/design.md §6.1)."""
+    acc = AncestralAccumulator(data.n_vars, n_boot, search_options.get("knowledge") is not None)
     feed_replicates(checkpoint, data, acc, n_boot=n_boot, seed=seed, search=search,
                     search_options=search_options)
     return acc.counts()

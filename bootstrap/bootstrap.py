@@ -456,7 +456,8 @@ def bootstrap_edge_probabilities(
     ancestral : also count, per ordered pair, the replicates whose CPDAG makes one node a
         definite and a possible ancestor of the other (docs/design.md §6.1), stored as
         ``ancestral`` (:class:`causalcal.ancestry.AncestralCounts`, saved in ``.npz``).
-        Not with knowledge (its graphs are not CPDAGs).
+        With knowledge, whose graphs are not CPDAGs, the counts are of sound bounds:
+        definite ones at most, possible ones at least the exact counts.
     **search_options : passed to the search, e.g. ``max_degree=…``.
 
     Returns
@@ -472,13 +473,12 @@ def bootstrap_edge_probabilities(
     check_search_options(search, search_options)  # bad names fail before any worker starts
     if data.n_vars < 2:
         raise InputError(f"need at least 2 variables, got {data.n_vars}")
-    if ancestral and search_options.get("knowledge") is not None:
-        raise InputError("ancestral=True needs CPDAGs; with knowledge the replicates are "
-                         "not CPDAGs (docs/design.md §6.1)")
 
     counter = EdgeTypeCounter(data.n_vars)
     extra = {"features": PairFeatureAccumulator(data.n_vars) if features else None,
-             "ancestral": AncestralAccumulator(data.n_vars, n_boot) if ancestral else None}
+             "ancestral": AncestralAccumulator(data.n_vars, n_boot,
+                                               search_options.get("knowledge") is not None)
+             if ancestral else None}
     sinks: list = [counter] + [sink for sink in extra.values() if sink is not None]
     done = _collect(data, search, search_options, seed, n_boot, n_jobs, backend, scheduler,
                     checkpoint, progress, sinks)

@@ -35,11 +35,12 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
 from causalcal.errors import InputError
-from causalcal.graph import PDAG
+from causalcal.graph import PDAG, dag_to_cpdag, pdag_to_dag
 from causalcal.pairs import pair_index
 
 __all__ = [
     "AncestralCounts",
+    "ancestral_bounds_from_edges",
     "ancestral_relations",
     "ancestral_relations_from_edges",
     "causal_truth",
@@ -125,6 +126,32 @@ def ancestral_relations_from_edges(n_vars: int, directed: np.ndarray,
     if len(undirected):
         _definite_in_components(n_vars, directed, undirected, possible, definite)
     np.fill_diagonal(possible, False)
+    np.fill_diagonal(definite, False)
+    return definite, possible
+
+
+def ancestral_bounds_from_edges(n_vars: int, directed: np.ndarray,
+                                undirected: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(definite, possible)`` bounds for a CPDAG oriented further by background
+    knowledge (a maximally oriented PDAG): ``definite`` only where a is an ancestor of b
+    in every DAG of the graph's class, ``possible`` wherever it is in at least one
+    (docs/design.md §3.1).
+
+    The DAGs consistent with the graph are members of the Markov equivalence class of any
+    of its DAG extensions (same skeleton and v-structures) that keep its arcs. So a
+    relation definite in that class (exact, on its CPDAG) or along a directed path of the
+    graph is definite in all of them; a relation possible in them needs both a possibly
+    directed path of the graph and possibility in the class. Without knowledge's arcs the
+    bounds are the exact relations."""
+    directed = np.asarray(directed, dtype=np.int64).reshape(-1, 2)
+    undirected = np.asarray(undirected, dtype=np.int64).reshape(-1, 2)
+    graph = PDAG.from_edges(n_vars, directed=[tuple(e) for e in directed],
+                            undirected=[tuple(e) for e in undirected])
+    definite, possible = ancestral_relations(dag_to_cpdag(pdag_to_dag(graph)))
+    src = np.concatenate([directed[:, 0], undirected[:, 0], undirected[:, 1]])
+    dst = np.concatenate([directed[:, 1], undirected[:, 1], undirected[:, 0]])
+    possible &= _reach_rows(n_vars, src, dst, None)
+    definite |= _reach_rows(n_vars, directed[:, 0], directed[:, 1], None)
     np.fill_diagonal(definite, False)
     return definite, possible
 

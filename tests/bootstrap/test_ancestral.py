@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from causalcal.ancestry import ancestral_relations
+from causalcal.ancestry import ancestral_bounds_from_edges, ancestral_relations
 from causalcal.bootstrap import bootstrap_edge_probabilities, bootstrap_weights
 from causalcal.bootstrap.ancestral import (
     AncestralAccumulator,
@@ -70,11 +70,26 @@ def test_same_for_two_jobs_and_after_resume_and_saved(data, tmp_path):
     assert bootstrap_edge_probabilities(data, n_boot=2, progress=False).ancestral is None
 
 
-def test_refusals(data):
-    with pytest.raises(InputError, match="knowledge"):
-        bootstrap_edge_probabilities(data, n_boot=2, progress=False, ancestral=True,
-                                     knowledge=Knowledge(forbidden=[(data.names[0],
-                                                                     data.names[1])]))
+def test_with_knowledge_the_counts_are_the_bounds_of_each_replicate(data):
+    knowledge = Knowledge(tiers={name: k // 3 for k, name in enumerate(data.names)})
+    probs = bootstrap_edge_probabilities(data, n_boot=4, seed=1, progress=False,
+                                         ancestral=True, knowledge=knowledge)
+    search = get_search("fges")
+    definite = np.zeros((data.n_vars, data.n_vars), dtype=int)
+    possible = np.zeros_like(definite)
+    for b in range(4):
+        g = search(data, bootstrap_weights(data.n_samples, 1, b),
+                   knowledge=knowledge)
+        d, p = ancestral_bounds_from_edges(g.n_vars, g.directed_edges(), g.undirected_edges())
+        definite += d
+        possible += p
+    assert np.array_equal(probs.ancestral.definite, definite)
+    assert np.array_equal(probs.ancestral.possible, possible)
+    tier = np.arange(data.n_vars) // 3  # no variable causes one of an earlier tier
+    assert not probs.ancestral.possible[tier[:, None] > tier[None, :]].any()
+
+
+def test_refusals():
     acc = AncestralAccumulator(3, 1)
     acc.add(np.array([0]), np.array([1]))
     with pytest.raises(InputError, match="more than"):
