@@ -22,7 +22,8 @@ values) with no missing values.
 With --ancestral (an .npz --out) it also counts, for every ordered pair, the replicates
 whose graph makes a a definite and a possible ancestor of b (a causes b in every, or in
 some, DAG of the graph's equivalence class): what `causalcal discover --relations
-causal --probabilities probs.npz` calibrates. Not with background knowledge.
+causal --probabilities probs.npz` calibrates (with background knowledge: sound bounds,
+docs/design.md §3.1).
 
 With background knowledge (fges and boss):
 
@@ -83,7 +84,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_score_argument(parser)
     parser.add_argument("--ancestral", action="store_true",
                         help="also count definite and possible ancestors of every ordered "
-                             "pair (causal relations; needs an .npz --out, no knowledge)")
+                             "pair (causal relations; needs an .npz --out)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_data_arguments(parser)
     add_knowledge_arguments(parser)

@@ -40,8 +40,9 @@ at least 5 causally related pairs and 5 not-causes. causal.csv columns: a,b,p_a_
 p_b_causes_a,p_neither (calibrated, or the bootstrap's where no map earns its changes)
 and boot_a_causes_b,boot_b_causes_a,boot_neither, ranked by the larger causal
 probability. The bootstrap's frequency counts a replicate whose graph makes a an
-ancestor of b in every DAG of its equivalence class as 1, in only some as 1/2. Not yet
-with background knowledge, --features, --simulations, --graph or --plot.
+ancestor of b in every DAG of its equivalence class as 1, in only some as 1/2 (with
+--tiers/--knowledge: sound bounds of these). A causes pair the tiers make impossible is
+refused. Not yet with --features, --simulations, --graph or --plot.
 """
 
 from __future__ import annotations

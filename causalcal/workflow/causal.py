@@ -31,6 +31,7 @@ from causalcal.edgecal import (
 )
 from causalcal.edges import EdgeProbabilities, pair_from_index
 from causalcal.errors import InputError
+from causalcal.knowledge import check_known_causal_relations
 from causalcal.relations_io import read_known_causal_pairs
 from causalcal.workflow.result import base_rate_report, map_report
 
@@ -81,11 +82,11 @@ def discover_causal(data: DiscreteData, known, bootstrap: BootstrapSettings,
                     map: str = "auto") -> CausalDiscoveryResult:
     """Calibrated causal-relation probabilities of every pair not in ``known``
     (:func:`causalcal.discover` with ``relations="causal"``; see there)."""
-    if bootstrap.knowledge is not None or bootstrap.options.get("knowledge") is not None:
-        raise InputError("relations='causal' (--relations causal) takes no background "
-                         "knowledge yet: in a graph oriented by knowledge the definite "
-                         "ancestors are not computed exactly (docs/design.md §3.1)")
     pairs = read_known_causal_pairs(known, data.names)
+    knowledge = bootstrap.knowledge or bootstrap.options.get("knowledge")
+    check_known_causal_relations(knowledge, pairs, data.names,
+                                 "known relations" if isinstance(known, pd.DataFrame)
+                                 else str(known))
     probabilities, causal = causal_probabilities(data, probabilities, bootstrap)
     inputs = PairInputs(causal)
     calset = known_calibration_set(inputs, pairs)
@@ -104,6 +105,7 @@ def discover_causal(data: DiscreteData, known, bootstrap: BootstrapSettings,
         "expected_related": em.expected_edges, "em_iterations": em.n_iter,
         "em_converged": em.converged, "design": em.design.describe(), "map": fit.choice,
         "related_pairs_estimate": estimate_adjacent_pairs(calset, seed=bootstrap.seed),
+        "knowledge_bounds": knowledge is not None and not knowledge.is_empty,
     }
     return CausalDiscoveryResult(table, probabilities, causal, fit, pairs, diagnostics)
 
@@ -161,6 +163,9 @@ class CausalDiscoveryResult:
               for line in base_rate_report(d.get("related_pairs_estimate"))],
             f"pairs with P(a causes b or b causes a) > 0.5: {int((larger > 0.5).sum())}, "
             f"> 0.9: {int((larger > 0.9).sum())}",
+            *(["with background knowledge the bootstrap's causal frequencies are bounds "
+               "(definite relations at most, possible ones at least as often as exact)"]
+              if d.get("knowledge_bounds") else []),
             *map_report(d.get("map"), "P(a causes b)"),
             f"top {min(top, len(t))} candidates by the larger causal probability:",
         ]
