@@ -18,7 +18,7 @@ import numpy as np
 from causalcal._edge_swap import CAUSAL_SWAP
 from causalcal.ancestry import AncestralCounts, raw_causal_probabilities
 from causalcal.errors import InputError
-from causalcal.pairs import n_pairs, pair_index
+from causalcal.pairs import n_pairs, pair_arguments, pair_index
 
 __all__ = ["CausalProbabilities"]
 
@@ -84,13 +84,7 @@ class CausalProbabilities:
     def lookup(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Rows (…, 3) of pairs (i, j), i ≠ j, in either order: for ``i > j`` the two
         directions are swapped, so column 1 is always "i causes j"."""
-        i, j = np.broadcast_arrays(np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64))
-        shape = i.shape
-        i, j = i.ravel(), j.ravel()
-        if np.any(i == j):
-            raise InputError("a pair needs two different variables")
-        if i.size and (min(i.min(), j.min()) < 0 or max(i.max(), j.max()) >= self.n_vars):
-            raise InputError(f"variable index outside 0..{self.n_vars - 1}")
+        i, j, shape = pair_arguments(i, j, self.n_vars)
         out = self.probs[pair_index(np.minimum(i, j), np.maximum(i, j), self.n_vars)]
         out = out.astype(np.float64)
         swap = i > j

@@ -29,7 +29,7 @@ from causalcal._validation import check_probability_rows, warn_formula_names
 from causalcal.ancestry import AncestralCounts
 from causalcal.errors import InputError
 from causalcal.graph import PDAG
-from causalcal.pairs import EdgeType, n_pairs, pair_from_index, pair_index
+from causalcal.pairs import EdgeType, n_pairs, pair_arguments, pair_from_index, pair_index
 
 __all__ = [
     "EdgeType",
@@ -189,13 +189,7 @@ class EdgeProbabilities:
         axis of 4. For ``i > j`` the forward/backward columns are swapped so that
         column 1 is the probability of ``i → j``.
         """
-        i, j = np.broadcast_arrays(np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64))
-        shape = i.shape
-        i, j = i.ravel(), j.ravel()
-        if np.any(i == j):
-            raise InputError("a pair needs two different variables")
-        if i.size and (min(i.min(), j.min()) < 0 or max(i.max(), j.max()) >= self.n_vars):
-            raise InputError(f"variable index outside 0..{self.n_vars - 1}")
+        i, j, shape = pair_arguments(i, j, self.n_vars)
         lo, hi = np.minimum(i, j), np.maximum(i, j)
         out = np.zeros((len(lo), 4))
         out[:, 0] = 1.0

@@ -15,7 +15,7 @@ import numpy as np
 from causalcal.errors import InputError
 
 __all__ = ["CAUSAL_RELATION_SYMBOLS", "RELATION_SYMBOLS", "CausalType", "EdgeType", "n_pairs",
-           "pair_from_index", "pair_index"]
+           "pair_arguments", "pair_from_index", "pair_index"]
 
 RELATION_SYMBOLS = ("none", "->", "<-", "--")
 #: Relations of known causal statements in ``a,b,relation`` files (docs/design.md §3):
@@ -56,6 +56,19 @@ class CausalType(IntEnum):
     NEITHER = 0
     FORWARD = 1   # A causes B
     BACKWARD = 2  # B causes A
+
+
+def pair_arguments(i, j, n_vars: int) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+    """``i`` and ``j`` broadcast together and flattened (int64), and their shape; an
+    ``InputError`` for a pair of one variable or an index outside ``0..n_vars − 1``."""
+    i, j = np.broadcast_arrays(np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64))
+    shape = i.shape
+    i, j = i.ravel(), j.ravel()
+    if np.any(i == j):
+        raise InputError("a pair needs two different variables")
+    if i.size and (min(i.min(), j.min()) < 0 or max(i.max(), j.max()) >= n_vars):
+        raise InputError(f"variable index outside 0..{n_vars - 1}")
+    return i, j, shape
 
 
 def n_pairs(n_vars: int) -> int:
