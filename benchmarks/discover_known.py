@@ -3,7 +3,7 @@
     python benchmarks/discover_known.py [--networks asia sachs … sachs-real] [--n 500 2000]
         [--schemes random10 random20 cpdag10 easy10] [--draws 10] [--n-boot 200]
         [--jobs 1] [--tag baseline] [--kwargs '{"calibrator": "temperature"}']
-        [--simulations R] [--summary]
+        [--simulations R] [--relations edges|causal] [--summary]
 
 For every case (a shipped benchmark network sampled at each ``--n``, seeded, columns
 shuffled; ``sachs-real``: Sachs et al.'s flow-cytometry data in tertiles with the
@@ -16,6 +16,13 @@ measures on the held-out pairs are written as one small JSON record to
 ``docs/results/discover_known/records/TAG/CASE/SCHEME_dNN.json``. Existing records are
 kept, so a run resumes; ``--summary`` rebuilds the table and the acceptance checks from
 the records alone and writes ``docs/results/discover_known/summary-TAG.md``.
+
+``--relations causal`` (issue 30) measures causal relations instead ("a causes b,
+possibly through other variables"; ``discover_known_causal``): the same cases, with the
+bootstrap's ancestral counts cached as ``CASE_bNBOOT_anc.npz``, its own schemes (default
+``random10 random20``; also ``direct10``), records in ``records/causal-TAG/`` (``TAG``
+itself when it begins with ``causal``) and the summary ``summary-causal-TAG.md``
+(likewise).
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ if str(_HERE) not in sys.path:
     sys.path.insert(0, str(_HERE))
 
 import discover_known_cases as cases_mod  # noqa: E402
+import discover_known_causal as causal_mod  # noqa: E402
 import discover_known_draws as draws_mod  # noqa: E402
 import discover_known_summary as summary_mod  # noqa: E402
 
@@ -43,6 +51,10 @@ RESULTS = _HERE.parent / "docs" / "results" / "discover_known"
 NETWORKS = ["asia", "sachs", "child", "insurance", "water", "alarm", "hailfinder", "hepar2",
             "win95pts", "andes", cases_mod.SACHS]
 calibrate_draw = draws_mod.calibrate_draw
+calibrate_causal_draw = causal_mod.calibrate_draw
+#: the schemes of each ``--relations``
+SCHEMES = {"edges": draws_mod.SCHEMES, "causal": causal_mod.SCHEMES}
+DEFAULT_SCHEMES = {"edges": list(draws_mod.SCHEMES), "causal": ["random10", "random20"]}
 
 
 def _json_default(value):
@@ -73,11 +85,23 @@ def code_version() -> str:
     return head + ("+dirty" if dirty else "")
 
 
-def _base_record(case, scheme: str, tag: str, n_boot: int) -> dict:
-    return {"tag": tag, "case": case.name, "network": case.network, "n": case.n,
-            "n_vars": case.n_vars, "n_pairs": case.n_vars * (case.n_vars - 1) // 2,
-            "real": case.name == cases_mod.SACHS, "truth_is_cpdag": case.cpdag,
-            "scheme": scheme, "n_boot": n_boot}
+def folder_tag(tag: str, relations: str = "edges") -> str:
+    """The records' folder (and summary) name of ``tag``: itself for edges; for causal
+    relations ``causal-TAG``, or ``TAG`` when it already begins with ``causal``."""
+    if relations == "edges" or tag.startswith("causal"):
+        return tag
+    return f"causal-{tag}"
+
+
+def _base_record(case, scheme: str, tag: str, n_boot: int, relations: str = "edges"
+                 ) -> dict:
+    record = {"tag": tag, "case": case.name, "network": case.network, "n": case.n,
+              "n_vars": case.n_vars, "n_pairs": case.n_vars * (case.n_vars - 1) // 2,
+              "real": case.name == cases_mod.SACHS, "truth_is_cpdag": case.cpdag,
+              "scheme": scheme, "n_boot": n_boot}
+    if relations == "causal":
+        record = {"relations": "causal", **record, "truth_has_cycle": not case.cpdag}
+    return record
 
 
 def run_draw(case, probs, scheme: str, draw: int, *, tag: str, kwargs: dict,
@@ -106,6 +130,33 @@ def run_draw(case, probs, scheme: str, draw: int, *, tag: str, kwargs: dict,
     return record
 
 
+def run_causal_draw(case, probs, scheme: str, draw: int, *, tag: str, kwargs: dict,
+                    boot_seconds: float, truth: np.ndarray | None = None) -> dict | str:
+    """One draw of ``--relations causal``: the known causal statements, the calibration
+    and the record (or the skip reason). ``truth``: the case's
+    :func:`discover_known_causal.causal_truth` (computed if not given)."""
+    seed = cases_mod.stable_seed(case.name, "causal", scheme, draw)
+    if truth is None:
+        truth = causal_mod.causal_truth(case.n_vars, case.arcs)
+    known = causal_mod.draw_known(case, scheme, truth, np.random.default_rng(seed))
+    if isinstance(known, str):
+        return known
+    start = time.perf_counter()
+    table, diagnostics = calibrate_causal_draw(case.data, known, probs, seed, **kwargs)
+    seconds = time.perf_counter() - start
+    keys = draws_mod.known_keys(known, case.names)
+    record = _base_record(case, scheme, tag, probs.n_boot, "causal")
+    record.update({"draw": draw, "seed": seed, "kwargs": kwargs, "version": code_version(),
+                   "causalcal": causalcal.__version__,
+                   "known": causal_mod.known_counts(known), "n_known_pairs": len(keys),
+                   "n_pairs_mutual": int((truth == causal_mod.MUTUAL).sum()),
+                   **causal_mod.evaluate_draw(table, case, truth, keys, probs.n_boot),
+                   "diagnostics": causal_mod.small_diagnostics(
+                       diagnostics, draws_mod.small_diagnostics),
+                   "seconds": seconds, "boot_seconds": boot_seconds})
+    return record
+
+
 def _line(record: dict) -> str:
     raw, cal = record["raw"], record["cal"]
     return (f"{record['case']:16s} {record['scheme']:9s} {record['draw']:3d}  Brier "
@@ -113,8 +164,39 @@ def _line(record: dict) -> str:
             f"  MCE {raw['mce']:.3f}->{cal['mce']:.3f}  {record['seconds']:.1f} s")
 
 
+def run_causal_case(case, args, records: Path, kwargs: dict) -> None:
+    """Ancestral bootstrap (cached) and every missing causal draw of ``case``."""
+    probs, boot_seconds = cases_mod.cached_bootstrap(case, args.n_boot, args.cache, args.jobs,
+                                                     ancestral=True)
+    truth = causal_mod.causal_truth(case.n_vars, case.arcs)
+    mutual = int((truth == causal_mod.MUTUAL).sum())
+    print(f"# {case.name}: {case.n_vars} variables, {case.data.n_samples} rows, ancestral "
+          f"bootstrap {args.n_boot} x: {boot_seconds:.1f} s; {int((truth > 0).sum())} causal,"
+          f" {int((truth == 0).sum())} unrelated"
+          + (f", {mutual} mutual pairs (a cycle: left out)" if mutual else ""), flush=True)
+    for scheme in args.schemes:
+        folder = records / case.name
+        skip_path = folder / f"{scheme}_skipped.json"
+        for draw in range(args.draws):
+            path = folder / f"{scheme}_d{draw:02d}.json"
+            if path.exists() or skip_path.exists():
+                continue
+            result = run_causal_draw(case, probs, scheme, draw, tag=args.tag, kwargs=kwargs,
+                                     boot_seconds=boot_seconds, truth=truth)
+            if isinstance(result, str):
+                record = _base_record(case, scheme, args.tag, args.n_boot, "causal")
+                write_json(skip_path, {**record, "skipped": True, "reason": result})
+                print(f"{case.name:16s} {scheme:9s} skipped: {result}", flush=True)
+                break
+            write_json(path, result)
+            print(_line(result), flush=True)
+
+
 def run_case(case, args, records: Path, kwargs: dict) -> None:
     """Bootstrap (cached) and every missing draw of ``case``."""
+    if args.relations == "causal":
+        run_causal_case(case, args, records, kwargs)
+        return
     probs, boot_seconds = cases_mod.cached_bootstrap(case, args.n_boot, args.cache, args.jobs)
     print(f"# {case.name}: {case.n_vars} variables, {case.data.n_samples} rows, bootstrap "
           f"{args.n_boot} x: {boot_seconds:.1f} s", flush=True)
@@ -146,9 +228,10 @@ def run_case(case, args, records: Path, kwargs: dict) -> None:
 
 def summarise(args) -> None:
     """Print the summary of ``args.tag`` and write it as Markdown."""
-    text = summary_mod.summary_text(args.out / "records" / args.tag, args.tag)
+    name = folder_tag(args.tag, args.relations)
+    text = summary_mod.summary_text(args.out / "records" / name, name, args.relations)
     print(text)
-    (args.out / f"summary-{args.tag}.md").write_text(text)
+    (args.out / f"summary-{name}.md").write_text(text)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -157,8 +240,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--networks", nargs="+", default=NETWORKS,
                         help=f"shipped networks and/or {cases_mod.SACHS}")
     parser.add_argument("--n", nargs="+", type=int, default=[500, 2000], dest="sizes")
-    parser.add_argument("--schemes", nargs="+", default=list(draws_mod.SCHEMES),
-                        choices=list(draws_mod.SCHEMES))
+    parser.add_argument("--schemes", nargs="+", default=None,
+                        help="edges: " + " ".join(draws_mod.SCHEMES) + " (default all); "
+                        "causal: " + " ".join(causal_mod.SCHEMES) + " (default "
+                        + " ".join(DEFAULT_SCHEMES["causal"]) + ")")
     parser.add_argument("--draws", type=int, default=10)
     parser.add_argument("--n-boot", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=1, help="bootstrap processes")
@@ -173,10 +258,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("--cache", type=Path, default=None,
                         help="bootstrap cache (default OUT/cache)")
+    parser.add_argument("--relations", choices=list(SCHEMES), default="edges",
+                        help="edge types (default) or causal relations (issue 30)")
     parser.add_argument("--summary", action="store_true",
                         help="only rebuild the summary from the records")
     args = parser.parse_args(argv)
     args.cache = args.cache or args.out / "cache"
+    if args.schemes is None:
+        args.schemes = DEFAULT_SCHEMES[args.relations]
+    unknown = [s for s in args.schemes if s not in SCHEMES[args.relations]]
+    if unknown:
+        parser.error(f"--relations {args.relations} has no scheme {', '.join(unknown)} "
+                     f"(choose from {', '.join(SCHEMES[args.relations])})")
+    if args.relations == "causal" and args.simulations:
+        parser.error("--relations causal takes no --simulations")
     return args
 
 
@@ -187,7 +282,7 @@ def main(argv: list[str] | None = None) -> None:
         cases, messages = cases_mod.load_cases(args.networks, args.sizes, args.sachs_dir)
         for message in messages:
             print(message, flush=True)
-        records = args.out / "records" / args.tag
+        records = args.out / "records" / folder_tag(args.tag, args.relations)
         for case in cases:
             run_case(case, args, records, args.kwargs)
     summarise(args)

@@ -148,25 +148,46 @@ def sachs_case(folder: Path) -> Case:
                 is_cpdag)
 
 
-def cached_bootstrap(case: Case, n_boot: int, cache: Path, jobs: int = 1
-                     ) -> tuple[EdgeProbabilities, float]:
+def cached_bootstrap(case: Case, n_boot: int, cache: Path, jobs: int = 1,
+                     ancestral: bool = False) -> tuple[EdgeProbabilities, float]:
     """The case's bootstrap probabilities (seed 0) and the seconds they took: read from
-    ``cache`` or computed (resumable through a checkpoint folder) and stored there."""
+    ``cache`` or computed (resumable through a checkpoint folder) and stored there.
+
+    ``ancestral``: with the ancestral counts (``CASE_bNBOOT_anc.npz``, issue 30); the
+    replicates are seeded, so its edge probabilities must equal those of the plain
+    ``CASE_bNBOOT.npz`` where that exists (asserted when computed)."""
     cache.mkdir(parents=True, exist_ok=True)
-    stem = cache / f"{case.name}_b{n_boot}"
-    path, timing = stem.with_suffix(".npz"), stem.with_suffix(".timing.json")
+    stem = cache / f"{case.name}_b{n_boot}{'_anc' if ancestral else ''}"
+    path, timing = Path(f"{stem}.npz"), Path(f"{stem}.timing.json")
     if path.is_file() and timing.is_file():
-        return EdgeProbabilities.load(path), json.loads(timing.read_text())["seconds"]
+        probs = EdgeProbabilities.load(path)
+        if ancestral and probs.ancestral is None:
+            raise AssertionError(f"{path}: no ancestral counts")
+        return probs, json.loads(timing.read_text())["seconds"]
     checkpoint = Path(f"{stem}_checkpoint")
     start = time.perf_counter()
     probs = bootstrap_edge_probabilities(case.data, n_boot=n_boot, n_jobs=jobs, seed=0,
-                                         checkpoint=checkpoint, progress=False)
+                                         checkpoint=checkpoint, progress=False,
+                                         ancestral=ancestral)
     seconds = time.perf_counter() - start
+    plain = cache / f"{case.name}_b{n_boot}.npz"
+    if ancestral and plain.is_file():
+        check_same_edges(probs, EdgeProbabilities.load(plain), plain)
     probs.save(path)
     timing.write_text(json.dumps({"seconds": seconds, "n_boot": n_boot, "jobs": jobs,
-                                  "n_vars": case.n_vars, "n_rows": case.data.n_samples}))
+                                  "n_vars": case.n_vars, "n_rows": case.data.n_samples,
+                                  "ancestral": ancestral}))
     shutil.rmtree(checkpoint, ignore_errors=True)
     return probs, seconds
+
+
+def check_same_edges(probs: EdgeProbabilities, other: EdgeProbabilities, source) -> None:
+    """Assert two bootstraps of one case have the same edge-type probabilities."""
+    same = (probs.names == other.names and probs.n_boot == other.n_boot
+            and np.array_equal(probs.dense(np.float64), other.dense(np.float64)))
+    if not same:
+        raise AssertionError(f"the ancestral bootstrap's edge probabilities differ from "
+                             f"{source}'s (same seed and settings)")
 
 
 def cached_simulations(case: Case, probs: EdgeProbabilities, n_simulations: int,

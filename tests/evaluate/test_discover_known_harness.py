@@ -73,3 +73,183 @@ def test_known_pairs_are_not_held_out(harness):
     arcs = {tuple(a) for a in case.arcs.tolist()}
     for row in known[known["relation"] == "->"].itertuples():
         assert (index[row.a], index[row.b]) in arcs
+
+
+# ------------------------------------------------- --relations causal (issue 30)
+@pytest.fixture(scope="module")
+def run_causal(harness, run):
+    """In the edge run's folder: the ancestral bootstrap is checked against its plain
+    one."""
+    out = run
+    harness.main(["--relations", "causal", "--tag", "causal", "--networks", "child", "asia",
+                  "--n", "200", "--schemes", "random10", "direct10", "--draws", "1",
+                  "--n-boot", "3", "--out", str(out)])
+    return out
+
+
+def test_causal_record_fields(run_causal):
+    folder = run_causal / "records" / "causal" / "child-n200"
+    record = json.loads((folder / "random10_d00.json").read_text())
+    assert record["relations"] == "causal" and record["scheme"] == "random10"
+    assert record["known"] == {"causes": 10, "not-causes": 20}
+    assert record["n_known_pairs"] == 20
+    assert record["n_heldout"] == record["n_pairs"] - 20
+    assert record["n_heldout_mutual_left_out"] == 0 and not record["truth_has_cycle"]
+    for side in ("raw", "cal"):
+        for measure in ("brier", "ece", "auroc", "logloss3", "mce"):
+            assert np.isfinite(record[side][measure])
+    assert record["diagnostics"]["map"] in ("calibrated", "identity")
+    assert len(json.dumps(record)) < 4000
+    assert (folder / "direct10_d00.json").is_file()
+    skipped = json.loads((run_causal / "records" / "causal" / "asia-n200" /
+                          "random10_skipped.json").read_text())
+    assert skipped["skipped"] and "unrelated 10" in skipped["reason"]
+    assert (run_causal / "cache" / "child-n200_b3_anc.npz").is_file()
+    summary = (run_causal / "summary-causal.md").read_text()
+    assert "causal relations" in summary and "child-n200 | random10" in summary
+    assert "log-loss (3)" in summary
+    assert "PASS" in summary or "FAIL" in summary
+
+
+def test_ancestral_cache_matches_the_plain_one(harness, run_causal):
+    cases, edges = harness.cases_mod, harness.causalcal.edges
+    plain = edges.EdgeProbabilities.load(run_causal / "cache" / "child-n200_b3.npz")
+    anc = edges.EdgeProbabilities.load(run_causal / "cache" / "child-n200_b3_anc.npz")
+    assert plain.ancestral is None and anc.ancestral is not None
+    cases.check_same_edges(anc, plain, "plain")
+    other = edges.EdgeProbabilities.load(run_causal / "cache" / "asia-n200_b3.npz")
+    with pytest.raises(AssertionError):
+        cases.check_same_edges(anc, other, "asia")
+
+
+def test_causal_folder_and_schemes(harness):
+    assert harness.folder_tag("causal", "causal") == "causal"
+    assert harness.folder_tag("x", "causal") == "causal-x"
+    assert harness.folder_tag("x") == "x"
+    assert harness.parse_args(["--relations", "causal"]).schemes == ["random10", "random20"]
+    with pytest.raises(SystemExit):
+        harness.parse_args(["--relations", "causal", "--schemes", "easy10"])
+    with pytest.raises(SystemExit):
+        harness.parse_args(["--schemes", "direct10"])
+
+
+def _cyclic_case():
+    """0 → 1 → 2 → 0 (a cycle), 3 → 0, 4 → 5; 6 and 7 isolated."""
+    from types import SimpleNamespace
+    arcs = np.array([[0, 1], [1, 2], [2, 0], [3, 0], [4, 5]])
+    return SimpleNamespace(names=[f"v{k}" for k in range(8)], n_vars=8, arcs=arcs)
+
+
+def test_causal_truth_with_a_cycle(harness):
+    causal, pairs = harness.causal_mod, harness.causalcal.edges
+    case = _cyclic_case()
+    truth = causal.causal_truth(case.n_vars, case.arcs)
+    key = {(i, j): pairs.pair_index(i, j, case.n_vars) for i in range(8) for j in range(i + 1, 8)}
+    for pair in ((0, 1), (0, 2), (1, 2)):  # ancestors of each other
+        assert truth[key[pair]] == causal.MUTUAL
+    assert truth[key[0, 3]] == 2 and truth[key[1, 3]] == 2 and truth[key[2, 3]] == 2
+    assert truth[key[4, 5]] == 1
+    assert (truth == causal.MUTUAL).sum() == 3 and (truth > 0).sum() == 4
+    assert (truth == 0).sum() == 28 - 7
+    # a DAG: the library's truth
+    dag = np.array([[0, 1], [1, 2], [3, 0], [4, 5]])
+    graph = harness.causalcal.graph.PDAG.from_edges(8, [tuple(a) for a in dag.tolist()])
+    from causalcal.ancestry import causal_truth
+    assert np.array_equal(causal.causal_truth(8, dag), causal_truth(graph))
+
+
+def test_causal_draws_leave_mutual_pairs_out(harness):
+    causal = harness.causal_mod
+    case = _cyclic_case()
+    truth = causal.causal_truth(case.n_vars, case.arcs)
+    index = {n: k for k, n in enumerate(case.names)}
+    causal.SCHEMES["tiny2"] = ("random", 2)
+    causal.SCHEMES["tinydirect2"] = ("direct", 1)
+    try:
+        for seed in range(20):
+            known = causal.draw_known(case, "tiny2", truth, np.random.default_rng(seed))
+            assert list(known["relation"]) == ["causes"] * 2 + ["not-causes"] * 4
+            for row in known.itertuples():
+                a, b = index[row.a], index[row.b]
+                t = truth[harness.causalcal.edges.pair_index(min(a, b), max(a, b), 8)]
+                assert t != causal.MUTUAL
+                assert t == 0 if row.relation == "not-causes" else t == (1 if a < b else 2)
+            nc = known[known["relation"] == "not-causes"]  # both ways
+            assert set(zip(nc["a"], nc["b"])) == set(zip(nc["b"], nc["a"]))
+            direct = causal.draw_known(case, "tinydirect2", truth, np.random.default_rng(seed))
+            row = direct.iloc[0]
+            assert (index[row.a], index[row.b]) in {(3, 0), (4, 5)}  # not the cycle's arcs
+        causal.SCHEMES["tiny5"] = ("random", 4)  # only 4 causal pairs: none stays held out
+        reason = causal.draw_known(case, "tiny5", truth, np.random.default_rng(0))
+        assert isinstance(reason, str) and "causal 4" in reason
+    finally:
+        for name in ("tiny2", "tinydirect2", "tiny5"):
+            causal.SCHEMES.pop(name, None)
+
+
+def test_causal_measures_by_hand(harness):
+    """A record's measures on a hand-made table: the mutual pairs are left out, a row
+    written b-first is read the other way round."""
+    causal = harness.causal_mod
+    case = _cyclic_case()
+    truth = causal.causal_truth(case.n_vars, case.arcs)
+    known = np.array([harness.causalcal.edges.pair_index(i, j, 8)
+                      for i, j in [(i, j) for i in range(8) for j in range(i + 1, 8)]
+                      if not {(i, j)} & {(0, 3), (1, 3), (4, 5), (6, 7), (0, 1), (0, 2),
+                                          (1, 2), (2, 3)}])
+    # held out: (0,3) 3 causes 0; (1,3), (2,3) 3 causes them; (4,5) 4 causes 5; (6,7)
+    # neither; the mutual pairs (0,1), (0,2), (1,2)
+    rows = [  # a, b, raw (a causes b, b causes a), cal (a causes b, b causes a)
+        ("v3", "v0", (0.5, 0.25), (0.6, 0.1)),   # written b-first: 3 causes 0 is true
+        ("v1", "v3", (0.2, 0.4), (0.1, 0.7)),
+        ("v2", "v3", (0.0, 1.0), (0.05, 0.9)),
+        ("v4", "v5", (0.75, 0.0), (0.8, 0.1)),
+        ("v6", "v7", (0.125, 0.125), (0.2, 0.3)),
+        ("v0", "v1", (0.5, 0.5), (0.5, 0.5)),
+        ("v0", "v2", (0.3, 0.3), (0.3, 0.3)),
+        ("v1", "v2", (0.0, 0.0), (0.0, 0.0)),
+    ]
+    table = pd.DataFrame({
+        "a": [r[0] for r in rows], "b": [r[1] for r in rows],
+        "p_a_causes_b": [r[3][0] for r in rows], "p_b_causes_a": [r[3][1] for r in rows],
+        "p_neither": [1 - sum(r[3]) for r in rows],
+        "boot_a_causes_b": [r[2][0] for r in rows], "boot_b_causes_a": [r[2][1] for r in rows],
+        "boot_neither": [1 - sum(r[2]) for r in rows]})
+    out = causal.evaluate_draw(table, case, truth, known, n_boot=4)
+    assert out["n_heldout"] == 5 and out["n_heldout_mutual_left_out"] == 3
+    assert out["n_heldout_causal"] == 4 and out["base_rate"] == pytest.approx(0.8)
+    # ordered pairs (cause, effect) read as (x causes y), truth, raw, cal
+    ordered = [  # x causes y for (x, y) in (0,3) (1,3) (2,3) (4,5) (6,7), then reversed
+        (0, 0.25, 0.1), (0, 0.2, 0.1), (0, 0.0, 0.05), (1, 0.75, 0.8), (0, 0.125, 0.2),
+        (1, 0.5, 0.6), (1, 0.4, 0.7), (1, 1.0, 0.9), (0, 0.0, 0.1), (0, 0.125, 0.3)]
+    y = np.array([o[0] for o in ordered], dtype=float)
+    for side, col, eps in (("raw", 1, 0.25 / 4), ("cal", 2, 0.0)):
+        p = np.array([o[col] for o in ordered])
+        got = out[side]
+        assert got["brier"] == pytest.approx(np.mean((p - y) ** 2))
+        assert got["ece"] == pytest.approx(np.mean(np.abs(p - y)))  # 10 bins of one
+        pos, neg = p[y == 1], p[y == 0]
+        auc = np.mean([(a > b) + 0.5 * (a == b) for a in pos for b in neg])
+        assert got["auroc"] == pytest.approx(auc)
+        # three classes per held-out pair (neither, i causes j, j causes i), true class
+        P = np.column_stack([1 - p[:5] - p[5:], p[:5], p[5:]])
+        t = np.array([2, 2, 2, 1, 0])  # 3 causes 0, 1, 2; 4 causes 5; 6, 7 neither
+        q = (P[np.arange(5), t] + eps) / (1 + 3 * eps)
+        assert got["logloss3"] == pytest.approx(-np.mean(np.log(np.maximum(q, 1e-6))))
+        assert got["mce"] == pytest.approx(0.0, abs=1e-9)  # 15 < 100: one bin
+        p_causal = p[:5] + p[5:]
+        assert got["mean_p_causal_unrelated"] == pytest.approx(p_causal[4])
+        assert got["mean_p_causal_related"] == pytest.approx(p_causal[:4].mean())
+        assert got["sum_p_causal"] == pytest.approx(p_causal.sum())
+
+
+def test_causal_mce_bins_of_100(harness):
+    """The three-class MCE: the columns stacked with one-hot truth, bins of 100."""
+    rng = np.random.default_rng(1)
+    P = rng.dirichlet(np.ones(3), size=100)
+    t = rng.integers(0, 3, size=100)
+    got = harness.causal_mod.measures(P, t)["mce"]
+    p, y = P.ravel(), (t[:, None] == np.arange(3)).ravel()
+    order = np.argsort(p)
+    chunks = np.split(order, [100, 200])
+    assert got == pytest.approx(max(abs(p[c].mean() - y[c].mean()) for c in chunks))
