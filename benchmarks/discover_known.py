@@ -174,6 +174,14 @@ def run_causal_case(case, args, records: Path, kwargs: dict) -> None:
           f"bootstrap {args.n_boot} x: {boot_seconds:.1f} s; {int((truth > 0).sum())} causal,"
           f" {int((truth == 0).sum())} unrelated"
           + (f", {mutual} mutual pairs (a cycle: left out)" if mutual else ""), flush=True)
+    _run_draws(case, args, records, "causal", lambda scheme, draw: run_causal_draw(
+        case, probs, scheme, draw, tag=args.tag, kwargs=kwargs, boot_seconds=boot_seconds,
+        truth=truth))
+
+
+def _run_draws(case, args, records: Path, relations: str, draw_one) -> None:
+    """Every missing draw of every scheme of ``case``: ``draw_one(scheme, draw)`` returns
+    the record, or the reason the scheme cannot be drawn (then a skip record)."""
     for scheme in args.schemes:
         folder = records / case.name
         skip_path = folder / f"{scheme}_skipped.json"
@@ -181,10 +189,9 @@ def run_causal_case(case, args, records: Path, kwargs: dict) -> None:
             path = folder / f"{scheme}_d{draw:02d}.json"
             if path.exists() or skip_path.exists():
                 continue
-            result = run_causal_draw(case, probs, scheme, draw, tag=args.tag, kwargs=kwargs,
-                                     boot_seconds=boot_seconds, truth=truth)
+            result = draw_one(scheme, draw)
             if isinstance(result, str):
-                record = _base_record(case, scheme, args.tag, args.n_boot, "causal")
+                record = _base_record(case, scheme, args.tag, args.n_boot, relations)
                 write_json(skip_path, {**record, "skipped": True, "reason": result})
                 print(f"{case.name:16s} {scheme:9s} skipped: {result}", flush=True)
                 break
@@ -207,23 +214,9 @@ def run_case(case, args, records: Path, kwargs: dict) -> None:
                                             args.jobs)
         print(f"# {case.name}: {args.simulations} simulations: {sims.seconds:.1f} s",
               flush=True)
-    for scheme in args.schemes:
-        folder = records / case.name
-        skip_path = folder / f"{scheme}_skipped.json"
-        for draw in range(args.draws):
-            path = folder / f"{scheme}_d{draw:02d}.json"
-            if path.exists() or skip_path.exists():
-                continue
-            result = run_draw(case, probs, scheme, draw, tag=args.tag, kwargs=kwargs,
-                              boot_seconds=boot_seconds, p_adjacent=p_adjacent,
-                              simulations=sims)
-            if isinstance(result, str):
-                record = _base_record(case, scheme, args.tag, args.n_boot)
-                write_json(skip_path, {**record, "skipped": True, "reason": result})
-                print(f"{case.name:16s} {scheme:9s} skipped: {result}", flush=True)
-                break
-            write_json(path, result)
-            print(_line(result), flush=True)
+    _run_draws(case, args, records, "edges", lambda scheme, draw: run_draw(
+        case, probs, scheme, draw, tag=args.tag, kwargs=kwargs, boot_seconds=boot_seconds,
+        p_adjacent=p_adjacent, simulations=sims))
 
 
 def summarise(args) -> None:
