@@ -32,6 +32,7 @@ true class is then clipped at 1e-6 for both raw and calibrated.
 
 from __future__ import annotations
 
+import discover_known_draws as draws_mod
 import numpy as np
 import pandas as pd
 
@@ -43,7 +44,6 @@ from causalcal.metrics import (
     cross_entropy,
     expected_calibration_error,
     mce_micro,
-    roc_auc,
 )
 
 #: scheme name -> (kind, pairs per class)
@@ -139,21 +139,14 @@ def heldout_probabilities(table: pd.DataFrame, names: list[str], known: np.ndarr
     """``(keys, P)``: the pair keys of the rows of ``table`` and their three-class
     probabilities in :class:`CausalType` order for the pair read as (i, j), i < j (rows
     written b-first are swapped); checks the rows are exactly the pairs not known."""
+    keys = draws_mod.heldout_frame(table, names, known)
     index = {n: k for k, n in enumerate(names)}
     a = table["a"].map(index).to_numpy(np.int64)
     b = table["b"].map(index).to_numpy(np.int64)
-    keys = pair_index(np.minimum(a, b), np.maximum(a, b), len(names))
-    expected = np.setdiff1d(np.arange(len(names) * (len(names) - 1) // 2), known)
-    if not np.array_equal(np.sort(keys), expected):
-        raise AssertionError("the calibrated table is not exactly the held-out pairs")
     P = table[columns].to_numpy(np.float64, copy=True)
     swap = a > b
     P[swap] = P[swap][:, [0, 2, 1]]
     return keys, P
-
-
-def _auroc(y: np.ndarray, p: np.ndarray) -> float | None:
-    return float(roc_auc(y, p)) if 0 < y.sum() < len(y) else None
 
 
 def measures(P: np.ndarray, t: np.ndarray, smooth: float = 0.0) -> dict[str, float | None]:
@@ -169,7 +162,7 @@ def measures(P: np.ndarray, t: np.ndarray, smooth: float = 0.0) -> dict[str, flo
     return {
         "brier": brier_score(y, p),
         "ece": expected_calibration_error(y, p, n_bins=10),
-        "auroc": _auroc(y, p),
+        "auroc": draws_mod.auroc_or_none(y, p),
         "logloss3": cross_entropy(t, Q, eps=LOG_LOSS_CLIP),
         "mce": mce_micro(t, P, bin_size=100),
         "sum_p_causal": float(p_causal.sum()),

@@ -122,7 +122,8 @@ def heldout_frame(edges: pd.DataFrame, names: list[str], known: np.ndarray) -> n
     return keys
 
 
-def _auroc(y: np.ndarray, p: np.ndarray) -> float | None:
+def auroc_or_none(y: np.ndarray, p: np.ndarray) -> float | None:
+    """The AUROC, or None where ``y`` holds one class."""
     return float(roc_auc(y, p)) if 0 < y.sum() < len(y) else None
 
 
@@ -136,7 +137,7 @@ def measures(P: np.ndarray, y: np.ndarray, smooth: float = 0.0) -> dict[str, flo
     return {
         "brier": brier_score(adjacent, p_adj),
         "ece": expected_calibration_error(adjacent, p_adj, n_bins=10),
-        "auroc": _auroc(adjacent, p_adj),
+        "auroc": auroc_or_none(adjacent, p_adj),
         "logloss4": cross_entropy(y.astype(np.int64), Q, eps=LOG_LOSS_CLIP),
         "mce": float(metrics["overall_mce"]),
         "sum_p_adj": float(p_adj.sum()),
