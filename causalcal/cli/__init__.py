@@ -130,17 +130,15 @@ def add_calibrator_arguments(parser: argparse.ArgumentParser) -> None:
 def add_map_argument(parser: argparse.ArgumentParser, simulated: bool = False) -> None:
     """``--map auto|calibrated|identity`` (``|simulated`` where simulations can be run):
     what known relations may change."""
-    maps = ("auto", "calibrated", "scaled", "identity") + (("simulated",) if simulated else ())
+    maps = ("auto", "calibrated", "identity") + (("simulated",) if simulated else ())
     parser.add_argument(
         "--map", choices=maps, default="auto",
         help="with known relations: auto (default) writes a calibrated map only if it "
              "beats the bootstrap frequencies on held-out known pairs (cross-validated, "
-             "by more than one standard error; the simulated map by two; of those within "
-             "one standard error of the best, the simplest), else the bootstrap "
-             "frequencies themselves; scaled is a two-parameter stretch and shift of the "
-             "bootstrap's log-odds of adjacency; " + (
-                 "calibrated, scaled, simulated (needs --simulations) or identity "
-                 if simulated else "calibrated, scaled or identity ") + "force one")
+             "by more than one standard error; the simulated map by two), else the "
+             "bootstrap frequencies "
+             "themselves; " + ("calibrated, simulated (needs --simulations) or identity "
+                               if simulated else "calibrated or identity ") + "force one")
 
 
 def add_selection_argument(parser: argparse.ArgumentParser) -> None:

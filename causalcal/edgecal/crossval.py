@@ -22,10 +22,8 @@ from causalcal.edgecal.model import fit_with_offsets
 __all__ = ["CANDIDATES", "MAPS", "Z", "choose_map", "cross_validated_losses",
            "known_pair_losses"]
 
-#: The maps a fit on known relations can write, simplest first: the bootstrap itself, the
-#: two-parameter scaling of its log-odds of adjacency, the simulation-informed map (fitted
-#: on no known pair) and the full calibrator.
-CANDIDATES = ("identity", "scaled", "simulated", "calibrated")
+#: The maps a fit on known relations can write, the first being the bootstrap itself.
+CANDIDATES = ("identity", "calibrated", "simulated")
 #: What ``fit_edge_calibrator(map=…)`` may be asked for: ``auto`` lets the held-out
 #: evidence choose among the candidates.
 MAPS = ("auto", *CANDIDATES)
@@ -33,7 +31,7 @@ MAPS = ("auto", *CANDIDATES)
 #: map needs two: its errors sit in the middle of the probability range, where known
 #: pairs are few, so a handful of them can make a harmful map look better by one (seen
 #: on the discover_known harness, docs/results.md).
-Z = {"scaled": 1.0, "calibrated": 1.0, "simulated": 2.0}
+Z = {"calibrated": 1.0, "simulated": 2.0}
 
 
 def known_pair_losses(Q: np.ndarray, Y: np.ndarray, offsets: np.ndarray) -> dict:
@@ -57,20 +55,20 @@ def known_pair_losses(Q: np.ndarray, Y: np.ndarray, offsets: np.ndarray) -> dict
     return {"brier": (1.0 - S[:, 0] - adjacent) ** 2, "log_loss": log_loss}
 
 
-def cross_validated_losses(models: dict, X: np.ndarray, Y: np.ndarray, offsets: np.ndarray,
+def cross_validated_losses(model, X: np.ndarray, Y: np.ndarray, offsets: np.ndarray,
                            eps: float, seed: int = 0) -> dict:
-    """Per-pair held-out losses (:func:`known_pair_losses`) of the bootstrap and of each
-    of ``models`` (name → unfitted estimator) on known pairs.
+    """Per-pair held-out losses (:func:`known_pair_losses`) of the bootstrap and of
+    ``model`` on known pairs.
 
-    Up to 5 folds stratified by adjacency; each fold fits a clone of every model with the
+    Up to 5 folds stratified by adjacency; each fold fits a clone of ``model`` with the
     given offsets. The bootstrap's Brier score uses its frequencies as they are, its
     log-loss its zeros floored at ``eps``. Returns ``{"folds": k, "brier": {"identity":
-    …, name: …}, "log_loss": {…}}``, arrays of n; ``folds`` is 0 (and the arrays NaN)
-    with too few pairs.
+    …, "calibrated": …}, "log_loss": {…}}``, arrays of n; ``folds`` is 0 (and the
+    arrays NaN) with too few pairs.
     """
     adjacent = (~Y[:, 0]).astype(int)
     folds = int(min(5, np.bincount(adjacent, minlength=2).min()))
-    names = ("identity", *models)
+    names = ("identity", "calibrated")
     out = {"folds": folds if folds >= 2 else 0,
            **{loss: {k: np.full(len(Y), np.nan) for k in names}
               for loss in ("brier", "log_loss")}}
@@ -78,17 +76,16 @@ def cross_validated_losses(models: dict, X: np.ndarray, Y: np.ndarray, offsets: 
         return out
     split = StratifiedKFold(folds, shuffle=True, random_state=seed).split(X, adjacent)
     for train, test in split:
+        fitted = fit_with_offsets(clone(model), X[train], Y[train], offsets[train])
         boot = X[test][:, : Y.shape[1]]
         raw = known_pair_losses(boot, Y[test], offsets[test])
         floored = known_pair_losses((boot + eps) / (1 + Y.shape[1] * eps), Y[test],
                                     offsets[test])
+        cal = known_pair_losses(fitted.predict_proba(X[test]), Y[test], offsets[test])
         out["brier"]["identity"][test] = raw["brier"]
         out["log_loss"]["identity"][test] = floored["log_loss"]
-        for name, model in models.items():
-            fitted = fit_with_offsets(clone(model), X[train], Y[train], offsets[train])
-            held = known_pair_losses(fitted.predict_proba(X[test]), Y[test], offsets[test])
-            for loss in ("brier", "log_loss"):
-                out[loss][name][test] = held[loss]
+        for loss in ("brier", "log_loss"):
+            out[loss]["calibrated"][test] = cal[loss]
     return out
 
 
@@ -105,11 +102,9 @@ def choose_map(losses: dict, asked: str = "auto", z: dict | None = None) -> dict
     with ``identity`` among the candidates. With ``asked="auto"`` a candidate is eligible
     only if its held-out Brier score of P(adjacent) is lower than the bootstrap's by more
     than ``z[candidate]`` (default :data:`Z`) standard errors of the paired per-pair
-    difference; of the eligible candidates the simplest (:data:`CANDIDATES` order) whose
-    improvement is within one standard error of the largest one is chosen (the
-    one-standard-error rule: known pairs cannot see the middle of the range, where a
-    flexible map's extra changes go), else (and without known pairs to judge by) the
-    bootstrap frequencies stay. The Brier score decides because it is bounded and
+    difference; the eligible candidate
+    with the largest improvement is chosen, else (and without known pairs to judge by)
+    the bootstrap frequencies stay. The Brier score decides because it is bounded and
     needs no floor: the log-loss of the bootstrap's zeros depends on the floor chosen for
     them, so a map that merely moves known pairs away from 0 and 1 would win by it.
     Returns a plain dict: ``chosen``, ``asked``, ``folds``, ``criterion`` and per
@@ -119,7 +114,7 @@ def choose_map(losses: dict, asked: str = "auto", z: dict | None = None) -> dict
     z = {**Z, **(z or {})}
     folds = losses["folds"]
     evidence: dict = {"asked": asked, "folds": folds, "criterion": "brier", "candidates": {}}
-    eligible: dict[str, dict] = {}
+    best, best_gain = "identity", 0.0
     scores = losses.get("brier", {})
     raw = scores.get("identity")
     for name, brier in scores.items():
@@ -130,13 +125,8 @@ def choose_map(losses: dict, asked: str = "auto", z: dict | None = None) -> dict
             gain = _mean_se(raw - brier)
             entry["improvement"], entry["improvement_se"] = gain["mean"], gain["se"]
             entry["z"] = z[name]
-            if gain["mean"] > max(z[name] * gain["se"], 0.0):
-                eligible[name] = gain
+            if gain["mean"] > max(z[name] * gain["se"], 0.0) and gain["mean"] > best_gain:
+                best, best_gain = name, gain["mean"]
         evidence["candidates"][name] = entry
-    chosen = "identity"
-    if eligible:
-        best = max(eligible.values(), key=lambda g: g["mean"])
-        chosen = next(name for name in CANDIDATES if name in eligible
-                      and eligible[name]["mean"] >= best["mean"] - best["se"])
-    evidence["chosen"] = chosen if asked == "auto" else asked
+    evidence["chosen"] = best if asked == "auto" else asked
     return evidence

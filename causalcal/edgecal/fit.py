@@ -36,7 +36,6 @@ from causalcal.edgecal.model import (
     edge_calibrator,
     fit_with_offsets,
 )
-from causalcal.edgecal.scaled import ScaledAdjacency
 from causalcal.edgecal.simulated import SimulatedAdjacency, SimulatedPairs
 from causalcal.errors import InputError
 
@@ -159,26 +158,20 @@ def _fit_known(calset: CalibrationSet, model, expected_edges: float | None,
                evidence_strength: float, map: str, cross_validate: bool,
                seed: int, simulated: SimulatedPairs | None) -> EdgeCalibration:
     """Known relations: EM-estimated inclusion rates, the evidence blend, and the
-    do-no-harm choice among the bootstrap frequencies, the scaled map (edge types), the
-    calibrated map and (with simulations) the simulation-informed map."""
+    do-no-harm choice among the bootstrap frequencies, the calibrated map and (with
+    simulations) the simulation-informed map."""
     check_fit_options(map=map, simulated=simulated is not None)
-    inputs, k = calset.inputs, calset.inputs.n_classes
-    if map == "scaled" and inputs.causal:
-        raise InputError("map='scaled' rescales P(adjacent): edge types only")
-    rows, counts = inputs.population()
+    k = calset.inputs.n_classes
+    rows, counts = calset.inputs.population()
     em = fit_known_relations(EvidenceBlend(model, evidence_strength, k), calset.X, calset.Y,
                              rows, counts, expected_edges)
     offsets = em.design.offsets(calset.X[:, :k])
-    fitted = {"calibrated": em.model}
-    if not inputs.causal:
-        fitted["scaled"] = fit_with_offsets(ScaledAdjacency(eps=inputs.eps), calset.X,
-                                            calset.Y, offsets)
     losses = ({"folds": 0} if not (cross_validate or map == "auto") else
-              cross_validated_losses(fitted, calset.X, calset.Y, offsets, inputs.eps, seed))
+              cross_validated_losses(em.model, calset.X, calset.Y, offsets, calset.inputs.eps,
+                                     seed))
     # causal labels settle directions (``causes``), so the whole calibrated map is written
     maps = {"identity": BootstrapIdentity(k).fit(calset.X),
-            **{name: m if inputs.causal else KeepDirectionSplit(m)
-               for name, m in fitted.items()}}
+            "calibrated": em.model if calset.inputs.causal else KeepDirectionSplit(em.model)}
     if simulated is not None:
         sim = SimulatedAdjacency(eps=calset.inputs.eps).fit(simulated)
         maps["simulated"] = KeepDirectionSplit(sim)
@@ -188,9 +181,6 @@ def _fit_known(calset: CalibrationSet, model, expected_edges: float | None,
             for loss, values in scored.items():
                 losses[loss]["simulated"] = values
     choice = choose_map(losses, map)
-    if "scaled" in fitted:
-        choice["scaled_map"] = {"slope": fitted["scaled"].slope_,
-                                "intercept": fitted["scaled"].intercept_}
     if simulated is not None:
         choice["simulated_map"] = {"slope": sim.slope_, "intercept": sim.intercept_}
     return EdgeCalibration(maps[choice["chosen"]], calset, em.design, offsets, em, choice)

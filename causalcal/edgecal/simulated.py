@@ -19,9 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.special import expit, logit
+from sklearn.base import BaseEstimator
 from sklearn.linear_model import LogisticRegression
+from sklearn.utils.validation import check_is_fitted
 
-from causalcal.edgecal.scaled import LogitLinearAdjacency
 from causalcal.edges import EdgeProbabilities, pair_index
 from causalcal.errors import InputError
 
@@ -76,7 +78,7 @@ def count_pairs(probabilities: EdgeProbabilities, truth_pairs: np.ndarray,
     return table
 
 
-class SimulatedAdjacency(LogitLinearAdjacency):
+class SimulatedAdjacency(BaseEstimator):
     """The map of the module: P(adjacent) ``expit(a · logit p + b)``, and for a pair the
     bootstrap never found adjacent, the simulated adjacent pairs' split over forward,
     backward (pooled, so symmetric) and undirected. Wrap it in
@@ -89,14 +91,22 @@ class SimulatedAdjacency(LogitLinearAdjacency):
         bootstrap count, ``0.5 / n_boot``).
     """
 
+    def __init__(self, eps: float = 1e-3) -> None:
+        self.eps = eps
+
+    def _logit(self, p_adj: np.ndarray) -> np.ndarray:
+        return logit(np.clip(p_adj, self.eps, 1.0 - self.eps))[:, None]
+
     def fit(self, pairs: SimulatedPairs) -> SimulatedAdjacency:
         """Fit the slope and intercept on the simulated pairs (a logistic regression of
         adjacency on logit P(adjacent), weighted by the counts of ``pairs.table``)."""
+        if not 0 < self.eps < 0.5:
+            raise InputError(f"eps must be in (0, 0.5), got {self.eps!r}")
         table = np.asarray(pairs.table, dtype=np.float64)
         adjacent, apart = table[:, 1:].sum(axis=1), table[:, 0]
         if not adjacent.sum() or not apart.sum():
             raise InputError("the simulated pairs need adjacent and non-adjacent pairs")
-        x = self._logit(np.arange(len(table)) / (len(table) - 1))[:, None]
+        x = self._logit(np.arange(len(table)) / (len(table) - 1))
         model = LogisticRegression(C=1e4).fit(
             np.vstack([x, x]), np.repeat([1, 0], len(table)),
             sample_weight=np.concatenate([adjacent, apart]))
@@ -106,3 +116,14 @@ class SimulatedAdjacency(LogitLinearAdjacency):
         split = np.array([directed, directed, table[0, 3]]) + 1.0  # add-one: never empty
         self.split_ = split / split.sum()
         return self
+
+    def adjacency(self, X) -> np.ndarray:
+        """The map's P(adjacent) of input rows ``X`` (bootstrap vectors first)."""
+        check_is_fitted(self)
+        p_adj = 1.0 - np.asarray(X, dtype=np.float64)[:, 0]
+        return expit(self.slope_ * self._logit(p_adj)[:, 0] + self.intercept_)
+
+    def predict_proba(self, X) -> np.ndarray:
+        """``(1 − a, a · split)`` with ``a`` the map's P(adjacent)."""
+        a = self.adjacency(X)
+        return np.column_stack([1.0 - a, a[:, None] * self.split_[None, :]])

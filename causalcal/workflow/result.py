@@ -129,8 +129,7 @@ class DiscoveryResult:
         return "\n".join(lines)
 
 
-_CANDIDATE_TEXT = {"identity": "bootstrap", "scaled": "log-odds scaled on known pairs",
-                   "calibrated": "calibrated on known pairs",
+_CANDIDATE_TEXT = {"identity": "bootstrap", "calibrated": "calibrated on known pairs",
                    "simulated": "simulation-informed"}
 
 

@@ -76,7 +76,7 @@ def test_discover_offers_the_simulated_map_and_reports_it(asia):
     auto = causalcal.discover(data, known, probabilities=probs, simulations=sims,
                               progress=False)
     choice = auto.diagnostics["map"]
-    assert set(choice["candidates"]) == {"identity", "scaled", "calibrated", "simulated"}
+    assert set(choice["candidates"]) == {"identity", "calibrated", "simulated"}
     assert auto.diagnostics["simulations"]["simulations"] == 1
     assert "simulation-informed" in auto.summary() and "simulations: 1 data sets" in \
         auto.summary()
