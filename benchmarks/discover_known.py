@@ -19,7 +19,8 @@ the records alone and writes ``docs/results/discover_known/summary-TAG.md``.
 
 ``--relations causal`` (issue 30) measures causal relations instead ("a causes b,
 possibly through other variables"; ``discover_known_causal``): the same cases, with the
-bootstrap's ancestral counts cached as ``CASE_bNBOOT_anc.npz``, its own schemes (default
+bootstrap's ancestral counts cached as ``CASE_bNBOOT_anc.npz`` (with ``--simulations R``
+the simulated causal pairs as ``CASE_bNBOOT_simR_anc.table.npz``), its own schemes (default
 ``random10 random20``; also ``direct10``), records in ``records/causal-TAG/`` (``TAG``
 itself when it begins with ``causal``) and the summary ``summary-causal-TAG.md``
 (likewise).
@@ -131,10 +132,12 @@ def run_draw(case, probs, scheme: str, draw: int, *, tag: str, kwargs: dict,
 
 
 def run_causal_draw(case, probs, scheme: str, draw: int, *, tag: str, kwargs: dict,
-                    boot_seconds: float, truth: np.ndarray | None = None) -> dict | str:
+                    boot_seconds: float, truth: np.ndarray | None = None,
+                    simulations=None) -> dict | str:
     """One draw of ``--relations causal``: the known causal statements, the calibration
     and the record (or the skip reason). ``truth``: the case's
-    :func:`discover_known_causal.causal_truth` (computed if not given)."""
+    :func:`discover_known_causal.causal_truth` (computed if not given); ``simulations``:
+    the case's cached :class:`SimulatedCausalPairs`, or None."""
     seed = cases_mod.stable_seed(case.name, "causal", scheme, draw)
     if truth is None:
         truth = causal_mod.causal_truth(case.n_vars, case.arcs)
@@ -142,8 +145,12 @@ def run_causal_draw(case, probs, scheme: str, draw: int, *, tag: str, kwargs: di
     if isinstance(known, str):
         return known
     start = time.perf_counter()
-    table, diagnostics = calibrate_causal_draw(case.data, known, probs, seed, **kwargs)
+    extra = {} if simulations is None else {"simulations": simulations}
+    table, diagnostics = calibrate_causal_draw(case.data, known, probs, seed, **kwargs,
+                                               **extra)
     seconds = time.perf_counter() - start
+    if simulations is not None:
+        kwargs = {**kwargs, "simulations": simulations.n_simulations}
     keys = draws_mod.known_keys(known, case.names)
     record = _base_record(case, scheme, tag, probs.n_boot, "causal")
     record.update({"draw": draw, "seed": seed, "kwargs": kwargs, "version": code_version(),
@@ -174,9 +181,21 @@ def run_causal_case(case, args, records: Path, kwargs: dict) -> None:
           f"bootstrap {args.n_boot} x: {boot_seconds:.1f} s; {int((truth > 0).sum())} causal,"
           f" {int((truth == 0).sum())} unrelated"
           + (f", {mutual} mutual pairs (a cycle: left out)" if mutual else ""), flush=True)
+    sims = _simulations(case, probs, args, ancestral=True)
     _run_draws(case, args, records, "causal", lambda scheme, draw: run_causal_draw(
         case, probs, scheme, draw, tag=args.tag, kwargs=kwargs, boot_seconds=boot_seconds,
-        truth=truth))
+        truth=truth, simulations=sims))
+
+
+def _simulations(case, probs, args, ancestral: bool = False):
+    """The case's cached simulated pairs with ``--simulations R``, else None."""
+    if not args.simulations:
+        return None
+    sims = cases_mod.cached_simulations(case, probs, args.simulations, args.cache, args.jobs,
+                                        ancestral=ancestral)
+    print(f"# {case.name}: {args.simulations} simulations"
+          f"{' (ancestral)' if ancestral else ''}: {sims.seconds:.1f} s", flush=True)
+    return sims
 
 
 def _run_draws(case, args, records: Path, relations: str, draw_one) -> None:
@@ -208,12 +227,7 @@ def run_case(case, args, records: Path, kwargs: dict) -> None:
     print(f"# {case.name}: {case.n_vars} variables, {case.data.n_samples} rows, bootstrap "
           f"{args.n_boot} x: {boot_seconds:.1f} s", flush=True)
     p_adjacent = 1.0 - probs.dense(np.float64)[:, 0]
-    sims = None
-    if args.simulations:
-        sims = cases_mod.cached_simulations(case, probs, args.simulations, args.cache,
-                                            args.jobs)
-        print(f"# {case.name}: {args.simulations} simulations: {sims.seconds:.1f} s",
-              flush=True)
+    sims = _simulations(case, probs, args)
     _run_draws(case, args, records, "edges", lambda scheme, draw: run_draw(
         case, probs, scheme, draw, tag=args.tag, kwargs=kwargs, boot_seconds=boot_seconds,
         p_adjacent=p_adjacent, simulations=sims))
@@ -263,8 +277,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if unknown:
         parser.error(f"--relations {args.relations} has no scheme {', '.join(unknown)} "
                      f"(choose from {', '.join(SCHEMES[args.relations])})")
-    if args.relations == "causal" and args.simulations:
-        parser.error("--relations causal takes no --simulations")
     return args
 
 

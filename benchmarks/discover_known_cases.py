@@ -23,7 +23,7 @@ import pandas as pd
 
 from causalcal.bootstrap import BootstrapSettings, bootstrap_edge_probabilities
 from causalcal.data import DiscreteData, discretize
-from causalcal.edgecal import SimulatedPairs
+from causalcal.edgecal import SimulatedCausalPairs, SimulatedPairs
 from causalcal.edges import EdgeProbabilities, EdgeType, dense_labels, pair_index
 from causalcal.graph import PDAG, dag_to_cpdag
 from causalcal.simulate import load_network
@@ -191,19 +191,23 @@ def check_same_edges(probs: EdgeProbabilities, other: EdgeProbabilities, source)
 
 
 def cached_simulations(case: Case, probs: EdgeProbabilities, n_simulations: int,
-                       cache: Path, jobs: int = 1) -> SimulatedPairs:
+                       cache: Path, jobs: int = 1, ancestral: bool = False
+                       ) -> SimulatedPairs:
     """The case's simulated pairs (``discover(simulations=…)`` with the bootstrap's
-    settings, seed 0): read from ``cache`` or computed (resumable) and stored there."""
+    settings, seed 0): read from ``cache`` or computed (resumable) and stored there.
+    ``ancestral``: the causal relations' :class:`SimulatedCausalPairs`
+    (``CASE_bNBOOT_simR_anc.table.npz``; issue 30), from the same simulated data sets and
+    replicates (the checkpoint folder is the edge run's)."""
     stem = cache / f"{case.name}_b{probs.n_boot}_sim{n_simulations}"
-    path = stem.with_suffix(".table.npz")
+    path = Path(f"{stem}{'_anc' if ancestral else ''}.table.npz")
+    kind = SimulatedCausalPairs if ancestral else SimulatedPairs
     if path.is_file():
         with np.load(path) as z:
-            return SimulatedPairs(z["table"], n_simulations, int(z["n_edges"]),
-                                  float(z["seconds"]))
+            return kind(z["table"], n_simulations, int(z["n_edges"]), float(z["seconds"]))
     checkpoint = Path(f"{stem}_checkpoint")
     settings = BootstrapSettings(n_boot=probs.n_boot, seed=0, n_jobs=jobs,
                                  checkpoint=checkpoint, progress=False)
-    sims = simulated_pairs(case.data, probs, settings, n_simulations)
+    sims = simulated_pairs(case.data, probs, settings, n_simulations, ancestral=ancestral)
     np.savez(path, table=sims.table, n_edges=sims.n_edges, seconds=sims.seconds)
     shutil.rmtree(checkpoint, ignore_errors=True)
     return sims

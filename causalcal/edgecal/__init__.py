@@ -15,7 +15,7 @@ calibrator; the :class:`EdgeCalibration` it returns predicts every pair.
 * :mod:`.fit` — :func:`fit_edge_calibrator`, which decides every rule.
 * :mod:`.base_rate` — the number of adjacent pairs estimated from the known pairs.
 * :mod:`.crossval` — held-out evidence on known pairs and the do-no-harm choice.
-* :mod:`.simulated` — the simulation-informed map of P(adjacent).
+* :mod:`.simulated` — the simulation-informed map of P(adjacent) or P(a causes b).
 """
 
 from causalcal.edgecal.base_rate import estimate_adjacent_pairs
@@ -54,7 +54,15 @@ from causalcal.edgecal.sampling import (
     allocate_draws,
     stratified_calibration_set,
 )
-from causalcal.edgecal.simulated import SimulatedAdjacency, SimulatedPairs, count_pairs
+from causalcal.edgecal.simulated import (
+    LogitLinearMap,
+    SimulatedAdjacency,
+    SimulatedCausal,
+    SimulatedCausalPairs,
+    SimulatedPairs,
+    count_causal_pairs,
+    count_pairs,
+)
 
 __all__ = [
     "CANDIDATES",
@@ -68,10 +76,14 @@ __all__ = [
     "EdgeCalibration",
     "EvidenceBlend",
     "PairInputs",
+    "LogitLinearMap",
     "SimulatedAdjacency",
+    "SimulatedCausal",
+    "SimulatedCausalPairs",
     "SimulatedPairs",
     "allocate_draws",
     "check_fit_options",
+    "count_causal_pairs",
     "count_pairs",
     "choose_map",
     "cross_validated_losses",

@@ -36,7 +36,12 @@ from causalcal.edgecal.model import (
     edge_calibrator,
     fit_with_offsets,
 )
-from causalcal.edgecal.simulated import SimulatedAdjacency, SimulatedPairs
+from causalcal.edgecal.simulated import (
+    SimulatedAdjacency,
+    SimulatedCausal,
+    SimulatedCausalPairs,
+    SimulatedPairs,
+)
 from causalcal.errors import InputError
 
 __all__ = ["SELECTIONS", "EdgeCalibration", "check_fit_options", "fit_edge_calibrator"]
@@ -123,20 +128,24 @@ def fit_edge_calibrator(
         weight on the calibrated value (0: the calibrated value everywhere).
     map : known relations: ``"auto"`` (default) writes a candidate map only where it
         beats the bootstrap frequencies on known pairs it was not fitted on (Brier score
-        of P(adjacent)) by more than ``crossval.Z`` standard errors (one for the
+        of P(adjacent); for causal relations of P(a causes b)) by more than
+        ``crossval.Z`` standard errors (one for the
         calibrated map, two for the simulated one), else the bootstrap frequencies;
         ``"calibrated"``, ``"simulated"`` or ``"identity"`` force one.
     cross_validate : known relations: compute the held-out evidence (needed by
         ``map="auto"``; ``False`` skips it for a forced map).
     simulated : known relations: labelled pairs of simulated data sets
         (:func:`causalcal.workflow.simulated_pairs`), which add the simulation-informed
-        map as a candidate (docs/design.md §9.7).
+        map as a candidate (docs/design.md §9.7); for causal relations their
+        :class:`SimulatedCausalPairs` (``ancestral=True``; §9.9).
     """
     check_fit_options(selection, evidence_strength, map)
     inputs = calset.inputs
     k = inputs.n_classes
-    if simulated is not None and inputs.causal:
-        raise InputError("simulated pairs calibrate edge types, not causal relations")
+    if simulated is not None and inputs.causal != isinstance(simulated, SimulatedCausalPairs):
+        raise InputError("simulated pairs must be of the relations calibrated: "
+                         "simulated_pairs(..., ancestral=True) for causal relations, "
+                         "without it for edge types")
     equivariant = selection == "design"
     model = edge_calibrator(calibrator, params, seed, n_boot=inputs.n_boot,
                             equivariant=equivariant, feature_swap=inputs.swap,
@@ -173,8 +182,7 @@ def _fit_known(calset: CalibrationSet, model, expected_edges: float | None,
     maps = {"identity": BootstrapIdentity(k).fit(calset.X),
             "calibrated": em.model if calset.inputs.causal else KeepDirectionSplit(em.model)}
     if simulated is not None:
-        sim = SimulatedAdjacency(eps=calset.inputs.eps).fit(simulated)
-        maps["simulated"] = KeepDirectionSplit(sim)
+        sim, maps["simulated"] = simulated_map(simulated, calset.inputs.eps)
         if losses["folds"]:  # none of the known pairs went into it: judged on all of them
             scored = known_pair_losses(maps["simulated"].predict_proba(calset.X), calset.Y,
                                        offsets)
@@ -184,3 +192,16 @@ def _fit_known(calset: CalibrationSet, model, expected_edges: float | None,
     if simulated is not None:
         choice["simulated_map"] = {"slope": sim.slope_, "intercept": sim.intercept_}
     return EdgeCalibration(maps[choice["chosen"]], calset, em.design, offsets, em, choice)
+
+
+def simulated_map(pairs: SimulatedPairs, eps: float
+                  ) -> tuple[SimulatedAdjacency | SimulatedCausal, object]:
+    """The simulation-informed map fitted on ``pairs`` and the model it writes: for edge
+    types P(adjacent) mapped with the bootstrap's direction split kept (§9.7), for causal
+    relations (:class:`SimulatedCausalPairs`) the map itself, whose labels settle
+    directions (§9.9)."""
+    if isinstance(pairs, SimulatedCausalPairs):
+        sim = SimulatedCausal(eps=eps).fit(pairs)
+        return sim, sim
+    sim = SimulatedAdjacency(eps=eps).fit(pairs)
+    return sim, KeepDirectionSplit(sim)

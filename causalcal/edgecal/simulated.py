@@ -1,12 +1,20 @@
-"""Simulation-informed calibration: a map of P(adjacent) learnt from simulated worlds like
-the user's (docs/design.md §9.7).
+"""Simulation-informed calibration: a map of P(adjacent), or of P(a causes b), learnt from
+simulated worlds like the user's (docs/design.md §9.7, §9.9).
 
 Known relations are few and sit at the ends of the probability range. Pairs of data sets
 simulated from a network fitted to the user's data (:func:`causalcal.simulate.fitted_network`),
-bootstrapped with the same search, are many, labelled by the simulated network's CPDAG,
-and spread over the whole range. They give a smooth monotone map of P(adjacent):
-``logit q = a · logit p + b`` (``p`` floored at half a bootstrap count), fitted by
-logistic regression on every simulated pair. A monotone map keeps the bootstrap's ranking.
+bootstrapped with the same search, are many, labelled by the simulated network, and
+spread over the whole range. They give a smooth monotone map of the bootstrap's
+probability: ``logit q = a · logit p + b`` (``p`` floored at ``eps``), fitted by logistic
+regression on every simulated pair (:class:`LogitLinearMap`). A monotone map keeps the
+bootstrap's ranking.
+
+* Edge types (:class:`SimulatedPairs`, :func:`count_pairs`, :class:`SimulatedAdjacency`):
+  p = P(adjacent) against the simulated network's CPDAG.
+* Causal relations (:class:`SimulatedCausalPairs`, :func:`count_causal_pairs`,
+  :class:`SimulatedCausal`): p = the raw P(a causes b) of §6.1 of every ordered pair
+  against "a is an ancestor of b" in the simulated network's DAG; each direction is
+  mapped alone.
 
 A simulated world is not the real one (it is as dense as the averaged bootstrap graph
 and carries no misspecification), so the map is a candidate, not the answer: it is
@@ -17,6 +25,7 @@ written only when the known pairs, which it was not fitted on, confirm it
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from scipy.special import expit, logit
@@ -27,7 +36,8 @@ from sklearn.utils.validation import check_is_fitted
 from causalcal.edges import EdgeProbabilities, pair_index
 from causalcal.errors import InputError
 
-__all__ = ["SimulatedAdjacency", "SimulatedPairs", "count_pairs"]
+__all__ = ["LogitLinearMap", "SimulatedAdjacency", "SimulatedCausal", "SimulatedCausalPairs",
+           "SimulatedPairs", "count_causal_pairs", "count_pairs"]
 
 
 @dataclass
@@ -44,6 +54,9 @@ class SimulatedPairs:
     seconds : time the simulations and their bootstraps took
     """
 
+    #: steps a replicate's count can take per pair (the table has n_boot · this + 1 rows)
+    counts_per_replicate: ClassVar[int] = 1
+
     table: np.ndarray
     n_simulations: int
     n_edges: int
@@ -52,7 +65,24 @@ class SimulatedPairs:
     @property
     def n_boot(self) -> int:
         """Bootstrap replicates per simulated data set."""
-        return len(self.table) - 1
+        return (len(self.table) - 1) // self.counts_per_replicate
+
+
+@dataclass
+class SimulatedCausalPairs(SimulatedPairs):
+    """Every ordered pair (a, b) of ``n_simulations`` simulated data sets, counted by the
+    raw P(a causes b) of their bootstrap and by whether a is an ancestor of b in the
+    simulated network's DAG (docs/design.md §9.9).
+
+    Attributes
+    ----------
+    table : (2 n_boot + 1, 2) int64; row k counts the ordered pairs with raw
+        P(a causes b) = k / (2 n_boot) (§6.1: a definite ancestor counts 2 half-steps, a
+        possible one 1), column 1 those where a is a true ancestor of b, column 0 the rest
+    n_simulations, n_edges, seconds : as :class:`SimulatedPairs`
+    """
+
+    counts_per_replicate: ClassVar[int] = 2
 
 
 def count_pairs(probabilities: EdgeProbabilities, truth_pairs: np.ndarray,
@@ -78,40 +108,76 @@ def count_pairs(probabilities: EdgeProbabilities, truth_pairs: np.ndarray,
     return table
 
 
-class SimulatedAdjacency(BaseEstimator):
-    """The map of the module: P(adjacent) ``expit(a · logit p + b)``, and for a pair the
-    bootstrap never found adjacent, the simulated adjacent pairs' split over forward,
-    backward (pooled, so symmetric) and undirected. Wrap it in
-    :class:`~causalcal.edgecal.model.KeepDirectionSplit` to keep the bootstrap's split
-    where it has one.
+def count_causal_pairs(probabilities: EdgeProbabilities, ancestor: np.ndarray) -> np.ndarray:
+    """The :attr:`SimulatedCausalPairs.table` of one simulated data set from its bootstrap
+    ``probabilities`` (with ancestral counts) and the V × V boolean ``ancestor`` of its
+    network's DAG (``[a, b]``: a is an ancestor of b), over every ordered pair a ≠ b."""
+    counts = probabilities.ancestral
+    if counts is None:
+        raise InputError("counting causal pairs needs the bootstrap's ancestral counts "
+                         "(ancestral=True)")
+    v = probabilities.n_vars
+    ancestor = np.asarray(ancestor, dtype=bool)
+    if ancestor.shape != (v, v):
+        raise InputError(f"ancestor must be a {v} × {v} boolean matrix, got {ancestor.shape}")
+    steps = SimulatedCausalPairs.counts_per_replicate * counts.n_boot
+    off = ~np.eye(v, dtype=bool)
+    k = counts.definite[off].astype(np.int64) + counts.possible[off]  # §6.1's half-steps
+    table = np.bincount(2 * k + ancestor[off], minlength=2 * (steps + 1))
+    return table.reshape(steps + 1, 2).astype(np.int64)
+
+
+class LogitLinearMap(BaseEstimator):
+    """``q = expit(a · logit p + b)`` of a bootstrap probability ``p`` floored at ``eps``:
+    the simulation-informed map's shape (docs/design.md §9.7), monotone for a > 0.
+
+    Subclasses say which probability is ``p`` and which pairs are positive; the fit is a
+    logistic regression of the label on ``logit p`` over a table's rows (row k of n + 1 is
+    ``p = k / n``), weighted by the counts: the same likelihood as over every pair.
 
     Parameters
     ----------
-    eps : floor of P(adjacent) before the logit (``fit_edge_calibrator`` passes half a
-        bootstrap count, ``0.5 / n_boot``).
+    eps : floor of ``p`` before the logit (``fit_edge_calibrator`` passes half a
+        bootstrap count for edge types, a quarter count for causal relations: its eps).
     """
 
     def __init__(self, eps: float = 1e-3) -> None:
         self.eps = eps
 
-    def _logit(self, p_adj: np.ndarray) -> np.ndarray:
-        return logit(np.clip(p_adj, self.eps, 1.0 - self.eps))[:, None]
+    def _logit(self, p: np.ndarray) -> np.ndarray:
+        return logit(np.clip(np.asarray(p, dtype=np.float64), self.eps, 1.0 - self.eps))
 
-    def fit(self, pairs: SimulatedPairs) -> SimulatedAdjacency:
-        """Fit the slope and intercept on the simulated pairs (a logistic regression of
-        adjacency on logit P(adjacent), weighted by the counts of ``pairs.table``)."""
+    def _fit_counts(self, positive: np.ndarray, negative: np.ndarray, what: str) -> None:
+        """Fit ``slope_`` and ``intercept_`` on ``positive`` and ``negative`` counts per
+        table row (``what``: the two kinds, for the error)."""
         if not 0 < self.eps < 0.5:
             raise InputError(f"eps must be in (0, 0.5), got {self.eps!r}")
-        table = np.asarray(pairs.table, dtype=np.float64)
-        adjacent, apart = table[:, 1:].sum(axis=1), table[:, 0]
-        if not adjacent.sum() or not apart.sum():
-            raise InputError("the simulated pairs need adjacent and non-adjacent pairs")
-        x = self._logit(np.arange(len(table)) / (len(table) - 1))
+        if not positive.sum() or not negative.sum():
+            raise InputError(f"the simulated pairs need {what} pairs")
+        x = self._logit(np.arange(len(positive)) / (len(positive) - 1))[:, None]
         model = LogisticRegression(C=1e4).fit(
-            np.vstack([x, x]), np.repeat([1, 0], len(table)),
-            sample_weight=np.concatenate([adjacent, apart]))
+            np.vstack([x, x]), np.repeat([1, 0], len(positive)),
+            sample_weight=np.concatenate([positive, negative]).astype(np.float64))
         self.slope_ = float(model.coef_[0, 0])
         self.intercept_ = float(model.intercept_[0])
+
+    def map(self, p: np.ndarray) -> np.ndarray:
+        """The fitted map of probabilities ``p`` (any shape)."""
+        check_is_fitted(self)
+        return expit(self.slope_ * self._logit(p) + self.intercept_)
+
+
+class SimulatedAdjacency(LogitLinearMap):
+    """The map of P(adjacent) (module), and for a pair the bootstrap never found
+    adjacent, the simulated adjacent pairs' split over forward, backward (pooled, so
+    symmetric) and undirected. Wrap it in
+    :class:`~causalcal.edgecal.model.KeepDirectionSplit` to keep the bootstrap's split
+    where it has one."""
+
+    def fit(self, pairs: SimulatedPairs) -> SimulatedAdjacency:
+        """Fit the slope and intercept on the simulated pairs (adjacent or not)."""
+        table = np.asarray(pairs.table, dtype=np.float64)
+        self._fit_counts(table[:, 1:].sum(axis=1), table[:, 0], "adjacent and non-adjacent")
         directed = (table[0, 1] + table[0, 2]) / 2  # adjacent pairs the bootstrap never saw
         split = np.array([directed, directed, table[0, 3]]) + 1.0  # add-one: never empty
         self.split_ = split / split.sum()
@@ -119,11 +185,31 @@ class SimulatedAdjacency(BaseEstimator):
 
     def adjacency(self, X) -> np.ndarray:
         """The map's P(adjacent) of input rows ``X`` (bootstrap vectors first)."""
-        check_is_fitted(self)
-        p_adj = 1.0 - np.asarray(X, dtype=np.float64)[:, 0]
-        return expit(self.slope_ * self._logit(p_adj)[:, 0] + self.intercept_)
+        return self.map(1.0 - np.asarray(X, dtype=np.float64)[:, 0])
 
     def predict_proba(self, X) -> np.ndarray:
         """``(1 − a, a · split)`` with ``a`` the map's P(adjacent)."""
         a = self.adjacency(X)
         return np.column_stack([1.0 - a, a[:, None] * self.split_[None, :]])
+
+
+class SimulatedCausal(LogitLinearMap):
+    """The map of P(a causes b) (module; docs/design.md §9.9): each direction of a pair's
+    raw three-class row (neither, a causes b, b causes a) mapped alone, the two scaled
+    down together where they sum above 1, and "neither" the rest. Swapping the pair swaps
+    the two directions of the output (swap-equivariant by construction)."""
+
+    def fit(self, pairs: SimulatedCausalPairs) -> SimulatedCausal:
+        """Fit the slope and intercept on the simulated ordered pairs (a ancestor of b or
+        not)."""
+        table = np.asarray(pairs.table, dtype=np.float64)
+        self._fit_counts(table[:, 1], table[:, 0], "causally related and unrelated")
+        return self
+
+    def predict_proba(self, X) -> np.ndarray:
+        """``(neither, q(a causes b), q(b causes a))`` of input rows ``X`` (the raw causal
+        row first, in :class:`~causalcal.pairs.CausalType` order)."""
+        q = self.map(np.asarray(X, dtype=np.float64)[:, 1:3])
+        total = q.sum(axis=1)
+        q /= np.maximum(total, 1.0)[:, None]  # only where the two sum above 1
+        return np.column_stack([np.maximum(1.0 - q.sum(axis=1), 0.0), q])

@@ -6,8 +6,9 @@ From the same bootstrap as the edge types, with its ancestral counts
 "b causes a" and "neither" (:class:`~causalcal.causal.CausalProbabilities`); the
 calibrate stage fits them on the known causal relations with the same rules as edge
 types (EM-estimated inclusion rates, evidence blend, the do-no-harm choice judged by the
-Brier score of P(a causes b) on the directions the known pairs settle), and every other
-pair is ranked by its larger causal probability.
+Brier score of P(a causes b) on the directions the known pairs settle; with simulations
+the map of P(a causes b) learnt on simulated worlds is a third candidate), and every
+other pair is ranked by its larger causal probability.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from causalcal.data import DiscreteData
 from causalcal.edgecal import (
     EdgeCalibration,
     PairInputs,
+    SimulatedCausalPairs,
     estimate_adjacent_pairs,
     fit_edge_calibrator,
     known_calibration_set,
@@ -33,7 +35,13 @@ from causalcal.edges import EdgeProbabilities, pair_from_index
 from causalcal.errors import InputError
 from causalcal.knowledge import check_known_causal_relations
 from causalcal.relations_io import read_known_causal_pairs
-from causalcal.workflow.result import base_rate_report, map_report
+from causalcal.workflow.result import (
+    base_rate_report,
+    map_report,
+    simulations_diagnostics,
+    simulations_report,
+)
+from causalcal.workflow.simulations import simulated_pairs
 
 __all__ = ["CAUSAL_COLUMNS", "CausalDiscoveryResult", "discover_causal"]
 
@@ -79,9 +87,12 @@ def discover_causal(data: DiscreteData, known, bootstrap: BootstrapSettings,
                     probabilities: EdgeProbabilities | None, *, calibrator="snn",
                     calibrator_params: dict | None = None,
                     expected_edges: float | None = None, evidence_strength: float = 5.0,
-                    map: str = "auto") -> CausalDiscoveryResult:
+                    map: str = "auto", simulations: int | SimulatedCausalPairs = 0
+                    ) -> CausalDiscoveryResult:
     """Calibrated causal-relation probabilities of every pair not in ``known``
-    (:func:`causalcal.discover` with ``relations="causal"``; see there)."""
+    (:func:`causalcal.discover` with ``relations="causal"``; see there). ``simulations``:
+    R > 0 simulated worlds (or their counted pairs) whose map of P(a causes b) is a
+    candidate of the do-no-harm choice (docs/design.md §9.7, §9.9)."""
     pairs = read_known_causal_pairs(known, data.names)
     knowledge = bootstrap.knowledge or bootstrap.options.get("knowledge")
     check_known_causal_relations(knowledge, pairs, data.names,
@@ -90,12 +101,17 @@ def discover_causal(data: DiscreteData, known, bootstrap: BootstrapSettings,
     probabilities, causal = causal_probabilities(data, probabilities, bootstrap)
     inputs = PairInputs(causal)
     calset = known_calibration_set(inputs, pairs)
+    simulated = simulations
+    if not isinstance(simulations, SimulatedCausalPairs):
+        simulated = (simulated_pairs(data, probabilities, bootstrap, simulations,
+                                     ancestral=True) if simulations else None)
     if bootstrap.progress:
         log.info("calibrating on %d known causal pairs: inclusion rates by EM, the map "
                  "cross-validated against the bootstrap …", len(pairs))
     fit = fit_edge_calibrator(calset, calibrator, calibrator_params, bootstrap.seed,
                               expected_edges=expected_edges,
-                              evidence_strength=evidence_strength, map=map)
+                              evidence_strength=evidence_strength, map=map,
+                              simulated=simulated)
     table = causal_table(causal, fit.predict_all(np.float64), calset.keys)
     Y, em = calset.Y, fit.em
     diagnostics = {
@@ -106,6 +122,7 @@ def discover_causal(data: DiscreteData, known, bootstrap: BootstrapSettings,
         "em_converged": em.converged, "design": em.design.describe(), "map": fit.choice,
         "related_pairs_estimate": estimate_adjacent_pairs(calset, seed=bootstrap.seed),
         "knowledge_bounds": knowledge is not None and not knowledge.is_empty,
+        "simulations": simulations_diagnostics(simulated),
     }
     return CausalDiscoveryResult(table, probabilities, causal, fit, pairs, diagnostics)
 
@@ -166,6 +183,7 @@ class CausalDiscoveryResult:
             *(["with background knowledge the bootstrap's causal frequencies are bounds "
                "(definite relations at most, possible ones at least as often as exact)"]
               if d.get("knowledge_bounds") else []),
+            *simulations_report(d.get("simulations"), d.get("map")),
             *map_report(d.get("map"), "P(a causes b)"),
             f"top {min(top, len(t))} candidates by the larger causal probability:",
         ]

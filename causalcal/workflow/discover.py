@@ -24,6 +24,7 @@ from causalcal.bootstrap import BootstrapSettings
 from causalcal.data import DiscreteData, missing_summary
 from causalcal.edgecal import (
     PairInputs,
+    SimulatedCausalPairs,
     SimulatedPairs,
     check_fit_options,
     estimate_adjacent_pairs,
@@ -36,7 +37,7 @@ from causalcal.errors import InputError
 from causalcal.knowledge import Knowledge, check_known_relations
 from causalcal.relations_io import read_known_pairs
 from causalcal.workflow.causal import CausalDiscoveryResult, discover_causal
-from causalcal.workflow.result import DiscoveryResult
+from causalcal.workflow.result import DiscoveryResult, simulations_diagnostics
 from causalcal.workflow.simulations import check_simulations, simulated_pairs
 
 __all__ = ["RANK_COLUMNS", "RELATIONS", "DiscoveryResult", "discover", "read_known_pairs"]
@@ -154,7 +155,10 @@ def discover(
         ``not-causes`` (``->`` counts as ``causes``, ``--`` as "one causes the other";
         ``none`` rows are ignored), at least 5 causally related pairs and 5 stated without
         an effect; the bootstrap counts ancestral relations (given ``probabilities`` need
-        them: ``ancestral=True``); no knowledge, features or simulations yet. Returns a
+        them: ``ancestral=True``); no features yet. ``simulations`` then offer a map of
+        P(a causes b) learnt on the simulated worlds' ordered pairs (§9.9), or take the
+        :class:`~causalcal.edgecal.SimulatedCausalPairs` of
+        ``simulated_pairs(..., ancestral=True)``. Returns a
         :class:`~causalcal.workflow.causal.CausalDiscoveryResult` whose table has columns
         ``a, b, p_a_causes_b, p_b_causes_a, p_neither`` (calibrated) and ``boot_…``
         (bootstrap), ranked by the larger causal probability.
@@ -174,7 +178,8 @@ def discover(
         return discover_causal(data, known, bootstrap, probabilities, calibrator=calibrator,
                                calibrator_params=calibrator_params,
                                expected_edges=expected_edges,
-                               evidence_strength=evidence_strength, map=map)
+                               evidence_strength=evidence_strength, map=map,
+                               simulations=simulations)
     groups = feature_groups(features)
     data, pairs, probabilities = _load_inputs(data, known, probabilities)
     knowledge = _checked_knowledge(bootstrap, pairs, known)
@@ -210,13 +215,17 @@ def _check_options(rank_by: str, evidence_strength: float, map: str, simulations
     if relations not in RELATIONS:
         raise InputError(f"relations must be one of {', '.join(RELATIONS)}, got {relations!r}")
     if relations == "causal":
-        given = [name for name, used in (("simulations", simulations), ("features", features),
-                                         ("rank_by", rank_by != "p_adjacent"),
-                                         ("map='simulated'", map == "simulated")) if used]
+        given = [name for name, used in (("features", features),
+                                         ("rank_by", rank_by != "p_adjacent")) if used]
         if given:
             raise InputError(f"relations='causal' takes no {given[0]} (causal pairs are "
                              "ranked by their larger causal probability)")
-    if not isinstance(simulations, SimulatedPairs):
+    if isinstance(simulations, SimulatedPairs):
+        if isinstance(simulations, SimulatedCausalPairs) != (relations == "causal"):
+            raise InputError(f"relations={relations!r} needs simulated pairs of "
+                             + ("causal relations (simulated_pairs(..., ancestral=True))"
+                                if relations == "causal" else "edge types"))
+    else:
         check_simulations(simulations)
     check_fit_options(evidence_strength=evidence_strength, map=map,
                       simulated=isinstance(simulations, SimulatedPairs) or simulations > 0)
@@ -269,9 +278,6 @@ def _diagnostics(result, calibrator, rank_by: str, seed: int,
     """What the summary reports of the fit: counts, EM, design, the map written and its
     held-out evidence, the simulations."""
     Y, em = result.calibration_set.Y, result.em
-    sims = None if simulated is None else {
-        "simulations": simulated.n_simulations, "n_edges": simulated.n_edges,
-        "n_boot": simulated.n_boot, "seconds": simulated.seconds}
     return {
         "calibrator": calibrator, "rank_by": rank_by,
         "features": list(result.calibration_set.inputs.groups),
@@ -280,7 +286,7 @@ def _diagnostics(result, calibrator, rank_by: str, seed: int,
         "em_converged": em.converged, "design": em.design.describe(),
         "map": result.choice,
         "adjacent_pairs_estimate": estimate_adjacent_pairs(result.calibration_set, seed=seed),
-        "simulations": sims,
+        "simulations": simulations_diagnostics(simulated),
     }
 
 

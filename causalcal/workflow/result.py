@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from causalcal.edgecal import EdgeCalibration, selected_posterior
+from causalcal.edgecal import EdgeCalibration, SimulatedPairs, selected_posterior
 from causalcal.edges import PROBABILITY_COLUMNS, EdgeProbabilities, EdgeType
 
 __all__ = ["DiscoveryResult"]
@@ -168,6 +168,16 @@ def map_report(choice: dict | None, judged: str = "P(adjacent)") -> list[str]:
                      "known pairs, spread over the probability range, give the calibrator "
                      "a chance).")
     return lines
+
+
+def simulations_diagnostics(simulated: SimulatedPairs | None) -> dict | None:
+    """What the report keeps of the simulated pairs behind the simulation-informed map
+    (docs/design.md §9.7, §9.9): simulated data sets, the simulated network's edges, the
+    replicates each and the seconds it all took."""
+    if simulated is None:
+        return None
+    return {"simulations": simulated.n_simulations, "n_edges": simulated.n_edges,
+            "n_boot": simulated.n_boot, "seconds": simulated.seconds}
 
 
 def simulations_report(sims: dict | None, choice: dict | None) -> list[str]:

@@ -8,12 +8,13 @@ import pytest
 import causalcal
 from causalcal import Knowledge
 from causalcal.ancestry import causal_truth
-from causalcal.bootstrap import bootstrap_edge_probabilities
+from causalcal.bootstrap import BootstrapSettings, bootstrap_edge_probabilities
 from causalcal.causal import CausalProbabilities
+from causalcal.edgecal import SimulatedCausalPairs, SimulatedPairs
 from causalcal.edges import EdgeProbabilities, pair_from_index
 from causalcal.errors import InputError
 from causalcal.simulate import random_network
-from causalcal.workflow import CAUSAL_COLUMNS, CausalDiscoveryResult
+from causalcal.workflow import CAUSAL_COLUMNS, CausalDiscoveryResult, simulated_pairs
 
 
 @pytest.fixture(scope="module")
@@ -86,11 +87,51 @@ def test_causal_refusals(world):
     plain = EdgeProbabilities(probs.names, probs.pairs, probs.probs, probs.n_boot)
     with pytest.raises(InputError, match="ancestral"):
         causalcal.discover(data, known, probabilities=plain, relations="causal")
-    with pytest.raises(InputError, match="simulations"):
+    with pytest.raises(InputError, match="needs simulations"):
         causalcal.discover(data, known, probabilities=probs, relations="causal",
-                           simulations=2)
+                           map="simulated")
+    edge_sims = SimulatedPairs(np.ones((probs.n_boot + 1, 4), np.int64), 1, 3)
+    with pytest.raises(InputError, match="ancestral=True"):
+        causalcal.discover(data, known, probabilities=probs, relations="causal",
+                           simulations=edge_sims)
+    causal_sims = SimulatedCausalPairs(np.ones((2 * probs.n_boot + 1, 2), np.int64), 1, 3)
+    with pytest.raises(InputError, match="edge types"):
+        causalcal.discover(data, known, probabilities=probs, simulations=causal_sims)
     with pytest.raises(InputError, match="relations"):
         causalcal.discover(data, known, probabilities=probs, relations="ancestors")
+
+
+def test_causal_discovery_offers_forces_and_reports_the_simulated_map(world):
+    _, data, probs, known, _ = world
+    sims = simulated_pairs(data, probs, BootstrapSettings(n_boot=probs.n_boot, seed=0,
+                                                          progress=False), 1, ancestral=True)
+    auto = causalcal.discover(data, known, probabilities=probs, relations="causal",
+                              simulations=sims)
+    choice = auto.diagnostics["map"]
+    assert set(choice["candidates"]) == {"identity", "calibrated", "simulated"}
+    assert choice["candidates"]["simulated"]["z"] == 2.0
+    assert auto.diagnostics["simulations"]["simulations"] == 1
+    summary = auto.summary()
+    assert "simulations: 1 data sets" in summary and "simulation-informed" in summary
+    assert '"simulated_map"' in auto.report_json()
+    forced = causalcal.discover(data, known, probabilities=probs, relations="causal",
+                                simulations=sims, map="simulated")
+    assert forced.diagnostics["map"]["chosen"] == "simulated"
+    fitted = forced.diagnostics["map"]["simulated_map"]
+    assert fitted["slope"] > 0
+    t = forced.relations
+    P = t[list(CAUSAL_COLUMNS)].to_numpy()
+    np.testing.assert_allclose(P.sum(axis=1), 1)
+    # each direction monotone in the bootstrap's own, where the two do not need scaling
+    for col in ("a_causes_b", "b_causes_a"):
+        p, q = t[f"boot_{col}"].to_numpy(), t[f"p_{col}"].to_numpy()
+        free = P[:, 2] > 1e-9
+        order = np.argsort(p[free], kind="stable")
+        assert np.all(np.diff(q[free][order]) >= -1e-12)
+    # the simulations themselves, run by discover, are the same counts (seeded)
+    again = causalcal.discover(data, known, probabilities=probs, relations="causal",
+                               simulations=1, map="simulated", progress=False)
+    np.testing.assert_allclose(again.relations[list(CAUSAL_COLUMNS)].to_numpy(), P)
 
 
 @pytest.mark.slow

@@ -122,6 +122,25 @@ def test_ancestral_cache_matches_the_plain_one(harness, run_causal):
         cases.check_same_edges(anc, other, "asia")
 
 
+def test_causal_with_simulations(harness, run_causal):
+    out = run_causal
+    harness.main(["--relations", "causal", "--tag", "causal-sim", "--networks", "child",
+                  "--n", "200", "--schemes", "random10", "--draws", "1", "--n-boot", "3",
+                  "--simulations", "1", "--out", str(out)])
+    cache = out / "cache" / "child-n200_b3_sim1_anc.table.npz"
+    with np.load(cache) as z:
+        assert z["table"].shape == (7, 2)  # 2 n_boot + 1 values of P(a causes b)
+        assert z["table"].sum() == 20 * 19  # every ordered pair of child
+    record = json.loads((out / "records" / "causal-sim" / "child-n200" /
+                         "random10_d00.json").read_text())
+    assert record["kwargs"] == {"simulations": 1}
+    assert "simulated" in record["diagnostics"]["cv"]
+    assert record["diagnostics"]["map"] in ("calibrated", "identity", "simulated")
+    summary = (out / "summary-causal-sim.md").read_text()
+    assert "written: calibrated / simulated" in summary
+    assert "written: calibrated |" in (out / "summary-causal.md").read_text()
+
+
 def test_causal_folder_and_schemes(harness):
     assert harness.folder_tag("causal", "causal") == "causal"
     assert harness.folder_tag("x", "causal") == "causal-x"

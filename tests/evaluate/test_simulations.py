@@ -1,5 +1,6 @@
 """Simulation-informed calibration in ``discover``: the simulated pairs, their labels, seeds,
-jobs, resuming, and the candidate in the do-no-harm choice (docs/design.md §9.7)."""
+jobs, resuming, and the candidate in the do-no-harm choice (docs/design.md §9.7; causal
+relations, ``ancestral=True``: §9.9)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ import pandas as pd
 import pytest
 
 import causalcal
+from causalcal.ancestry import causal_truth
 from causalcal.bootstrap import BootstrapSettings, bootstrap_edge_probabilities
+from causalcal.causal import CausalProbabilities
+from causalcal.edgecal import SimulatedCausalPairs
 from causalcal.edges import dense_labels
 from causalcal.errors import InputError
 from causalcal.graph import dag_to_cpdag
@@ -49,6 +53,45 @@ def test_table_counts_every_pair_against_the_simulated_networks_cpdag(asia):
     np.testing.assert_array_equal(sims.table, expected)
     assert sims.n_boot == probs.n_boot and sims.n_edges == network.n_edges
     assert sims.table.sum() == 2 * data.n_vars * (data.n_vars - 1) // 2
+
+
+def test_causal_table_counts_every_ordered_pair_against_the_simulated_dags_ancestry(asia):
+    _, data, probs = asia
+    settings = BootstrapSettings(n_boot=5, seed=4, progress=False)
+    sims = simulated_pairs(data, probs, settings, 2, ancestral=True)
+    assert isinstance(sims, SimulatedCausalPairs)
+    network = fitted_network(data, probs)
+    truth = causal_truth(network.dag())
+    steps = 2 * probs.n_boot
+    expected = np.zeros((steps + 1, 2), dtype=np.int64)
+    for r in range(2):  # the same simulations by hand, every pair dense, both directions
+        sample = network.sample(data.n_samples, seed=np.random.SeedSequence([4, STREAM, r]))
+        run = simulation_settings(settings, probs.n_boot, r).run(sample, ancestral=True)
+        raw = CausalProbabilities.from_counts(run.ancestral, run.names).dense(np.float64)
+        for column, cls in ((1, 1), (2, 2)):
+            k = np.rint(raw[:, column] * steps).astype(int)
+            np.add.at(expected, (k, (truth == cls).astype(int)), 1)
+    np.testing.assert_array_equal(sims.table, expected)
+    assert sims.n_boot == probs.n_boot and sims.n_edges == network.n_edges
+    assert sims.table.sum() == 2 * data.n_vars * (data.n_vars - 1)
+    assert sims.table[:, 1].sum() == 2 * (truth != 0).sum()
+
+
+@pytest.mark.slow
+def test_causal_seed_decides_not_jobs_and_an_edge_runs_checkpoint_serves(asia, tmp_path):
+    _, data, probs = asia
+
+    def run(seed: int, **options) -> np.ndarray:
+        settings = BootstrapSettings(n_boot=12, seed=seed, progress=False, **options)
+        return simulated_pairs(data, probs, settings, 2, ancestral=True).table
+
+    one = run(1)
+    simulated_pairs(data, probs, BootstrapSettings(n_boot=12, seed=1, n_jobs=2,
+                                                   checkpoint=tmp_path / "ck",
+                                                   progress=False), 2)  # edge types
+    np.testing.assert_array_equal(one, run(1, checkpoint=tmp_path / "ck"))
+    np.testing.assert_array_equal(one, run(1, n_jobs=2))
+    assert not np.array_equal(one, run(2))
 
 
 @pytest.mark.slow
