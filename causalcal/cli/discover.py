@@ -42,7 +42,9 @@ and boot_a_causes_b,boot_b_causes_a,boot_neither, ranked by the larger causal
 probability. The bootstrap's frequency counts a replicate whose graph makes a an
 ancestor of b in every DAG of its equivalence class as 1, in only some as 1/2 (with
 --tiers/--knowledge: sound bounds of these). A causes pair the tiers make impossible is
-refused. Not yet with --features, --simulations, --graph or --plot.
+refused. --simulations R offers a map of P(a causes b) learnt on R data sets simulated
+like yours (written only if the known pairs confirm it, as for edge types). Not yet with
+--features, --graph or --plot.
 """
 
 from __future__ import annotations

@@ -144,6 +144,11 @@ def test_causal_cli(world, causalcal_cli):
     table = pd.read_csv(root / "causal.csv")
     assert list(table.columns[:5]) == ["a", "b", *CAUSAL_COLUMNS]
     assert "P(a causes b)" in out.stdout
+    sim = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--relations",
+                        "causal", "--probabilities", "probs.npz", "--out", "sim.csv",
+                        "--simulations", 1, "--map", "simulated", "--quiet", cwd=root)
+    assert sim.returncode == 0, sim.stderr
+    assert "simulations: 1 data sets" in sim.stdout and "map written: simulated" in sim.stdout
     refused = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--relations",
                             "causal", "--probabilities", "probs.npz", "--out", "c2.csv",
                             "--graph", "g.dot", cwd=root)
