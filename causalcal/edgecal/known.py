@@ -38,7 +38,6 @@ from causalcal.edgecal.model import fit_with_offsets
 from causalcal.errors import InputError
 
 __all__ = [
-    "ADJACENCY_STRATA",
     "EvidenceBlend",
     "MIN_KNOWN",
     "KnownRelationsFit",
@@ -49,13 +48,9 @@ __all__ = [
     "selected_posterior",
 ]
 
-#: Every edge type is stratified by the pair's probability of adjacency.
-ADJACENCY_STRATA = ((1, 2, 3),) * 4
-
-
 def _related_strata(k: int) -> tuple[tuple[int, ...], ...]:
     """Every class stratified by the probability of "not class 0" (adjacent, or causally
-    related): :data:`ADJACENCY_STRATA` for the 4 edge types."""
+    related): ``((1, 2, 3),) * 4`` for the 4 edge types."""
     return (tuple(range(1, k)),) * k
 #: Known arcs and known non-adjacent pairs needed at least, each.
 MIN_KNOWN = 5
