@@ -16,7 +16,7 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
-from causalcal.edgecal.known import EvidenceBlend, selected_posterior
+from causalcal.edgecal.known import selected_posterior
 from causalcal.edgecal.model import fit_with_offsets
 
 __all__ = ["CANDIDATES", "MAPS", "Z", "choose_map", "cross_validated_losses",
@@ -56,14 +56,12 @@ def known_pair_losses(Q: np.ndarray, Y: np.ndarray, offsets: np.ndarray) -> dict
 
 
 def cross_validated_losses(model, X: np.ndarray, Y: np.ndarray, offsets: np.ndarray,
-                           eps: float, seed: int = 0, population: tuple | None = None
-                           ) -> dict:
+                           eps: float, seed: int = 0) -> dict:
     """Per-pair held-out losses (:func:`known_pair_losses`) of the bootstrap and of
     ``model`` on known pairs.
 
     Up to 5 folds stratified by adjacency; each fold fits a clone of ``model`` with the
-    given offsets; with ``population`` ``(rows, counts, total)`` an
-    :class:`EvidenceBlend` is pinned to the total as the full fit is. The bootstrap's Brier score uses its frequencies as they are, its
+    given offsets. The bootstrap's Brier score uses its frequencies as they are, its
     log-loss its zeros floored at ``eps``. Returns ``{"folds": k, "brier": {"identity":
     …, "calibrated": …}, "log_loss": {…}}``, arrays of n; ``folds`` is 0 (and the
     arrays NaN) with too few pairs.
@@ -79,8 +77,6 @@ def cross_validated_losses(model, X: np.ndarray, Y: np.ndarray, offsets: np.ndar
     split = StratifiedKFold(folds, shuffle=True, random_state=seed).split(X, adjacent)
     for train, test in split:
         fitted = fit_with_offsets(clone(model), X[train], Y[train], offsets[train])
-        if population is not None and isinstance(fitted, EvidenceBlend):
-            fitted.pin_total(*population)
         boot = X[test][:, : Y.shape[1]]
         raw = known_pair_losses(boot, Y[test], offsets[test])
         floored = known_pair_losses((boot + eps) / (1 + Y.shape[1] * eps), Y[test],

@@ -177,7 +177,7 @@ def _fit_known(calset: CalibrationSet, model, expected_edges: float | None,
     offsets = em.design.offsets(calset.X[:, :k])
     losses = ({"folds": 0} if not (cross_validate or map == "auto") else
               cross_validated_losses(em.model, calset.X, calset.Y, offsets, calset.inputs.eps,
-                                     seed, population=(rows, counts, em.expected_edges)))
+                                     seed))
     # causal labels settle directions (``causes``), so the whole calibrated map is written
     maps = {"identity": BootstrapIdentity(k).fit(calset.X),
             "calibrated": em.model if calset.inputs.causal else KeepDirectionSplit(em.model)}

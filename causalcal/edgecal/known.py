@@ -134,24 +134,6 @@ def _pin(q_adj: np.ndarray, weights: np.ndarray, total: float) -> np.ndarray:
     return expit(z + brentq(gap, lo, hi, xtol=1e-10))
 
 
-def expected_total(p_adj: np.ndarray, counts: np.ndarray, expected_edges: float | None
-                   ) -> float:
-    """Adjacent pairs assumed in the population: ``expected_edges``, or by default the
-    bootstrap's own ``Σ counts · p_adj`` over the distinct rows; an ``InputError`` outside
-    (0, number of pairs)."""
-    total = float(np.sum(counts * p_adj)) if expected_edges is None else float(expected_edges)
-    if not 0 < total < counts.sum():
-        raise InputError(f"expected number of adjacent pairs must lie in (0, "
-                         f"{counts.sum():.0f}), got {total:g}")
-    return total
-
-
-def _fit_pinned(model, X, Y, offsets, rows, counts, total) -> None:
-    fit_with_offsets(model, X, Y, offsets)
-    if isinstance(model, EvidenceBlend):
-        model.pin_total(rows, counts, total)
-
-
 @dataclass
 class KnownRelationsFit:
     """What :func:`fit_known_relations` returns."""
@@ -180,14 +162,16 @@ def fit_known_relations(model, P_known: np.ndarray, Y_known: np.ndarray, rows: n
     p_adj = 1.0 - rows[:, 0]
     bins = probability_bins(p_adj)
     pairs_per_bin = np.bincount(bins, weights=counts, minlength=N_BINS)
-    total = expected_total(p_adj, counts, expected_edges)
+    total = float(np.sum(counts * p_adj)) if expected_edges is None else float(expected_edges)
+    if not 0 < total < counts.sum():
+        raise InputError(f"expected number of adjacent pairs must lie in (0, "
+                         f"{counts.sum():.0f}), got {total:g}")
     adjacent = np.bincount(bins, weights=counts * _pin(p_adj, counts, total), minlength=N_BINS)
     converged, steps = False, 0
     while steps < max_iter:
         steps += 1
         design = adjacency_design(P_known, Y_known, pairs_per_bin, adjacent)
-        _fit_pinned(model, P_known, Y_known, design.offsets(P_known[:, :k]), rows, counts,
-                    total)
+        fit_with_offsets(model, P_known, Y_known, design.offsets(P_known[:, :k]))
         q_adj = 1.0 - np.asarray(model.predict_proba(rows), dtype=np.float64)[:, 0]
         new = np.bincount(bins, weights=counts * _pin(q_adj, counts, total), minlength=N_BINS)
         change = np.max(np.abs(new - adjacent) / np.maximum(adjacent, 1.0))
@@ -196,7 +180,7 @@ def fit_known_relations(model, P_known: np.ndarray, Y_known: np.ndarray, rows: n
             converged = True
             break
     design = adjacency_design(P_known, Y_known, pairs_per_bin, adjacent)
-    _fit_pinned(model, P_known, Y_known, design.offsets(P_known[:, :k]), rows, counts, total)
+    fit_with_offsets(model, P_known, Y_known, design.offsets(P_known[:, :k]))
     return KnownRelationsFit(model, design, total, steps, converged)
 
 
@@ -255,58 +239,13 @@ class EvidenceBlend(MulticlassCalibrator):
         # strength 0: the calibrated value everywhere, also in bins without known pairs
         self.bin_weights_ = (per_bin / (per_bin + self.strength) if self.strength
                              else np.ones(N_BINS))
-        self.shift_ = 0.0
         self.n_features_in_ = X.shape[1]
         return self
 
-    def pin_total(self, rows: np.ndarray, counts: np.ndarray, total: float) -> EvidenceBlend:
-        """Shift the log-odds of the fitted map's P(adjacent) by one constant (``shift_``)
-        so that the blend's expected number of adjacent pairs over the population (the
-        distinct input ``rows``, ``counts`` pairs each) is ``total``, the number the EM
-        assumed; bins without evidence keep the bootstrap's values, so the evidenced bins
-        carry the change. Without evidence, or where no shift reaches ``total``, the
-        shift stays 0."""
-        check_is_fitted(self)
-        rows = np.asarray(rows, dtype=np.float64)
-        w = self.bin_weights_[probability_bins(1.0 - rows[:, 0])]
-        Q = np.asarray(self.calibrator_.predict_proba(rows), dtype=np.float64)
-        counts = np.asarray(counts, dtype=np.float64)
-        z = logit(np.clip(1.0 - Q[:, 0], 1e-12, 1 - 1e-12))
-        fixed = float(np.sum(counts * (1.0 - w) * (1.0 - rows[:, 0])))
-        weight = counts * w
-
-        def gap(delta: float) -> float:
-            return fixed + float(np.sum(weight * expit(z + delta))) - total
-
-        self.shift_ = 0.0
-        if weight.any() and gap(-_MAX_SHIFT) < 0 < gap(_MAX_SHIFT):
-            self.shift_ = float(brentq(gap, -_MAX_SHIFT, _MAX_SHIFT, xtol=1e-10))
-        return self
-
     def predict_proba(self, X) -> np.ndarray:
-        """``w_b · f(x) + (1 − w_b) · x`` by the bin ``b`` of x's P(adjacent), ``f`` with
-        its P(adjacent) shifted by ``shift_`` in log-odds."""
+        """``w_b · f(x) + (1 − w_b) · x`` by the bin ``b`` of x's P(adjacent)."""
         check_is_fitted(self)
         X = np.asarray(X, dtype=np.float64)
         w = self.bin_weights_[probability_bins(1.0 - X[:, 0])][:, None]
-        Q = shift_adjacency(np.asarray(self.calibrator_.predict_proba(X), dtype=np.float64),
-                            self.shift_)
+        Q = np.asarray(self.calibrator_.predict_proba(X), dtype=np.float64)
         return w * Q + (1.0 - w) * X[:, : Q.shape[1]]
-
-
-#: The largest log-odds shift :meth:`EvidenceBlend.pin_total` considers.
-_MAX_SHIFT = 20.0
-
-
-def shift_adjacency(Q: np.ndarray, delta: float) -> np.ndarray:
-    """``Q`` (n, k; class 0 "none"/"neither") with P(adjacent) = 1 − Q[:, 0] shifted by
-    ``delta`` in log-odds and split among the other classes as ``Q`` splits it (evenly
-    where ``Q`` gives them nothing)."""
-    if delta == 0.0:
-        return Q
-    p = 1.0 - Q[:, 0]
-    q = expit(logit(np.clip(p, 1e-12, 1 - 1e-12)) + delta)
-    rest = Q[:, 1:]
-    share = np.where(p[:, None] > 0, rest / np.where(p > 0, p, 1.0)[:, None],
-                     1.0 / rest.shape[1])
-    return np.column_stack([1.0 - q, share * q[:, None]])

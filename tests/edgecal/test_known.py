@@ -10,7 +10,6 @@ from causalcal.edgecal.known import (
     adjacency_design,
     check_known_counts,
     relation_label_sets,
-    shift_adjacency,
 )
 
 
@@ -68,46 +67,3 @@ def test_evidence_blend_strength_zero_is_the_calibrator_and_swap_equivariance_ho
     assert clone(blend).get_params()["strength"] == 5.0
     with pytest.raises(ValueError, match="strength"):
         EvidenceBlend(blend.calibrator, -1.0).fit(X, np.zeros(30, int))
-
-
-def _population():
-    rng = np.random.default_rng(2)
-    rows = np.vstack([np.tile([1.0, 0, 0, 0], (1, 1)), [[0.9, 0.05, 0.05, 0]],
-                      rng.dirichlet([1, 1, 1, 1], size=6)])
-    counts = np.r_[900.0, 60, np.full(6, 5.0)]
-    return rows, counts
-
-
-def test_pin_total_moves_the_evidenced_bins_to_the_assumed_total():
-    blend, _ = _fit_blend(5.0)
-    rows, counts = _population()
-    before = blend.predict_proba(rows)
-    total = float(np.sum(counts * (1 - rows[:, 0]))) + 4.0
-    blend.pin_total(rows, counts, total)
-    after = blend.predict_proba(rows)
-    assert blend.shift_ != 0
-    assert np.sum(counts * (1 - after[:, 0])) == pytest.approx(total, rel=1e-8)
-    unevidenced = blend.bin_weights_[[int(b) for b in np.minimum(
-        (1 - rows[:, 0]) // 0.2, 4)]] == 0
-    np.testing.assert_allclose(after[unevidenced], rows[unevidenced])
-    assert not np.allclose(after[~unevidenced], before[~unevidenced])
-    np.testing.assert_allclose(after.sum(axis=1), 1.0)
-    swap = [0, 2, 1, 3]
-    np.testing.assert_allclose(blend.predict_proba(rows[:, swap]), after[:, swap], atol=1e-12)
-    # more adjacent pairs than the evidenced bins can hold: no shift at all
-    blend.pin_total(rows, counts, float(counts.sum()) - 1.0)
-    assert blend.shift_ == 0.0
-    np.testing.assert_allclose(blend.predict_proba(rows), before)
-
-
-def test_shift_adjacency_keeps_the_split_among_adjacent_types():
-    Q = np.array([[0.6, 0.3, 0.1, 0.0], [1.0, 0.0, 0.0, 0.0], [0.2, 0.2, 0.2, 0.4]])
-    np.testing.assert_array_equal(shift_adjacency(Q, 0.0), Q)
-    S = shift_adjacency(Q, 1.0)
-    np.testing.assert_allclose(S.sum(axis=1), 1.0)
-    odds = lambda p: p / (1 - p)  # noqa: E731
-    assert odds(1 - S[0, 0]) == pytest.approx(np.e * odds(0.4))
-    assert odds(1 - S[2, 0]) == pytest.approx(np.e * odds(0.8))
-    np.testing.assert_allclose(S[0, 1:] / S[0, 1:].sum(), [0.75, 0.25, 0.0])
-    np.testing.assert_allclose(S[2, 1:] / S[2, 1:].sum(), [0.25, 0.25, 0.5])
-    np.testing.assert_allclose(S[1, 1:] / S[1, 1:].sum(), 1 / 3)  # nothing to split: evenly
