@@ -25,6 +25,7 @@ from causalcal.calibration.selection import SelectionDesign
 from causalcal.edgecal.calset import CalibrationSet
 from causalcal.edgecal.crossval import (
     MAPS,
+    Z_CAUSAL,
     choose_map,
     cross_validated_losses,
     known_pair_losses,
@@ -130,7 +131,8 @@ def fit_edge_calibrator(
         beats the bootstrap frequencies on known pairs it was not fitted on (Brier score
         of P(adjacent); for causal relations of P(a causes b)) by more than
         ``crossval.Z`` standard errors (one for the
-        calibrated map, two for the simulated one), else the bootstrap frequencies;
+        calibrated map, two for the simulated one; two for both with causal relations,
+        ``crossval.Z_CAUSAL``), else the bootstrap frequencies;
         ``"calibrated"``, ``"simulated"`` or ``"identity"`` force one.
     cross_validate : known relations: compute the held-out evidence (needed by
         ``map="auto"``; ``False`` skips it for a forced map).
@@ -188,7 +190,7 @@ def _fit_known(calset: CalibrationSet, model, expected_edges: float | None,
                                        offsets)
             for loss, values in scored.items():
                 losses[loss]["simulated"] = values
-    choice = choose_map(losses, map)
+    choice = choose_map(losses, map, Z_CAUSAL if calset.inputs.causal else None)
     if simulated is not None:
         choice["simulated_map"] = {"slope": sim.slope_, "intercept": sim.intercept_}
     return EdgeCalibration(maps[choice["chosen"]], calset, em.design, offsets, em, choice)
