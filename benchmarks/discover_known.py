@@ -15,7 +15,8 @@ the cached probabilities; ``--kwargs`` adds keyword arguments), and the raw and 
 measures on the held-out pairs are written as one small JSON record to
 ``docs/results/discover_known/records/TAG/CASE/SCHEME_dNN.json``. Existing records are
 kept, so a run resumes; ``--summary`` rebuilds the table and the acceptance checks from
-the records alone and writes ``docs/results/discover_known/summary-TAG.md``.
+the records alone and writes ``docs/results/discover_known/summary-TAG.md`` (with
+``--schemes`` also given, of those schemes only: ``summary-TAG-SCHEME….md``).
 
 ``--relations causal`` (issue 30) measures causal relations instead ("a causes b,
 possibly through other variables"; ``discover_known_causal``): the same cases, with the
@@ -234,11 +235,16 @@ def run_case(case, args, records: Path, kwargs: dict) -> None:
 
 
 def summarise(args) -> None:
-    """Print the summary of ``args.tag`` and write it as Markdown."""
+    """Print the summary of ``args.tag`` and write it as Markdown: of every scheme's
+    records, or, with ``--summary --schemes`` given, of those schemes only
+    (``summary-TAG-SCHEMES.md``)."""
     name = folder_tag(args.tag, args.relations)
-    text = summary_mod.summary_text(args.out / "records" / name, name, args.relations)
+    schemes = args.schemes if args.summary and args.schemes_given else None
+    text = summary_mod.summary_text(args.out / "records" / name, name, args.relations,
+                                    schemes)
     print(text)
-    (args.out / f"summary-{name}.md").write_text(text)
+    suffix = "".join(f"-{s}" for s in schemes) if schemes else ""
+    (args.out / f"summary-{name}{suffix}.md").write_text(text)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -271,6 +277,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="only rebuild the summary from the records")
     args = parser.parse_args(argv)
     args.cache = args.cache or args.out / "cache"
+    args.schemes_given = args.schemes is not None
     if args.schemes is None:
         args.schemes = DEFAULT_SCHEMES[args.relations]
     unknown = [s for s in args.schemes if s not in SCHEMES[args.relations]]

@@ -158,10 +158,15 @@ def table(means: pd.DataFrame, relations: str = "edges", simulated: bool = False
     return lines
 
 
-def summary_text(folder: Path, tag: str, relations: str = "edges") -> str:
-    """The Markdown summary of tag ``tag``'s records in ``folder``."""
+def summary_text(folder: Path, tag: str, relations: str = "edges",
+                 schemes: list[str] | None = None) -> str:
+    """The Markdown summary of tag ``tag``'s records in ``folder`` (of ``schemes`` only,
+    if given)."""
     spec = RELATIONS[relations]
     frame, skipped = load_records(folder, relations)
+    if schemes is not None:
+        skipped = [r for r in skipped if r["scheme"] in schemes]
+        frame = frame[frame["scheme"].isin(schemes)] if not frame.empty else frame
     if frame.empty:
         return f"# discover_known, tag {tag}\n\nno records in {folder}\n"
     means = setting_means(frame, spec["measures"])

@@ -111,6 +111,14 @@ def test_causal_record_fields(run_causal):
     assert "PASS" in summary or "FAIL" in summary
 
 
+def test_summary_of_some_schemes(harness, run_causal):
+    harness.main(["--relations", "causal", "--tag", "causal", "--summary", "--schemes", "direct10",
+                  "--out", str(run_causal)])
+    some = (run_causal / "summary-causal-direct10.md").read_text()
+    assert "child-n200 | direct10" in some and "child-n200 | random10" not in some
+    assert "child-n200 | random10" in (run_causal / "summary-causal.md").read_text()
+
+
 def test_ancestral_cache_matches_the_plain_one(harness, run_causal):
     cases, edges = harness.cases_mod, harness.causalcal.edges
     plain = edges.EdgeProbabilities.load(run_causal / "cache" / "child-n200_b3.npz")
