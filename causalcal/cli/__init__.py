@@ -135,7 +135,8 @@ def add_map_argument(parser: argparse.ArgumentParser, simulated: bool = False) -
         "--map", choices=maps, default="auto",
         help="with known relations: auto (default) writes a calibrated map only if it "
              "beats the bootstrap frequencies on held-out known pairs (cross-validated, "
-             "by more than one standard error; the simulated map by two), else the "
+             "by more than one standard error; the simulated map, and with --relations "
+             "causal both maps, by two), else the "
              "bootstrap frequencies "
              "themselves; " + ("calibrated, simulated (needs --simulations) or identity "
                                if simulated else "calibrated or identity ") + "force one")

@@ -135,7 +135,8 @@ def discover(
     map : ``"auto"`` (default): the ``p_*`` columns hold a calibrated map only if it
         beats the bootstrap frequencies on known pairs it was not fitted on (the
         calibrated map cross-validated, by more than one standard error; the simulated
-        one by more than two), else the bootstrap frequencies themselves, and
+        one, and for causal relations both, by more than two), else the bootstrap
+        frequencies themselves, and
         the summary says so; ``"calibrated"``, ``"simulated"`` or ``"identity"`` force one.
     simulations : R > 0 also simulates R data sets of the data's size from a network
         fitted to the data and its bootstrap, bootstraps each with the same settings (R

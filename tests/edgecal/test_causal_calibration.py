@@ -108,6 +108,8 @@ def test_known_causal_pairs_keep_the_bootstrap_when_it_is_calibrated():
     forced = fit_edge_calibrator(calset, "snn", seed=0, map="calibrated")
     Q = forced.predict_all(np.float64)
     assert Q.shape == (probs.n_pairs, 3) and np.allclose(Q.sum(axis=1), 1)
+    # the causal map is written whole, so it needs two standard errors (Z_CAUSAL)
+    assert fit.choice["candidates"]["calibrated"]["z"] == 2.0
 
 
 def test_known_causal_pairs_are_counted():
