@@ -129,6 +129,28 @@ def acceptance(means: pd.DataFrame, frame: pd.DataFrame) -> list[tuple[str, bool
     return lines
 
 
+#: per-type MCE columns of edge records (not acceptance lines) and the rises reported
+TYPE_MCE = ("mce_none", "mce_directed", "mce_undirected")
+TYPE_MCE_TOLERANCES = (0.0, 0.005, 0.01)
+
+
+def type_mce_lines(frame: pd.DataFrame) -> list[str]:
+    """For the overall MCE and each edge type's own MCE (records that keep them): in how
+    many settings the mean rises by more than each of ``TYPE_MCE_TOLERANCES``."""
+    if f"raw_{TYPE_MCE[0]}" not in frame:
+        return []
+    cols = [f"{s}_{m}" for m in ("mce", *TYPE_MCE) for s in ("raw", "cal")]
+    means = frame.groupby(["case", "scheme"])[cols].mean()
+    out = []
+    for measure in ("mce", *TYPE_MCE):
+        rise = means[f"cal_{measure}"] - means[f"raw_{measure}"]
+        counts = ", ".join(f"{int((rise > tol + NOISE).sum())} by more than {tol:g}"
+                           for tol in TYPE_MCE_TOLERANCES)
+        out.append(f"- {measure}: mean change {rise.mean():+.4f}; settings whose mean rises: "
+                   f"{counts} (of {len(rise)})")
+    return out
+
+
 def _arrow(row: pd.Series, measure: str, digits: int) -> str:
     raw, cal = row[f"raw_{measure}"], row[f"cal_{measure}"]
     mark = "" if measure not in CHECKS or _check(row, measure) else " ✗"
@@ -183,6 +205,9 @@ def summary_text(folder: Path, tag: str, relations: str = "edges",
             for case, r in boots.iterrows()]
     out += ["", f"## Acceptance ({failed} of {len(checks)} lines fail)", ""]
     out += [f"- {'PASS' if ok else 'FAIL'} {line}" for line, ok in checks]
+    per_type = type_mce_lines(frame)
+    if per_type:
+        out += ["", "## Overall and per-type MCE (not acceptance lines)", "", *per_type]
     if skipped:
         out += ["", "## Skipped settings", ""]
         out += [f"- {r['case']} {r['scheme']}: {r['reason']}" for r in skipped]

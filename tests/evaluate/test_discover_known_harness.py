@@ -37,7 +37,8 @@ def test_record_fields(run):
     assert record["known"] == {"->": 10, "--": 0, "none": 10}
     assert record["n_heldout"] == record["n_pairs"] - 20
     for side in ("raw", "cal"):
-        for measure in ("brier", "ece", "auroc", "logloss4", "mce"):
+        for measure in ("brier", "ece", "auroc", "logloss4", "mce", "mce_none",
+                        "mce_directed", "mce_undirected"):
             assert np.isfinite(record[side][measure])
     assert len(json.dumps(record)) < 4000  # no per-pair arrays
     skipped = json.loads((run / "records" / "baseline" / "asia-n200" /
@@ -46,6 +47,7 @@ def test_record_fields(run):
     summary = (run / "summary-baseline.md").read_text()
     assert "child-n200 | random10" in summary
     assert "PASS" in summary or "FAIL" in summary
+    assert "per-type MCE (not acceptance lines)" in summary and "- mce_none:" in summary
 
 
 def test_known_pairs_are_not_held_out(harness):
