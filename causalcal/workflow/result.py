@@ -147,7 +147,8 @@ def map_report(choice: dict | None, judged: str = "P(adjacent)") -> list[str]:
                  f"(calibrated: {choice['folds']}-fold cross-validated{simulated}):"]
         for name, entry in candidates.items():
             gain = ("" if name == "identity" else
-                    f" (improvement {entry['improvement']:.4f} ± {entry['improvement_se']:.4f})")
+                    f" (improvement {entry['improvement']:.4f} ± {entry['improvement_se']:.4f}"
+                    f", written above {entry['z']:g} SE)")
             lines.append(f"  {_CANDIDATE_TEXT[name]:<26} {entry['brier']['mean']:.4f}{gain}; "
                          f"log-loss {entry['log_loss']['mean']:.3f}")
     else:
