@@ -307,19 +307,25 @@ class _Terms:
         np.add(sums[:f], sums[f:], out=out)
 
 
+def stacked_rows(fams: list) -> tuple[list[int], list[int], np.ndarray, np.ndarray]:
+    """Of stacked families ``(y, P, rows)``: rows and configurations per family, the row
+    totals and the configuration starts, all families' rows one after another."""
+    sizes = [len(f[2][1]) for f in fams]
+    n_cfg = [len(f[2][2]) for f in fams]
+    if len(fams) == 1:
+        return sizes, n_cfg, fams[0][2][1], fams[0][2][2]
+    tot = np.concatenate([f[2][1] for f in fams])
+    row0 = np.cumsum([0] + sizes[:-1])
+    cfg_starts = np.concatenate([f[2][2] + o for f, o in zip(fams, row0)])
+    return sizes, n_cfg, tot, cfg_starts
+
+
 def _block_likelihoods(score, cs: _Columns, fams: list, counts: np.ndarray):
     """Likelihood parts of ``s(y | P ∪ {x})`` for stacked families ``(y, P, rows)`` and every
     candidate ``x`` (local positions) from their reduced counts ``counts`` (width × stacked
     rows), a category of ``x`` at a time, and of each ``s(y | P)`` from its row totals (a
     constant candidate leaves the likelihood as it is)."""
-    sizes = [len(f[2][1]) for f in fams]
-    n_cfg = [len(f[2][2]) for f in fams]
-    if len(fams) == 1:
-        tot, cfg_starts = fams[0][2][1], fams[0][2][2]
-    else:
-        tot = np.concatenate([f[2][1] for f in fams])
-        row0 = np.cumsum([0] + sizes[:-1])
-        cfg_starts = np.concatenate([f[2][2] + o for f, o in zip(fams, row0)])
+    sizes, n_cfg, tot, cfg_starts = stacked_rows(fams)
     terms = _Terms(score, cs.lay, fams, sizes, n_cfg)
     off = terms.off
     # rows, then (configuration, x) counts: the cells of both lnΓ sums side by side

@@ -41,7 +41,7 @@ from causalcal.workflow.result import (
     simulations_diagnostics,
     simulations_report,
 )
-from causalcal.workflow.simulations import simulated_pairs
+from causalcal.workflow.simulations import given_or_simulated
 
 __all__ = ["CAUSAL_COLUMNS", "CausalDiscoveryResult", "discover_causal"]
 
@@ -101,10 +101,7 @@ def discover_causal(data: DiscreteData, known, bootstrap: BootstrapSettings,
     probabilities, causal = causal_probabilities(data, probabilities, bootstrap)
     inputs = PairInputs(causal)
     calset = known_calibration_set(inputs, pairs)
-    simulated = simulations
-    if not isinstance(simulations, SimulatedCausalPairs):
-        simulated = (simulated_pairs(data, probabilities, bootstrap, simulations,
-                                     ancestral=True) if simulations else None)
+    simulated = given_or_simulated(simulations, data, probabilities, bootstrap, ancestral=True)
     if bootstrap.progress:
         log.info("calibrating on %d known causal pairs: inclusion rates by EM, the map "
                  "cross-validated against the bootstrap …", len(pairs))

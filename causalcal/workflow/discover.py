@@ -38,7 +38,7 @@ from causalcal.knowledge import Knowledge, check_known_relations
 from causalcal.relations_io import read_known_pairs
 from causalcal.workflow.causal import CausalDiscoveryResult, discover_causal
 from causalcal.workflow.result import DiscoveryResult, simulations_diagnostics
-from causalcal.workflow.simulations import check_simulations, simulated_pairs
+from causalcal.workflow.simulations import check_simulations, given_or_simulated
 
 __all__ = ["RANK_COLUMNS", "RELATIONS", "DiscoveryResult", "discover", "read_known_pairs"]
 
@@ -186,10 +186,7 @@ def discover(
     knowledge = _checked_knowledge(bootstrap, pairs, known)
     inputs = PairInputs(_probabilities(data, probabilities, groups, bootstrap), groups)
     calset = known_calibration_set(inputs, pairs)
-    simulated = simulations
-    if not isinstance(simulations, SimulatedPairs):
-        simulated = (simulated_pairs(data, inputs.probabilities, bootstrap, simulations)
-                     if simulations else None)
+    simulated = given_or_simulated(simulations, data, inputs.probabilities, bootstrap)
     if bootstrap.progress:  # the steps below take seconds to minutes and show no bar
         log.info("calibrating on %d known pairs: inclusion rates by EM, the map "
                  "cross-validated against the bootstrap, sensitivity refits …", len(pairs))

@@ -44,7 +44,8 @@ from causalcal.edges import EdgeProbabilities
 from causalcal.errors import InputError
 from causalcal.simulate import fitted_network
 
-__all__ = ["STREAM", "check_simulations", "simulated_pairs", "simulation_settings"]
+__all__ = ["STREAM", "check_simulations", "given_or_simulated", "simulated_pairs",
+           "simulation_settings"]
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,17 @@ def simulation_settings(bootstrap: BootstrapSettings, n_boot: int, r: int
                   else Path(bootstrap.checkpoint) / f"{NESTED_PREFIX}{r}")
     return dataclasses.replace(bootstrap, n_boot=n_boot, seed=bootstrap.seed + 1 + r,
                                checkpoint=checkpoint)
+
+
+def given_or_simulated(simulations: int | SimulatedPairs, data: DiscreteData,
+                       probabilities: EdgeProbabilities, bootstrap: BootstrapSettings,
+                       ancestral: bool = False) -> SimulatedPairs | None:
+    """``simulations`` itself when it is already counted pairs, else the
+    :func:`simulated_pairs` of that many simulated data sets (None for 0)."""
+    if isinstance(simulations, SimulatedPairs):
+        return simulations
+    return (simulated_pairs(data, probabilities, bootstrap, simulations, ancestral=ancestral)
+            if simulations else None)
 
 
 def simulated_pairs(data: DiscreteData, probabilities: EdgeProbabilities,
