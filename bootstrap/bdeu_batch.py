@@ -29,12 +29,14 @@ import numpy as np
 from scipy import sparse
 from scipy.special import gammaln
 
+from . import bdeu_kernel
 from .bdeu_torch import DeviceCounts
 
 __all__ = ["batch_layout", "family_gains"]
 
 _BLOCK_BYTES = 64 << 20  # output block of a stacked product
 _FINE_MAX_ROWS = 256  # requests of one target share a product up to this many rows
+_NO_CUTS = np.zeros(0, dtype=np.intp)
 
 
 class _Layout:
@@ -61,6 +63,7 @@ class _Layout:
         self.exact = score.integral_weights and score.total_weight < (1 << 24)
         self.dtype = np.float32 if self.exact else np.float64
         self._onehot: np.ndarray | None = None
+        self._onehot_u8: np.ndarray | None = None
         self._transposed: np.ndarray | None = None
         self._buffer: np.ndarray | None = None
         self._columns: dict[bytes, _Columns] = {}
@@ -73,11 +76,13 @@ class _Layout:
         # _lookup_tables), at 2·table_size × its index
         self.table_arities = tuple(sorted({1, *self.arities}))
         self.table_index = {r: i for i, r in enumerate(self.table_arities)}
+        self.kernel_arities = np.array(self.table_arities, dtype=np.intp)
         self.flag = np.zeros(score.n_vars, dtype=bool)  # scratch of :meth:`_Columns.members`
 
-    def encode(self, r0: int, r1: int) -> np.ndarray:
-        """Reduced one-hot of samples ``r0 … r1 − 1`` (sorted variable order)."""
-        x = np.zeros((r1 - r0, self.width), dtype=self.dtype)
+    def encode(self, r0: int, r1: int, dtype=None) -> np.ndarray:
+        """Reduced one-hot of samples ``r0 … r1 − 1`` (sorted variable order), in the count
+        type unless ``dtype`` is given."""
+        x = np.zeros((r1 - r0, self.width), dtype=dtype or self.dtype)
         codes = self.score._codes[self.order, r0:r1]  # sorted variables × samples
         hit = codes < (self.par - 1)[:, None]
         at = self.cols[:-1, None] + codes + (np.arange(r1 - r0) * self.width)[None, :]
@@ -89,6 +94,13 @@ class _Layout:
         if self._onehot is None:
             self._onehot = self.encode(0, self.score.n_samples)
         return self._onehot
+
+    @property
+    def onehot_u8(self) -> np.ndarray:
+        """The one-hot matrix as uint8, for the compiled count (:mod:`.bdeu_kernel`)."""
+        if self._onehot_u8 is None:
+            self._onehot_u8 = self.encode(0, self.score.n_samples, np.uint8)
+        return self._onehot_u8
 
     @property
     def device(self) -> DeviceCounts | None:
@@ -131,7 +143,10 @@ class _Layout:
         if self._buffer is None or len(self._buffer) < len(cols):
             self._buffer = np.empty((max(len(cols), 256), self.score.n_samples), self.dtype)
         out = self._buffer[: len(cols)]
-        out[...] = self.transposed[cols]
+        if bdeu_kernel.KERNEL:
+            bdeu_kernel.gather_rows(self.transposed, cols, out)
+        else:
+            out[...] = self.transposed[cols]
         return out
 
     def nbytes(self) -> int:
@@ -154,6 +169,7 @@ class _Columns:
     def __init__(self, lay: _Layout, variables: np.ndarray, groups: list, cols) -> None:
         self.lay, self.variables, self.groups, self.cols = lay, variables, groups, cols
         self.width = lay.width if cols is None else len(cols)
+        self.kernel_groups = np.array(groups, dtype=np.intp).reshape(-1, 4)
 
     def members(self, variables: list[int]) -> np.ndarray:
         """Mask over the candidates (local positions): which are among ``variables``."""
@@ -175,6 +191,9 @@ class _Columns:
             rows = np.stack([lab + o for lab, o in zip(labels, offs)], axis=1).ravel()
         if lay.device is not None:
             return lay.device.count(self.cols, rows, k, sum(sizes))
+        if self.cols is None and lay.exact and bdeu_kernel.KERNEL:
+            counts = bdeu_kernel.count_rows(lay.onehot_u8, rows, k, w, sum(sizes))
+            return np.ascontiguousarray(counts.T)
         if self.cols is None:
             z = sparse.csc_matrix(
                 (np.repeat(w, k), rows, np.arange(0, len(rows) + 1, k)), shape=(sum(sizes), n)
@@ -231,6 +250,8 @@ def _lookup_tables(score, keys: list[tuple[float, int]], arities: tuple[int, ...
     lnΓ(b)`` followed by ``k ↦ lnΓ(a) − lnΓ(k + a)`` (``a = α / (q r)``, ``b = a / r_y``,
     ``k = 0 … total weight``; integer weights only), stacked key by key, arity by arity."""
     cache = score._lgamma_tables
+    if len(keys) > 1 and (tuple(keys), arities) in cache:  # several families: stacked once
+        return cache[(tuple(keys), arities)]
     blocks = []
     for q, ry in keys:
         block = cache.get((q, ry, arities))
@@ -243,7 +264,10 @@ def _lookup_tables(score, keys: list[tuple[float, int]], arities: tuple[int, ...
                 parts += [gammaln(k + b) - gammaln(b), gammaln(a) - gammaln(k + a)]
             block = cache[(q, ry, arities)] = np.concatenate(parts)
         blocks.append(block)
-    return blocks[0] if len(blocks) == 1 else np.concatenate(blocks)
+    if len(blocks) == 1:
+        return blocks[0]
+    stacked = cache[(tuple(keys), arities)] = np.concatenate(blocks)
+    return stacked
 
 
 class _Terms:
@@ -327,6 +351,11 @@ def _block_likelihoods(score, cs: _Columns, fams: list, counts: np.ndarray):
     constant candidate leaves the likelihood as it is)."""
     sizes, n_cfg, tot, cfg_starts = stacked_rows(fams)
     terms = _Terms(score, cs.lay, fams, sizes, n_cfg)
+    if terms.exact and bdeu_kernel.KERNEL:  # the same sums in one compiled loop
+        return bdeu_kernel.block_likelihoods(
+            counts, cfg_starts, tot, terms.off, terms.table, terms.step,
+            cs.lay.kernel_arities, cs.kernel_groups, _NO_CUTS if terms.cuts is None
+            else terms.cuts, len(fams), len(cs.variables))
     off = terms.off
     # rows, then (configuration, x) counts: the cells of both lnΓ sums side by side
     both = np.concatenate([counts, _block_sums(counts, cfg_starts, terms.exact)], axis=1)

@@ -1,0 +1,220 @@
+"""The lnΓ sums of :func:`.bdeu_batch.family_gains` as one compiled loop (issue 29;
+docs/design.md §11).
+
+With integer weights the BDeu likelihood of ``s(y | P ∪ {x})`` for every candidate ``x``
+is a sum of lookups in lnΓ tables (:func:`.bdeu_batch._lookup_tables`).  numpy does it
+in a dozen array operations per call (:func:`.bdeu_batch._block_likelihoods`);
+:func:`block_likelihoods` does the same lookups in one numba loop, **bit for bit**: the
+cells are the same integers and the terms are added in numpy's order (category by
+category, then numpy's pairwise summation over a family's columns, reproduced by
+:func:`_pairwise`).  Without numba (``KERNEL`` is False) the numpy code runs instead and
+gives the same numbers.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+try:  # numba is a dependency; the numpy code is the fallback (same results)
+    from numba import njit
+except ImportError:  # pragma: no cover - exercised where numba is missing
+    njit = None
+
+__all__ = ["KERNEL", "block_likelihoods", "count_rows", "gather_rows"]
+
+#: whether the compiled kernel is used (``CAUSALCAL_NO_NUMBA=1`` turns it off)
+KERNEL = njit is not None and os.environ.get("CAUSALCAL_NO_NUMBA", "") in ("", "0")
+
+_PAIRWISE_BLOCK = 128  # numpy's pairwise summation: below this, 8 accumulators
+
+
+def _leaf(x, a, n):
+    """numpy's sum of ``x[a:a + n]`` for ``n`` ≤ 128: in order below 8 terms, else 8
+    accumulators combined as a tree, then the remainder."""
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += x[a + i]
+        return res
+    r0, r1, r2, r3 = x[a], x[a + 1], x[a + 2], x[a + 3]
+    r4, r5, r6, r7 = x[a + 4], x[a + 5], x[a + 6], x[a + 7]
+    m = n - n % 8
+    for i in range(8, m, 8):
+        r0 += x[a + i]
+        r1 += x[a + i + 1]
+        r2 += x[a + i + 2]
+        r3 += x[a + i + 3]
+        r4 += x[a + i + 4]
+        r5 += x[a + i + 5]
+        r6 += x[a + i + 6]
+        r7 += x[a + i + 7]
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    for i in range(m, n):
+        res += x[a + i]
+    return res
+
+
+def _pairwise(x, a, n, stack, sums):
+    """``x[a:a + n].sum()`` in numpy's pairwise order, bit for bit: above 128 terms numpy
+    halves the range (the first half a multiple of 8) and adds the halves' sums.  Done
+    with an explicit ``stack`` (64 × 3 int64: start, size, state) and its partial ``sums``
+    (64): a recursive compiled function cannot be loaded from numba's cache."""
+    if n <= _PAIRWISE_BLOCK:
+        return _leaf(x, a, n)
+    top, n_sums = 0, 0
+    stack[0, 0], stack[0, 1], stack[0, 2] = a, n, 0
+    while top >= 0:
+        s, m, state = stack[top, 0], stack[top, 1], stack[top, 2]
+        if m <= _PAIRWISE_BLOCK:
+            sums[n_sums] = _leaf(x, s, m)
+            n_sums += 1
+            top -= 1
+            continue
+        half = m // 2
+        half -= half % 8
+        if state == 2:  # both halves summed: add them
+            sums[n_sums - 2] = sums[n_sums - 2] + sums[n_sums - 1]
+            n_sums -= 1
+            top -= 1
+            continue
+        stack[top, 2] = state + 1
+        top += 1
+        stack[top, 0] = s if state == 0 else s + half
+        stack[top, 1] = half if state == 0 else m - half
+        stack[top, 2] = 0
+    return sums[0]
+
+
+def _candidate_values(counts, row0, r, t0, table, off, both_tot, cfg_starts, cell, rest, vals):
+    """``vals[j]``: the summed lnΓ terms of column ``j`` (rows, then configurations) for
+    a candidate of arity ``r`` whose reduced counts start at row ``row0`` of ``counts``:
+    category by category, the last from the totals."""
+    n_rows, n_cfgs = counts.shape[1], len(cfg_starts)
+    for k in range(r - 1):
+        for j in range(n_rows):
+            cell[j] = np.int64(counts[row0 + k, j])
+        for c in range(n_cfgs):
+            s = 0
+            for j in range(cfg_starts[c], cfg_starts[c + 1] if c + 1 < n_cfgs else n_rows):
+                s += cell[j]
+            cell[n_rows + c] = s
+        for j in range(n_rows + n_cfgs):
+            value = table[t0 + cell[j] + off[j]]
+            if k == 0:
+                rest[j] = cell[j]
+                vals[j] = value
+            else:
+                rest[j] += cell[j]
+                vals[j] += value
+    for j in range(n_rows + n_cfgs):
+        vals[j] += table[t0 + both_tot[j] - rest[j] + off[j]]
+
+
+def _kernel(counts, cfg_starts, tot, off, table, step, arities, groups, cuts, n_fams,
+            n_vars):
+    """See :func:`block_likelihoods`.  Column ``n_vars`` of ``lik`` is each family's own
+    likelihood (a constant candidate's: the arity-1 table); it is done first."""
+    n_rows, n_cfgs = counts.shape[1], len(cfg_starts)
+    ncols = n_rows + n_cfgs
+    both_tot = np.zeros(ncols, np.int64)
+    for c in range(n_cfgs):
+        for j in range(cfg_starts[c], cfg_starts[c + 1] if c + 1 < n_cfgs else n_rows):
+            both_tot[j] = np.int64(tot[j])
+            both_tot[n_rows + c] += both_tot[j]
+    arity, first = np.ones(n_vars, np.int64), np.zeros(n_vars, np.int64)
+    for g in range(groups.shape[0]):
+        r, p0, p1, c0 = groups[g, 0], groups[g, 1], groups[g, 2], groups[g, 3]
+        for v in range(p0, p1):
+            arity[v], first[v] = r, c0 + (v - p0) * (r - 1)
+    stack, sums = np.zeros((64, 3), np.int64), np.zeros(64)
+    vals, rest, cell = np.empty(ncols), np.empty(ncols, np.int64), np.empty(ncols, np.int64)
+    lik = np.empty((n_fams, n_vars + 1))
+    for v in range(-1, n_vars):
+        col = n_vars if v < 0 else v
+        if v < 0:
+            for j in range(ncols):  # the table's first part (arity 1)
+                vals[j] = table[both_tot[j] + arities[0] * off[j]]
+        elif arity[v] == 1:
+            lik[:, v] = lik[:, n_vars]
+            continue
+        else:
+            t0 = 2 * step * np.searchsorted(arities, arity[v])
+            _candidate_values(counts, first[v], arity[v], t0, table, off, both_tot,
+                              cfg_starts, cell, rest, vals)
+        # each family's columns added as bdeu_batch._Terms.per_family adds them (written
+        # out here: a compiled call per candidate and family doubles the kernel's time)
+        if n_fams == 1:
+            lik[0, col] = (_leaf(vals, 0, ncols) if ncols <= _PAIRWISE_BLOCK
+                           else _pairwise(vals, 0, ncols, stack, sums))
+            continue
+        for f in range(n_fams):
+            for h in range(2):  # the rows segment, then the configurations segment
+                a = cuts[h * n_fams + f]
+                b = cuts[h * n_fams + f + 1] if h * n_fams + f + 1 < len(cuts) else ncols
+                m = b - a - 1
+                part = vals[a] + (_leaf(vals, a + 1, m) if m <= _PAIRWISE_BLOCK
+                                  else _pairwise(vals, a + 1, m, stack, sums))
+                lik[f, col] = part if h == 0 else lik[f, col] + part
+    return lik[:, :n_vars], lik[:, n_vars]
+
+
+def _count_rows(onehot, rows, k, weights, n_rows):
+    """See :func:`count_rows`."""
+    n, width = onehot.shape
+    out = np.zeros((n_rows, width), np.float32)
+    for s in range(n):
+        w = weights[s]
+        for i in range(k):
+            r = rows[s * k + i]
+            for c in range(width):  # vectorised: a row of bytes into a row of floats
+                out[r, c] += w * onehot[s, c]
+    return out
+
+
+def _gather_rows(source, rows, out):
+    """See :func:`gather_rows`."""
+    for i in range(len(rows)):
+        r = rows[i]
+        for s in range(source.shape[1]):
+            out[i, s] = source[r, s]
+
+
+if KERNEL:
+    _leaf = njit(cache=True, nogil=True)(_leaf)
+    _pairwise = njit(cache=True, nogil=True)(_pairwise)
+    _candidate_values = njit(cache=True, nogil=True)(_candidate_values)
+    _kernel = njit(cache=True, nogil=True)(_kernel)
+    _count_rows = njit(cache=True, nogil=True)(_count_rows)
+    _gather_rows = njit(cache=True, nogil=True)(_gather_rows)
+
+
+def gather_rows(source: np.ndarray, rows: np.ndarray, out: np.ndarray) -> None:
+    """``out[...] = source[rows]`` (bytes into floats) without numpy's temporary copy."""
+    _gather_rows(source, rows, out)
+
+
+def count_rows(onehot: np.ndarray, rows: np.ndarray, k: int, weights: np.ndarray,
+               n_rows: int) -> np.ndarray:
+    """Weighted counts ``Zᵀ X`` (``n_rows`` × columns, float32) of the 0/1 matrix
+    ``onehot`` (samples × columns, uint8) for ``k`` stacked requests: sample ``s`` of
+    request ``i`` is in row ``rows[s·k + i]`` with weight ``weights[s]`` (float32).  The
+    same numbers as the sparse product when the weights are integers (exact sums)."""
+    return _count_rows(onehot, rows, k, weights, n_rows)
+
+
+def block_likelihoods(counts: np.ndarray, cfg_starts: np.ndarray, tot: np.ndarray,
+                      off: np.ndarray, table: np.ndarray, step: int,
+                      arities: np.ndarray, groups: np.ndarray, cuts: np.ndarray,
+                      n_fams: int, n_vars: int) -> tuple[np.ndarray, np.ndarray]:
+    """What :func:`.bdeu_batch._block_likelihoods` returns for integer weights: the
+    likelihood parts ``(n_fams, n_vars)`` of every candidate and each family's own.
+
+    ``counts`` (width × rows, exact) are the reduced counts, ``cfg_starts`` the rows'
+    configuration starts, ``tot`` the row totals, ``off`` each column's place in the
+    stacked ``table`` (``step`` entries a half), ``arities`` the table's arities (int64,
+    sorted, 1 first), ``groups`` the candidates' ``(arity, first, end, first column)``
+    rows (int64), ``cuts`` the family segments (empty for one family)."""
+    return _kernel(counts, cfg_starts, tot, off, table, step, arities, groups, cuts,
+                   n_fams, n_vars)
