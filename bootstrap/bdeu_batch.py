@@ -64,12 +64,14 @@ class _Layout:
         self.dtype = np.float32 if self.exact else np.float64
         self._onehot: np.ndarray | None = None
         self._onehot_u8: np.ndarray | None = None
+        self._bits: np.ndarray | None = None
         self._transposed: np.ndarray | None = None
         self._buffer: np.ndarray | None = None
         self._columns: dict[bytes, _Columns] = {}
         self._device: DeviceCounts | None = None
         w = np.ones(score.n_samples) if score.weights is None else score.weights
         self.weights = w.astype(self.dtype)
+        self.int_weights = w.astype(np.int64) if self.exact else None  # for count_bits
         self.samples = np.arange(score.n_samples)
         self.table_size = int(round(score.total_weight)) + 1 if self.exact else 0
         # a family's lnΓ tables: one pair per arity of a candidate (1: none; see
@@ -101,6 +103,13 @@ class _Layout:
         if self._onehot_u8 is None:
             self._onehot_u8 = self.encode(0, self.score.n_samples, np.uint8)
         return self._onehot_u8
+
+    @property
+    def bits(self) -> np.ndarray:
+        """The transposed one-hot's rows as bit sets (:func:`.bdeu_kernel.pack_bits`)."""
+        if self._bits is None:
+            self._bits = bdeu_kernel.pack_bits(self.transposed)
+        return self._bits
 
     @property
     def device(self) -> DeviceCounts | None:
@@ -143,10 +152,7 @@ class _Layout:
         if self._buffer is None or len(self._buffer) < len(cols):
             self._buffer = np.empty((max(len(cols), 256), self.score.n_samples), self.dtype)
         out = self._buffer[: len(cols)]
-        if bdeu_kernel.KERNEL:
-            bdeu_kernel.gather_rows(self.transposed, cols, out)
-        else:
-            out[...] = self.transposed[cols]
+        out[...] = self.transposed[cols]
         return out
 
     def nbytes(self) -> int:
@@ -191,7 +197,10 @@ class _Columns:
             rows = np.stack([lab + o for lab, o in zip(labels, offs)], axis=1).ravel()
         if lay.device is not None:
             return lay.device.count(self.cols, rows, k, sum(sizes))
-        if self.cols is None and lay.exact and bdeu_kernel.KERNEL:
+        if lay.exact and bdeu_kernel.KERNEL:
+            if self.cols is not None:
+                return bdeu_kernel.count_bits(lay.bits, self.cols, rows, k, lay.int_weights,
+                                              sum(sizes))
             counts = bdeu_kernel.count_rows(lay.onehot_u8, rows, k, w, sum(sizes))
             return np.ascontiguousarray(counts.T)
         if self.cols is None:

@@ -79,6 +79,25 @@ def test_counts_equal_the_sparse_product(k):
     np.testing.assert_array_equal(bdeu_kernel.count_rows(onehot, rows, k, w, n_rows), want)
 
 
+@pytest.mark.parametrize("k, n, top_weight", [(1, 64, 1), (1, 300, 7), (3, 129, 40)])
+def test_bit_counts_equal_the_dense_product(k, n, top_weight):
+    """Counts from bit sets (weights a binary digit at a time) for a subset of columns:
+    the gathered dense product's numbers, at word boundaries and with large weights."""
+    rng = np.random.default_rng(n)
+    width, n_rows = 50, 9
+    onehot_t = (rng.random((width, n)) < 0.4).astype(np.uint8)
+    # stacked requests have their own rows: request i's are i·n_rows/k … (i+1)·n_rows/k − 1
+    rows = rng.integers(0, n_rows // k, n * k) + np.tile(np.arange(k) * (n_rows // k), n)
+    w = rng.integers(1, top_weight + 1, n)
+    cols = np.sort(rng.choice(width, 17, replace=False))
+    zt = np.zeros((n, n_rows), np.float32)
+    for i in range(k):
+        np.add.at(zt, (np.arange(n), rows[i::k]), w.astype(np.float32))
+    want = onehot_t[cols].astype(np.float32) @ zt
+    got = bdeu_kernel.count_bits(bdeu_kernel.pack_bits(onehot_t), cols, rows, k, w, n_rows)
+    np.testing.assert_array_equal(got, want)
+
+
 @pytest.mark.parametrize("v, seed", [(40, 0), (120, 1)])
 def test_search_finds_the_same_cpdag(monkeypatch, v, seed):
     data = random_network(v, 2 * v, seed=seed).sample(500, seed=seed + 1)
