@@ -71,7 +71,9 @@ class _Layout:
         self._device: DeviceCounts | None = None
         w = np.ones(score.n_samples) if score.weights is None else score.weights
         self.weights = w.astype(self.dtype)
-        self.int_weights = w.astype(np.int64) if self.exact else None  # for count_bits
+        # for count_bits: the weights as integers and their number of binary digits
+        self.int_weights = w.astype(np.int64) if self.exact else None
+        self.n_planes = max(1, int(w.max()).bit_length()) if self.exact else 0
         self.samples = np.arange(score.n_samples)
         self.table_size = int(round(score.total_weight)) + 1 if self.exact else 0
         # a family's lnΓ tables: one pair per arity of a candidate (1: none; see
@@ -200,7 +202,7 @@ class _Columns:
         if lay.exact and bdeu_kernel.KERNEL:
             if self.cols is not None:
                 return bdeu_kernel.count_bits(lay.bits, self.cols, rows, k, lay.int_weights,
-                                              sum(sizes))
+                                              lay.n_planes, sum(sizes))
             counts = bdeu_kernel.count_rows(lay.onehot_u8, rows, k, w, sum(sizes))
             return np.ascontiguousarray(counts.T)
         if self.cols is None:
@@ -237,6 +239,11 @@ def _subset_columns(lay: _Layout, pos: np.ndarray) -> list[_Columns]:
 
 def _family_rows(score, y: int, parents: list[int]):
     """Observed (config, y) groups: row label per sample, weighted totals, config starts."""
+    if bdeu_kernel.KERNEL and score.weights is not None:  # the same arrays, compiled
+        found = bdeu_kernel.family_rows(score._codes, np.array(parents, dtype=np.intp), y,
+                                        score.arities, score.weights, 4 * score.n_samples)
+        if found[3]:
+            return found[:3]
     r = int(score.arities[y])
     cfg, size = score._config_index(parents)
     key = cfg * r + score._codes[y]
@@ -306,7 +313,8 @@ class _Terms:
         self.index, self.step = lay.table_index, lay.table_size
         step = self.step
         if len(distinct) == 1:
-            self.off = np.repeat(np.array([0, step]), [n_rows, n_cfgs])
+            self.off = np.zeros(n_rows + n_cfgs, dtype=np.intp)
+            self.off[n_rows:] = step
             return
         at = np.array([distinct.index(k) for k in keys]) * (2 * step * len(lay.table_arities))
         self.off = np.concatenate([np.repeat(at, sizes), np.repeat(at + step, n_cfg)])

@@ -28,7 +28,10 @@ try:  # numba is a dependency; the numpy code is the fallback (same results)
 except ImportError:  # pragma: no cover - exercised where numba is missing
     njit = None
 
-__all__ = ["KERNEL", "block_likelihoods", "count_bits", "count_rows", "pack_bits"]
+__all__ = [
+    "KERNEL", "block_likelihoods", "count_bits", "count_rows", "family_rows", "pack_bits",
+    "pair_terms",
+]
 
 #: whether the compiled kernel is used (``CAUSALCAL_NO_NUMBA=1`` turns it off)
 KERNEL = njit is not None and os.environ.get("CAUSALCAL_NO_NUMBA", "") in ("", "0")
@@ -212,6 +215,60 @@ def _count_bits(bits, cols, rows, k, weights, n_planes, n_rows):
     return out
 
 
+def _pair_terms(g, ma, mb, ra, rb, table, out):
+    """See :func:`pair_terms`."""
+    col = np.empty(rb, np.int64)
+    for a in range(out.shape[0]):
+        for b in range(out.shape[1]):
+            acc = out[a, b]
+            col[:] = 0
+            for k in range(ra - 1):
+                row = 0
+                for m in range(rb - 1):
+                    cell = np.int64(g[a * (ra - 1) + k, b * (rb - 1) + m])
+                    row += cell
+                    col[m] += cell
+                    acc += table[cell]
+                cell = ma[a, k] - row  # the last category of b
+                col[rb - 1] += cell
+                acc += table[cell]
+            for m in range(rb):  # the last category of a
+                acc += table[mb[b, m] - col[m]]
+            out[a, b] = acc
+
+
+def _family_rows(codes, parents, y, arities, weights, max_configs):
+    """See :func:`family_rows`."""
+    n, size, r = codes.shape[1], 1, arities[y]
+    for p in parents:
+        size *= arities[p]
+        if size > max_configs:
+            return np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64), False
+    key = np.empty(n, np.int64)
+    tot = np.zeros(size * r)
+    for s in range(n):
+        c = 0
+        for p in parents:
+            c = c * arities[p] + codes[p, s]
+        key[s] = c * r + codes[y, s]
+        tot[key[s]] += weights[s]
+    rank = np.empty(size * r, np.int64)
+    n_seen, n_cfgs, last = 0, 0, -1
+    starts = np.empty(size, np.int64)
+    for j in range(size * r):
+        rank[j] = n_seen
+        if tot[j] > 0:
+            if j // r != last:
+                last = j // r
+                starts[n_cfgs] = n_seen
+                n_cfgs += 1
+            tot[n_seen] = tot[j]
+            n_seen += 1
+    for s in range(n):
+        key[s] = rank[key[s]]
+    return key, tot[:n_seen].copy(), starts[:n_cfgs].copy(), True
+
+
 if KERNEL:
     _leaf = njit(cache=True, nogil=True)(_leaf)
     _pairwise = njit(cache=True, nogil=True)(_pairwise)
@@ -220,6 +277,8 @@ if KERNEL:
     _count_rows = njit(cache=True, nogil=True)(_count_rows)
     _popcount = njit(cache=True, nogil=True)(_popcount)
     _count_bits = njit(cache=True, nogil=True)(_count_bits)
+    _pair_terms = njit(cache=True, nogil=True)(_pair_terms)
+    _family_rows = njit(cache=True, nogil=True)(_family_rows)
 
 
 def pack_bits(onehot_t: np.ndarray) -> np.ndarray:
@@ -233,15 +292,31 @@ def pack_bits(onehot_t: np.ndarray) -> np.ndarray:
 
 
 def count_bits(bits: np.ndarray, cols: np.ndarray, rows: np.ndarray, k: int,
-               weights: np.ndarray, n_rows: int) -> np.ndarray:
+               weights: np.ndarray, n_planes: int, n_rows: int) -> np.ndarray:
     """The counts of :func:`count_rows` for the columns ``cols`` only (``len(cols)`` ×
     ``n_rows``, float32) from the bit sets ``bits`` of :func:`pack_bits`: a count is the
     number of samples in both the column's set and the row's, each weight (a non-negative
-    integer, int64) taken a binary digit at a time.  Exact, like the dense product it
-    replaces (a gather of the columns, then float32 BLAS), and faster for a few hundred
-    columns."""
-    n_planes = max(1, int(weights.max()).bit_length())
+    integer, int64, of at most ``n_planes`` binary digits) taken a digit at a time.  Exact,
+    like the dense product it replaces (a gather of the columns, then float32 BLAS), and
+    faster for a few hundred columns."""
     return _count_bits(bits, cols, rows, k, weights, n_planes, n_rows)
+
+
+def pair_terms(g: np.ndarray, ma: np.ndarray, mb: np.ndarray, ra: int, rb: int,
+               table: np.ndarray, out: np.ndarray) -> None:
+    """Add to ``out`` (a × b) each pair's Σ over its ``r_a × r_b`` count table of
+    ``table[N]`` as :meth:`.bdeu_pairs._PairGains._log_gammas` does, a cell at a time in
+    the order of :func:`.bdeu_pairs._pair_cells`: from the reduced product block ``g``
+    (exact counts) and the integer marginals ``ma`` (a, ≥ r_a) and ``mb`` (b, ≥ r_b)."""
+    _pair_terms(g, ma, mb, ra, rb, table, out)
+
+
+def family_rows(codes: np.ndarray, parents: np.ndarray, y: int, arities: np.ndarray,
+                weights: np.ndarray, max_configs: int):
+    """What :func:`.bdeu_batch._family_rows` returns (a row label per sample, the rows'
+    weighted totals, each configuration's first row) when the parents have at most
+    ``max_configs`` configurations, and whether they had (if not: empty arrays)."""
+    return _family_rows(codes, parents, y, arities, weights, max_configs)
 
 
 def count_rows(onehot: np.ndarray, rows: np.ndarray, k: int, weights: np.ndarray,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import gammaln
 
+from . import bdeu_kernel
 from .bdeu_batch import batch_layout
 
 __all__ = ["empty_families", "pairwise_gains"]
@@ -84,6 +85,12 @@ class _PairGains:
         block is large)."""
         c = self.score.sample_prior / (ra * rb)
         exact = self.lay.exact
+        table = self.tables.get((ra, rb)) if exact else None
+        if exact and table is None:
+            table = self.tables[(ra, rb)] = gammaln(self.counts_range + c) - gammaln(c)
+        if exact and bdeu_kernel.KERNEL:  # the same sums in one compiled loop
+            bdeu_kernel.pair_terms(g, self.imarg[r0:r1], self.imarg[c0:c1], ra, rb, table, out)
+            return
         marg = self.imarg if exact else self.marg
         if exact:
             g = g.astype(np.int32)
@@ -92,9 +99,6 @@ class _PairGains:
             for cell in cells:
                 out += gammaln(cell + c) - gammaln(c)
             return
-        table = self.tables.get((ra, rb))
-        if table is None:
-            table = self.tables[(ra, rb)] = gammaln(self.counts_range + c) - gammaln(c)
         looked = np.empty(out.shape)
         for cell in cells:  # into one buffer ("clip": no bounds-check copy; all in range)
             np.take(table, cell, out=looked, mode="clip")

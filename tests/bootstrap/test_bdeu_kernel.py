@@ -94,7 +94,8 @@ def test_bit_counts_equal_the_dense_product(k, n, top_weight):
     for i in range(k):
         np.add.at(zt, (np.arange(n), rows[i::k]), w.astype(np.float32))
     want = onehot_t[cols].astype(np.float32) @ zt
-    got = bdeu_kernel.count_bits(bdeu_kernel.pack_bits(onehot_t), cols, rows, k, w, n_rows)
+    got = bdeu_kernel.count_bits(bdeu_kernel.pack_bits(onehot_t), cols, rows, k, w,
+                                 int(w.max()).bit_length(), n_rows)
     np.testing.assert_array_equal(got, want)
 
 
