@@ -56,6 +56,33 @@ def test_family_gains_bit_for_bit(monkeypatch, cands):
         np.testing.assert_array_equal(a, b)
 
 
+def test_family_rows_bit_for_bit(monkeypatch):
+    """Labels, totals and configuration starts of 400 random families (up to 7 parents,
+    some with unobserved (configuration, y) rows, some past the compiled size limit)."""
+    from causalcal.bootstrap.bdeu_batch import _family_rows
+
+    data, rng = _mixed_data(n=300)
+    score = BDeuScore(data, weights=rng.integers(0, 4, data.n_samples))
+    for _ in range(400):
+        y = int(rng.integers(14))
+        others = [j for j in range(14) if j != y]
+        pa = sorted(rng.choice(others, int(rng.integers(0, 8)), replace=False).tolist())
+        before, after = _with_and_without_kernel(monkeypatch, lambda: _family_rows(score, y, pa))
+        for a, b in zip(before, after):
+            np.testing.assert_array_equal(a, b)
+            assert a.dtype == b.dtype
+
+
+@pytest.mark.parametrize("top", [None, 5])
+def test_pairwise_gains_bit_for_bit(monkeypatch, top):
+    data, rng = _mixed_data(n=700)
+    w = rng.integers(0, 4, data.n_samples)
+    before, after = _with_and_without_kernel(
+        monkeypatch, lambda: BDeuScore(data, weights=w).pairwise_gains(-np.inf, top=top))
+    for a, b in zip(before, after):
+        np.testing.assert_array_equal(a, b)
+
+
 @pytest.mark.parametrize("n", [1, 5, 8, 9, 16, 127, 128, 129, 130, 257, 300, 1100, 4099])
 def test_pairwise_sum_is_numpys(n):
     rng = np.random.default_rng(n)
