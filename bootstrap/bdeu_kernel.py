@@ -216,25 +216,29 @@ def _count_bits(bits, cols, rows, k, weights, n_planes, n_rows):
 
 
 def _pair_terms(g, ma, mb, ra, rb, table, out):
-    """See :func:`pair_terms`."""
-    col = np.empty(rb, np.int64)
+    """See :func:`pair_terms`.  A row of pairs at a time, cell by cell: the pairs' sums are
+    independent, so the processor overlaps them (a pair at a time waits on each addition)."""
+    nb = out.shape[1]
+    row = np.empty(nb, np.int64)
+    col = np.empty((rb, nb), np.int64)
     for a in range(out.shape[0]):
-        for b in range(out.shape[1]):
-            acc = out[a, b]
-            col[:] = 0
-            for k in range(ra - 1):
-                row = 0
-                for m in range(rb - 1):
-                    cell = np.int64(g[a * (ra - 1) + k, b * (rb - 1) + m])
-                    row += cell
-                    col[m] += cell
-                    acc += table[cell]
-                cell = ma[a, k] - row  # the last category of b
-                col[rb - 1] += cell
-                acc += table[cell]
-            for m in range(rb):  # the last category of a
-                acc += table[mb[b, m] - col[m]]
-            out[a, b] = acc
+        col[:, :] = 0
+        for k in range(ra - 1):
+            grow = a * (ra - 1) + k
+            row[:] = 0
+            for m in range(rb - 1):
+                for b in range(nb):
+                    cell = np.int64(g[grow, b * (rb - 1) + m])
+                    row[b] += cell
+                    col[m, b] += cell
+                    out[a, b] += table[cell]
+            for b in range(nb):  # the last category of b
+                cell = ma[a, k] - row[b]
+                col[rb - 1, b] += cell
+                out[a, b] += table[cell]
+        for m in range(rb):  # the last category of a
+            for b in range(nb):
+                out[a, b] += table[mb[b, m] - col[m, b]]
 
 
 def _family_rows(codes, parents, y, arities, weights, max_configs):
