@@ -81,7 +81,6 @@ class _Layout:
         self.table_arities = tuple(sorted({1, *self.arities}))
         self.table_index = {r: i for i, r in enumerate(self.table_arities)}
         self.kernel_arities = np.array(self.table_arities, dtype=np.intp)
-        self.flag = np.zeros(score.n_vars, dtype=bool)  # scratch of :meth:`_Columns.members`
 
     def encode(self, r0: int, r1: int, dtype=None) -> np.ndarray:
         """Reduced one-hot of samples ``r0 … r1 − 1`` (sorted variable order), in the count
@@ -178,14 +177,15 @@ class _Columns:
         self.lay, self.variables, self.groups, self.cols = lay, variables, groups, cols
         self.width = lay.width if cols is None else len(cols)
         self.kernel_groups = np.array(groups, dtype=np.intp).reshape(-1, 4)
+        self._local: dict[int, int] | None = None  # variable → local position (a subset)
 
-    def members(self, variables: list[int]) -> np.ndarray:
-        """Mask over the candidates (local positions): which are among ``variables``."""
-        flag = self.lay.flag  # all False between calls
-        flag[variables] = True
-        out = flag[self.variables]
-        flag[variables] = False
-        return out
+    def positions(self, variables: list[int]) -> list[int]:
+        """The local positions of those of ``variables`` that are candidates."""
+        if self.cols is None:  # all variables: the layout's positions
+            return self.lay.position[variables].tolist()
+        if self._local is None:
+            self._local = {int(v): i for i, v in enumerate(self.variables)}
+        return [self._local[v] for v in variables if v in self._local]
 
     def count(self, labels: list[np.ndarray], sizes: list[int]) -> np.ndarray:
         """Weighted counts (columns × stacked rows) of stacked requests whose samples carry
@@ -460,7 +460,7 @@ def _flush(score, cs: _Columns, min_gain: float, found: list, units: list) -> No
             (y, frozenset(pa)), float(base[row]) + score.structure_term(len(pa))
         )
         gain[row] += score.structure_term(len(pa) + 1) - own
-        gain[row, cs.members(pa + [y])] = -np.inf
+        gain[row, cs.positions(pa + [y])] = -np.inf
     kk, xs = np.nonzero(gain > min_gain)
     found.append((np.asarray(ks)[kk], cs.variables[xs], gain[kk, xs]))
 
@@ -482,8 +482,14 @@ def family_gains(
     """
     lay = batch_layout(score)
     cs = lay.columns(candidates)
-    cap = max(1, _BLOCK_BYTES // (8 * (cs.width + len(cs.variables))))
     found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    if len(requests) == 1:  # the search's usual call: one family, one unit
+        y, pa = int(requests[0][0]), sorted(requests[0][1])
+        fam = (y, pa, _family_rows(score, y, pa))
+        _flush(score, cs, min_gain, found, [(fam[2][0], len(fam[2][1]), [(0, fam, None)])])
+        order = np.argsort(found[0][1], kind="stable")
+        return tuple(a[order] for a in found[0])
+    cap = max(1, _BLOCK_BYTES // (8 * (cs.width + len(cs.variables))))
     flush = functools.partial(_flush, score, cs, min_gain, found)
 
     block: list = []

@@ -276,7 +276,7 @@ def _family_rows(codes, parents, y, arities, weights, max_configs):
 if KERNEL:
     _leaf = njit(cache=True, nogil=True)(_leaf)
     _pairwise = njit(cache=True, nogil=True)(_pairwise)
-    _candidate_values = njit(cache=True, nogil=True)(_candidate_values)
+    _candidate_values = njit(cache=True, nogil=True, inline="always")(_candidate_values)
     _kernel = njit(cache=True, nogil=True)(_kernel)
     _count_rows = njit(cache=True, nogil=True)(_count_rows)
     _popcount = njit(cache=True, nogil=True)(_popcount)
