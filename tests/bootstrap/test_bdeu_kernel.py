@@ -67,7 +67,8 @@ def test_family_rows_bit_for_bit(monkeypatch):
         y = int(rng.integers(14))
         others = [j for j in range(14) if j != y]
         pa = sorted(rng.choice(others, int(rng.integers(0, 8)), replace=False).tolist())
-        before, after = _with_and_without_kernel(monkeypatch, lambda: _family_rows(score, y, pa))
+        before, after = _with_and_without_kernel(
+            monkeypatch, lambda y=y, pa=pa: _family_rows(score, y, pa))
         for a, b in zip(before, after):
             np.testing.assert_array_equal(a, b)
             assert a.dtype == b.dtype
