@@ -80,6 +80,7 @@ class _Layout:
         # _lookup_tables), at 2·table_size × its index
         self.table_arities = tuple(sorted({1, *self.arities}))
         self.table_index = {r: i for i, r in enumerate(self.table_arities)}
+        self.flag = np.zeros(score.n_vars, dtype=bool)  # scratch of :meth:`_Columns.members`
         self.kernel_arities = np.array(self.table_arities, dtype=np.intp)
 
     def encode(self, r0: int, r1: int, dtype=None) -> np.ndarray:
@@ -177,15 +178,14 @@ class _Columns:
         self.lay, self.variables, self.groups, self.cols = lay, variables, groups, cols
         self.width = lay.width if cols is None else len(cols)
         self.kernel_groups = np.array(groups, dtype=np.intp).reshape(-1, 4)
-        self._local: dict[int, int] | None = None  # variable → local position (a subset)
 
-    def positions(self, variables: list[int]) -> list[int]:
-        """The local positions of those of ``variables`` that are candidates."""
-        if self.cols is None:  # all variables: the layout's positions
-            return self.lay.position[variables].tolist()
-        if self._local is None:
-            self._local = {int(v): i for i, v in enumerate(self.variables)}
-        return [self._local[v] for v in variables if v in self._local]
+    def members(self, variables: list[int]) -> np.ndarray:
+        """Mask over the candidates (local positions): which are among ``variables``."""
+        flag = self.lay.flag  # all False between calls
+        flag[variables] = True
+        out = flag[self.variables]
+        flag[variables] = False
+        return out
 
     def count(self, labels: list[np.ndarray], sizes: list[int]) -> np.ndarray:
         """Weighted counts (columns × stacked rows) of stacked requests whose samples carry
@@ -460,7 +460,7 @@ def _flush(score, cs: _Columns, min_gain: float, found: list, units: list) -> No
             (y, frozenset(pa)), float(base[row]) + score.structure_term(len(pa))
         )
         gain[row] += score.structure_term(len(pa) + 1) - own
-        gain[row, cs.positions(pa + [y])] = -np.inf
+        gain[row, cs.members(pa + [y])] = -np.inf
     kk, xs = np.nonzero(gain > min_gain)
     found.append((np.asarray(ks)[kk], cs.variables[xs], gain[kk, xs]))
 
