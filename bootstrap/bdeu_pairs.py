@@ -52,11 +52,17 @@ class _PairGains:
 
             self.torch = torch
         self.encoded = self.encode(0, n) if len(self.chunks) == 1 else None
-        self.marg = np.zeros((len(par), int(par.max())))
-        for p, j in enumerate(lay.order):
-            self.marg[p, : par[p]] = np.bincount(
-                score._codes[j], weights=score.weights, minlength=par[p]
-            )
+        # the variables' weighted category counts, a bincount per chunk of variables (a
+        # variable's bins get its samples in order, as a bincount of its column adds them)
+        width = int(par.max())
+        self.marg = np.zeros((len(par), width))
+        step = max(1, (1 << 22) // n)
+        for p0 in range(0, len(par), step):
+            p1 = min(len(par), p0 + step)
+            keys = score._codes[lay.order[p0:p1]] + (np.arange(p1 - p0) * width)[:, None]
+            w = None if score.weights is None else np.tile(score.weights, p1 - p0)
+            counts = np.bincount(keys.ravel(), weights=w, minlength=(p1 - p0) * width)
+            self.marg[p0:p1] = counts.reshape(p1 - p0, width)
         self.imarg = np.rint(self.marg).astype(np.int32)
         # S = Σ_k lnΓ(N_k + α/r) − lnΓ(α/r) (a category beyond r adds 0): s(y | ∅) is
         # lnΓ(α) − lnΓ(N + α) + S, and each x adds −S_x to s(y | {x}) (thesis §2.3.2)

@@ -281,6 +281,8 @@ class FGES(BackwardPhase, GESState):
         T)])`` over the valid ``T`` (``NaYX ∪ T`` a clique of neighbours of ``b``, hence
         one of the families of :meth:`_rescore_full`); an ``a`` whose ``NaYX`` is no
         clique loses its options."""
+        if not cands:
+            return []
         g = self.graph
         nb = g.neighbors(b)
         pa_b = frozenset(g.parents(b))

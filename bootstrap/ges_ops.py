@@ -60,6 +60,8 @@ def cliques_within(g: PDAG, base: frozenset[int], cands: list[int]) -> list[tupl
 
     ``base`` is assumed to be a clique already.
     """
+    if not cands:
+        return [()]
     adj = [g.adjacent(c) for c in cands]
     ok = [k for k, a in enumerate(adj) if base <= a]
     out: list[tuple[int, ...]] = [()]
