@@ -65,6 +65,7 @@ class _Layout:
         self._onehot: np.ndarray | None = None
         self._onehot_u8: np.ndarray | None = None
         self._bits: np.ndarray | None = None
+        self._all: _Columns | None = None  # the _Columns of all variables
         self._transposed: np.ndarray | None = None
         self._buffer: np.ndarray | None = None
         self._columns: dict[bytes, _Columns] = {}
@@ -87,6 +88,9 @@ class _Layout:
         """Reduced one-hot of samples ``r0 … r1 − 1`` (sorted variable order), in the count
         type unless ``dtype`` is given."""
         x = np.zeros((r1 - r0, self.width), dtype=dtype or self.dtype)
+        if bdeu_kernel.KERNEL:
+            bdeu_kernel.encode(self.score._codes, self.order, self.par, self.cols, r0, x)
+            return x
         codes = self.score._codes[self.order, r0:r1]  # sorted variables × samples
         hit = codes < (self.par - 1)[:, None]
         at = self.cols[:-1, None] + codes + (np.arange(r1 - r0) * self.width)[None, :]
@@ -131,7 +135,9 @@ class _Layout:
         """The :class:`_Columns` of ``candidates`` (remembered for up to 2V + 64 lists:
         searches ask for each node's own candidates again and again)."""
         if candidates is None:
-            return _Columns(self, self.order, self.groups, None)
+            if self._all is None:
+                self._all = _Columns(self, self.order, np.array(self.groups, np.intp), None)
+            return self._all
         key = np.asarray(candidates, dtype=np.intp).tobytes()
         hit = self._columns.get(key)
         if hit is None:
@@ -169,15 +175,22 @@ def batch_layout(score) -> _Layout:
 
 
 class _Columns:
-    """The candidate ``variables`` of a :func:`family_gains` call and their arity groups
-    ``(arity, first, end, first column)`` in local positions.  All variables (``cols``
-    None): counts come from a sparse product with the one-hot matrix; a subset: from a
-    dense product with its rows ``cols`` of the transposed one-hot (a cheap gather)."""
+    """The candidate ``variables`` of a :func:`family_gains` call and their arity groups,
+    rows ``(arity, first, end, first column)`` of ``group_table`` in local positions (a
+    group may be empty).  All variables (``cols`` None): counts come from a sparse product
+    with the one-hot matrix; a subset: from a dense product with its rows ``cols`` of the
+    transposed one-hot (a cheap gather)."""
 
-    def __init__(self, lay: _Layout, variables: np.ndarray, groups: list, cols) -> None:
-        self.lay, self.variables, self.groups, self.cols = lay, variables, groups, cols
+    def __init__(self, lay: _Layout, variables: np.ndarray, group_table: np.ndarray,
+                 cols) -> None:
+        self.lay, self.variables, self.group_table, self.cols = lay, variables, group_table, cols
         self.width = lay.width if cols is None else len(cols)
-        self.kernel_groups = np.array(groups, dtype=np.intp).reshape(-1, 4)
+
+    @property
+    def groups(self) -> list[tuple[int, int, int, int]]:
+        """The non-empty arity groups as tuples."""
+        return [(int(r), int(p0), int(p1), int(c0))
+                for r, p0, p1, c0 in self.group_table.tolist() if p1 > p0]
 
     def members(self, variables: list[int]) -> np.ndarray:
         """Mask over the candidates (local positions): which are among ``variables``."""
@@ -224,17 +237,19 @@ def _subset_columns(lay: _Layout, pos: np.ndarray) -> list[_Columns]:
     par = lay.par[pos]  # sorted: the layout orders variables by arity
     local = np.zeros((len(pos), pos.shape[1] + 1), dtype=np.intp)
     np.cumsum(par - 1, axis=1, out=local[:, 1:])
-    ends = (par[:, :, None] <= np.array(lay.arities)).sum(axis=1).tolist()
+    arities = np.array(lay.arities, dtype=np.intp)
+    ends = (par[:, :, None] <= arities).sum(axis=1)  # each row's arity groups, as ends
+    firsts = np.zeros_like(ends)
+    firsts[:, 1:] = ends[:, :-1]
+    table = np.stack([np.broadcast_to(arities, ends.shape), firsts, ends,
+                      np.take_along_axis(local, firsts, axis=1)], axis=2)
     widths = local[:, -1]
     starts = np.concatenate([[0], np.cumsum(widths)])
     cols = np.repeat((lay.cols[pos] - local[:, :-1]).ravel(), (par - 1).ravel())
     cols += np.arange(len(cols)) - np.repeat(starts[:-1], widths)
-    out = []
-    for i, e in enumerate(ends):
-        groups = [(r, p0, p1, int(local[i, p0]))
-                  for r, p0, p1 in zip(lay.arities, [0] + e[:-1], e) if p1 > p0]
-        out.append(_Columns(lay, lay.order[pos[i]], groups, cols[starts[i] : starts[i + 1]]))
-    return out
+    variables = lay.order[pos]
+    return [_Columns(lay, variables[i], table[i], cols[starts[i] : starts[i + 1]])
+            for i in range(len(pos))]
 
 
 def _family_rows(score, y: int, parents: list[int]):
@@ -371,7 +386,7 @@ def _block_likelihoods(score, cs: _Columns, fams: list, counts: np.ndarray):
     if terms.exact and bdeu_kernel.KERNEL:  # the same sums in one compiled loop
         return bdeu_kernel.block_likelihoods(
             counts, cfg_starts, tot, terms.off, terms.table, terms.step,
-            cs.lay.kernel_arities, cs.kernel_groups, _NO_CUTS if terms.cuts is None
+            cs.lay.kernel_arities, cs.group_table, _NO_CUTS if terms.cuts is None
             else terms.cuts, len(fams), len(cs.variables))
     off = terms.off
     # rows, then (configuration, x) counts: the cells of both lnΓ sums side by side

@@ -29,8 +29,8 @@ except ImportError:  # pragma: no cover - exercised where numba is missing
     njit = None
 
 __all__ = [
-    "KERNEL", "block_likelihoods", "count_bits", "count_rows", "family_rows", "pack_bits",
-    "pair_terms",
+    "KERNEL", "block_likelihoods", "count_bits", "count_rows", "encode", "family_rows",
+    "pack_bits", "pair_terms",
 ]
 
 #: whether the compiled kernel is used (``CAUSALCAL_NO_NUMBA=1`` turns it off)
@@ -241,6 +241,16 @@ def _pair_terms(g, ma, mb, ra, rb, table, out):
                 out[a, b] += table[mb[b, m] - col[m, b]]
 
 
+def _encode(codes, order, par, cols, r0, out):
+    """See :func:`encode`."""
+    for p in range(len(order)):
+        j, last, c0 = order[p], par[p] - 1, cols[p]
+        for s in range(out.shape[0]):
+            c = codes[j, r0 + s]
+            if c < last:
+                out[s, c0 + c] = 1
+
+
 def _family_rows(codes, parents, y, arities, weights, max_configs):
     """See :func:`family_rows`."""
     n, size, r = codes.shape[1], 1, arities[y]
@@ -283,6 +293,7 @@ if KERNEL:
     _count_bits = njit(cache=True, nogil=True)(_count_bits)
     _pair_terms = njit(cache=True, nogil=True)(_pair_terms)
     _family_rows = njit(cache=True, nogil=True)(_family_rows)
+    _encode = njit(cache=True, nogil=True)(_encode)
 
 
 def pack_bits(onehot_t: np.ndarray) -> np.ndarray:
@@ -313,6 +324,14 @@ def pair_terms(g: np.ndarray, ma: np.ndarray, mb: np.ndarray, ra: int, rb: int,
     the order of :func:`.bdeu_pairs._pair_cells`: from the reduced product block ``g``
     (exact counts) and the integer marginals ``ma`` (a, ≥ r_a) and ``mb`` (b, ≥ r_b)."""
     _pair_terms(g, ma, mb, ra, rb, table, out)
+
+
+def encode(codes: np.ndarray, order: np.ndarray, par: np.ndarray, cols: np.ndarray,
+           r0: int, out: np.ndarray) -> None:
+    """Set the ones of the reduced one-hot rows of samples ``r0 …`` into ``out`` (zeros,
+    samples × columns): variable ``order[p]`` (arity ``par[p]``) has columns ``cols[p] …``
+    for all its categories but the last."""
+    _encode(codes, order, par, cols, r0, out)
 
 
 def family_rows(codes: np.ndarray, parents: np.ndarray, y: int, arities: np.ndarray,

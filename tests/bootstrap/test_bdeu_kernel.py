@@ -56,6 +56,19 @@ def test_family_gains_bit_for_bit(monkeypatch, cands):
         np.testing.assert_array_equal(a, b)
 
 
+def test_one_hot_rows_equal(monkeypatch):
+    from causalcal.bootstrap.bdeu_batch import batch_layout
+
+    data, rng = _mixed_data(n=300)
+    score = BDeuScore(data, weights=rng.integers(0, 4, data.n_samples))
+    lay = batch_layout(score)
+    for r0, r1, dtype in [(0, score.n_samples, None), (17, 150, np.uint8)]:
+        before, after = _with_and_without_kernel(
+            monkeypatch, lambda r0=r0, r1=r1, dtype=dtype: lay.encode(r0, r1, dtype))
+        np.testing.assert_array_equal(before, after)
+        assert before.dtype == after.dtype and before.sum() > 0
+
+
 def test_family_rows_bit_for_bit(monkeypatch):
     """Labels, totals and configuration starts of 400 random families (up to 7 parents,
     some with unobserved (configuration, y) rows, some past the compiled size limit)."""
