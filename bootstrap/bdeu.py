@@ -134,7 +134,7 @@ class BDeuScore:
             self._prior_on = self._prior_off = 0.0
         self._vm = v - 1
         self._cache: dict[tuple[int, frozenset[int]], float] = {}
-        self._lgamma_tables: dict[tuple, np.ndarray] = {}  # see bdeu_batch._lookup_tables
+        self._lgamma_tables: dict[tuple, np.ndarray] = {}  # see bdeu_sums._lookup_tables
         self.n_computed = 0
 
     # ------------------------------------------------------------ helpers

@@ -1,17 +1,21 @@
-"""The counts and lnΓ sums of :func:`.bdeu_batch.family_gains` as compiled loops (issue 29;
-docs/design.md §5 and §11).
+"""The counting steps of the BDeu search as compiled loops (issue 29; docs/design.md §5
+and §11).
 
 With integer weights every number here is the numpy code's, **bit for bit**:
 
+* :func:`encode` — the reduced one-hot rows of :meth:`.bdeu_batch._Layout.encode`;
+* :func:`family_rows` — a family's row per sample, row totals and configuration starts
+  (:func:`.bdeu_batch._family_rows`);
 * :func:`count_rows` — the counts of all candidates, ``Zᵀ X``, a sample's row of bytes
   added into its row of floats (instead of scipy's sparse product over float32);
 * :func:`count_bits` — the counts of a subset of candidates from bit sets, a weight a
   binary digit at a time (instead of gathering their columns for a dense BLAS product);
 * :func:`block_likelihoods` — the BDeu likelihood of ``s(y | P ∪ {x})`` for every
-  candidate ``x``, lookups in the lnΓ tables of :func:`.bdeu_batch._lookup_tables` in one
-  loop (instead of some 40 array operations in :func:`.bdeu_batch._block_likelihoods`).
-  The cells are the same integers and the terms are added in numpy's order (category by
-  category, then numpy's pairwise summation over a family's columns, :func:`_pairwise`).
+  candidate ``x``, lookups in the lnΓ tables of :func:`.bdeu_sums._lookup_tables` in one
+  loop (instead of some 40 array operations in :func:`.bdeu_sums.block_likelihoods`),
+  the terms added in numpy's order (category by category, then numpy's pairwise
+  summation over a family's columns, :func:`_pairwise`);
+* :func:`pair_terms` — the pairs' lnΓ sums of :mod:`.bdeu_pairs`, cell by cell.
 
 Counts are exact integers either way.  Without numba, or with ``CAUSALCAL_NO_NUMBA=1``
 (``KERNEL`` False), the numpy code runs and gives the same numbers.
@@ -152,7 +156,7 @@ def _kernel(counts, cfg_starts, tot, off, table, step, arities, groups, cuts, n_
             t0 = 2 * step * np.searchsorted(arities, arity[v])
             _candidate_values(counts, first[v], arity[v], t0, table, off, both_tot,
                               cfg_starts, cell, rest, vals)
-        # each family's columns added as bdeu_batch._Terms.per_family adds them (written
+        # each family's columns added as bdeu_sums._Terms.per_family adds them (written
         # out here: a compiled call per candidate and family doubles the kernel's time)
         if n_fams == 1:
             lik[0, col] = (_leaf(vals, 0, ncols) if ncols <= _PAIRWISE_BLOCK
@@ -355,7 +359,7 @@ def block_likelihoods(counts: np.ndarray, cfg_starts: np.ndarray, tot: np.ndarra
                       off: np.ndarray, table: np.ndarray, step: int,
                       arities: np.ndarray, groups: np.ndarray, cuts: np.ndarray,
                       n_fams: int, n_vars: int) -> tuple[np.ndarray, np.ndarray]:
-    """What :func:`.bdeu_batch._block_likelihoods` returns for integer weights: the
+    """What :func:`.bdeu_sums.block_likelihoods` returns for integer weights: the
     likelihood parts ``(n_fams, n_vars)`` of every candidate and each family's own.
 
     ``counts`` (width × rows, exact) are the reduced counts, ``cfg_starts`` the rows'

@@ -227,7 +227,8 @@ def test_family_gains_equal_local_score_differences(weighted):
 def test_block_and_segment_sums_equal_reduceat_bit_for_bit(n):
     """The family sums replace ``np.add.reduceat`` (slow on short segments of many rows):
     the same sums bit for bit, so the gains, and every CPDAG, are those of before."""
-    from causalcal.bootstrap.bdeu_batch import _block_sums, _segment_sums
+    from causalcal.bootstrap.bdeu_sums import _segment_sums
+    from causalcal.bootstrap.bdeu_sums import block_sums as _block_sums
 
     rng = np.random.default_rng(n)
     cuts = np.unique(np.r_[0, rng.integers(0, n, 4)])
