@@ -15,7 +15,8 @@ once is a matrix product.  Let ``X`` be the n × ΣA one-hot encoding of all var
 Both products drop the last category of every variable from ``X`` (its counts are the
 row totals minus the others), which shrinks the product by a factor of about
 ``(ΣA − V) / ΣA`` (its square for the pairs).  For integer weights the float32 products
-are exact and lnΓ comes from lookup tables.
+are exact, lnΓ comes from lookup tables (:mod:`.bdeu_sums`), and the counts and sums run
+as the compiled loops of :mod:`.bdeu_kernel` (same numbers, bit for bit).
 """
 
 from __future__ import annotations
@@ -178,7 +179,9 @@ class _Columns:
     rows ``(arity, first, end, first column)`` of ``group_table`` in local positions (a
     group may be empty).  All variables (``cols`` None): counts come from a sparse product
     with the one-hot matrix; a subset: from a dense product with its rows ``cols`` of the
-    transposed one-hot (a cheap gather)."""
+    transposed one-hot (a cheap gather).  With integer weights the compiled
+    :mod:`.bdeu_kernel` counts instead (bytes into floats; bit sets for a subset), with
+    the same numbers."""
 
     def __init__(self, lay: _Layout, variables: np.ndarray, group_table: np.ndarray,
                  cols) -> None:
