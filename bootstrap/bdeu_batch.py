@@ -324,10 +324,17 @@ def _flush(score, cs: _Columns, min_gain: float, found: list, units: list) -> No
         own = score._cache.setdefault(
             (y, frozenset(pa)), float(base[row]) + score.structure_term(len(pa))
         )
-        gain[row] += score.structure_term(len(pa) + 1) - own
+        change = score.structure_term(len(pa) + 1) - own
+        if bdeu_kernel.KERNEL:  # the same selection in one compiled pass
+            xs, g = bdeu_kernel.select_gains(gain[row], change, cs.variables,
+                                             np.array(pa + [y], np.intp), min_gain)
+            found.append((np.full(len(xs), ks[row]), xs, g))
+            continue
+        gain[row] += change
         gain[row, cs.members(pa + [y])] = -np.inf
-    kk, xs = np.nonzero(gain > min_gain)
-    found.append((np.asarray(ks)[kk], cs.variables[xs], gain[kk, xs]))
+    if not bdeu_kernel.KERNEL:
+        kk, xs = np.nonzero(gain > min_gain)
+        found.append((np.asarray(ks)[kk], cs.variables[xs], gain[kk, xs]))
 
 
 def family_gains(

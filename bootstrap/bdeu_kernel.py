@@ -34,7 +34,7 @@ except ImportError:  # pragma: no cover - exercised where numba is missing
 
 __all__ = [
     "KERNEL", "block_likelihoods", "count_bits", "count_rows", "encode", "family_rows",
-    "pack_bits", "pair_terms",
+    "pack_bits", "pair_terms", "select_gains",
 ]
 
 #: whether the compiled kernel is used (``CAUSALCAL_NO_NUMBA=1`` turns it off)
@@ -245,6 +245,22 @@ def _pair_terms(g, ma, mb, ra, rb, table, out):
                 out[a, b] += table[mb[b, m] - col[m, b]]
 
 
+def _select_gains(lik, change, variables, excluded, min_gain):
+    """See :func:`select_gains`."""
+    xs, gains = np.empty(len(lik), np.int64), np.empty(len(lik))
+    found = 0
+    for i in range(len(lik)):
+        g = lik[i] + change
+        if g > min_gain:
+            for v in excluded:
+                if variables[i] == v:
+                    break
+            else:
+                xs[found], gains[found] = variables[i], g
+                found += 1
+    return xs[:found].copy(), gains[:found].copy()
+
+
 def _encode(codes, order, par, cols, r0, out):
     """See :func:`encode`."""
     for p in range(len(order)):
@@ -298,6 +314,7 @@ if KERNEL:
     _pair_terms = njit(cache=True, nogil=True)(_pair_terms)
     _family_rows = njit(cache=True, nogil=True)(_family_rows)
     _encode = njit(cache=True, nogil=True)(_encode)
+    _select_gains = njit(cache=True, nogil=True)(_select_gains)
 
 
 def pack_bits(onehot_t: np.ndarray) -> np.ndarray:
@@ -328,6 +345,13 @@ def pair_terms(g: np.ndarray, ma: np.ndarray, mb: np.ndarray, ra: int, rb: int,
     the order of :func:`.bdeu_pairs._pair_cells`: from the reduced product block ``g``
     (exact counts) and the integer marginals ``ma`` (a, ≥ r_a) and ``mb`` (b, ≥ r_b)."""
     _pair_terms(g, ma, mb, ra, rb, table, out)
+
+
+def select_gains(lik: np.ndarray, change: float, variables: np.ndarray,
+                 excluded: np.ndarray, min_gain: float) -> tuple[np.ndarray, np.ndarray]:
+    """The candidates (``variables``, in their order) whose gain ``lik + change`` is above
+    ``min_gain``, none of them in ``excluded``, and their gains."""
+    return _select_gains(lik, change, variables, excluded, min_gain)
 
 
 def encode(codes: np.ndarray, order: np.ndarray, par: np.ndarray, cols: np.ndarray,
