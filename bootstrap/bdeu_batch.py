@@ -325,16 +325,20 @@ def _flush(score, cs: _Columns, min_gain: float, found: list, units: list) -> No
             (y, frozenset(pa)), float(base[row]) + score.structure_term(len(pa))
         )
         change = score.structure_term(len(pa) + 1) - own
-        if bdeu_kernel.KERNEL:  # the same selection in one compiled pass
-            xs, g = bdeu_kernel.select_gains(gain[row], change, cs.variables,
-                                             np.array(pa + [y], np.intp), min_gain)
-            found.append((np.full(len(xs), ks[row]), xs, g))
-            continue
-        gain[row] += change
-        gain[row, cs.members(pa + [y])] = -np.inf
-    if not bdeu_kernel.KERNEL:
-        kk, xs = np.nonzero(gain > min_gain)
-        found.append((np.asarray(ks)[kk], cs.variables[xs], gain[kk, xs]))
+        xs, g = _select(cs, gain[row], change, pa + [y], min_gain)
+        found.append((np.full(len(xs), ks[row]), xs, g))
+
+
+def _select(cs: _Columns, lik: np.ndarray, change: float, excluded: list[int],
+            min_gain: float) -> tuple[np.ndarray, np.ndarray]:
+    """The candidates (in their local order) whose gain ``lik + change`` exceeds
+    ``min_gain``, none of ``excluded``, and their gains."""
+    if bdeu_kernel.KERNEL:  # the same selection in one compiled pass
+        return bdeu_kernel.select_gains(lik, change, cs.variables,
+                                        np.array(excluded, np.intp), min_gain)
+    gain = lik + change
+    keep = (gain > min_gain) & ~cs.members(excluded)
+    return cs.variables[keep], gain[keep]
 
 
 def family_gains(

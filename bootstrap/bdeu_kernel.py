@@ -15,6 +15,7 @@ With integer weights every number here is the numpy code's, **bit for bit**:
   loop (instead of some 40 array operations in :func:`.bdeu_sums.block_likelihoods`),
   the terms added in numpy's order (category by category, then numpy's pairwise
   summation over a family's columns, :func:`_pairwise`);
+* :func:`select_gains` — a family's candidates whose gain exceeds the threshold;
 * :func:`pair_terms` — the pairs' lnΓ sums of :mod:`.bdeu_pairs`, cell by cell.
 
 Counts are exact integers either way.  Without numba, or with ``CAUSALCAL_NO_NUMBA=1``
@@ -136,11 +137,13 @@ def _kernel(counts, cfg_starts, tot, off, table, step, arities, groups, cuts, n_
         for j in range(cfg_starts[c], cfg_starts[c + 1] if c + 1 < n_cfgs else n_rows):
             both_tot[j] = np.int64(tot[j])
             both_tot[n_rows + c] += both_tot[j]
-    arity, first = np.ones(n_vars, np.int64), np.zeros(n_vars, np.int64)
+    arity, first, start = (np.ones(n_vars, np.int64), np.zeros(n_vars, np.int64),
+                           np.zeros(n_vars, np.int64))
     for g in range(groups.shape[0]):
         r, p0, p1, c0 = groups[g, 0], groups[g, 1], groups[g, 2], groups[g, 3]
+        tables = 2 * step * np.searchsorted(arities, r)  # where arity r's lnΓ tables start
         for v in range(p0, p1):
-            arity[v], first[v] = r, c0 + (v - p0) * (r - 1)
+            arity[v], first[v], start[v] = r, c0 + (v - p0) * (r - 1), tables
     stack, sums = np.zeros((64, 3), np.int64), np.zeros(64)
     vals, rest, cell = np.empty(ncols), np.empty(ncols, np.int64), np.empty(ncols, np.int64)
     lik = np.empty((n_fams, n_vars + 1))
@@ -153,8 +156,7 @@ def _kernel(counts, cfg_starts, tot, off, table, step, arities, groups, cuts, n_
             lik[:, v] = lik[:, n_vars]
             continue
         else:
-            t0 = 2 * step * np.searchsorted(arities, arity[v])
-            _candidate_values(counts, first[v], arity[v], t0, table, off, both_tot,
+            _candidate_values(counts, first[v], arity[v], start[v], table, off, both_tot,
                               cfg_starts, cell, rest, vals)
         # each family's columns added as bdeu_sums._Terms.per_family adds them (written
         # out here: a compiled call per candidate and family doubles the kernel's time)
