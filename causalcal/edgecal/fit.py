@@ -9,7 +9,9 @@ edge types follows:
   forward and backward strata of a drawn design are pooled so the offsets are symmetric;
 * the selection correction: a drawn set's design gives logit offsets (§9.2); known
   relations get their inclusion rates estimated by EM (§9.3) and the fitted map is
-  shrunk towards the bootstrap where no known pair gives evidence (``EvidenceBlend``);
+  shrunk towards the bootstrap where no known pair gives evidence (``EvidenceBlend``)
+  and, for edge types, its P(adjacent) made a non-decreasing function of the bootstrap's
+  (``MonotoneAdjacency``);
 * the fallback to inverse-inclusion weights for a calibrator that takes no offsets.
 
 ``study``, ``discover`` and ``causalcal calibrate`` call it and hold no rule of their own.
@@ -30,7 +32,12 @@ from causalcal.edgecal.crossval import (
     cross_validated_losses,
     known_pair_losses,
 )
-from causalcal.edgecal.known import EvidenceBlend, KnownRelationsFit, fit_known_relations
+from causalcal.edgecal.known import (
+    EvidenceBlend,
+    KnownRelationsFit,
+    MonotoneAdjacency,
+    fit_known_relations,
+)
 from causalcal.edgecal.model import (
     BootstrapIdentity,
     KeepDirectionSplit,
@@ -174,8 +181,10 @@ def _fit_known(calset: CalibrationSet, model, expected_edges: float | None,
     check_fit_options(map=map, simulated=simulated is not None)
     k = calset.inputs.n_classes
     rows, counts = calset.inputs.population()
-    em = fit_known_relations(EvidenceBlend(model, evidence_strength, k), calset.X, calset.Y,
-                             rows, counts, expected_edges)
+    blend = EvidenceBlend(model, evidence_strength, k)
+    if not calset.inputs.causal:  # edge types: P(adjacent) keeps the bootstrap's order
+        blend = MonotoneAdjacency(blend, rows, counts)
+    em = fit_known_relations(blend, calset.X, calset.Y, rows, counts, expected_edges)
     offsets = em.design.offsets(calset.X[:, :k])
     losses = ({"folds": 0} if not (cross_validate or map == "auto") else
               cross_validated_losses(em.model, calset.X, calset.Y, offsets, calset.inputs.eps,
