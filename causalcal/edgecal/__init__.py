@@ -9,7 +9,7 @@ calibrator; the :class:`EdgeCalibration` it returns predicts every pair.
   features, transformed; predicting all pairs at once.
 * :mod:`.sampling` — the thesis's stratified draw (N/4 per edge type, five bins).
 * :mod:`.known` — known relations: set-valued labels, inclusion rates by EM,
-  :class:`EvidenceBlend`.
+  :class:`EvidenceBlend`, :class:`MonotoneAdjacency`.
 * :mod:`.calset` — the calibration set from either source.
 * :mod:`.model` — an edge calibrator (eps, swap equivariance) and the offsets fallback.
 * :mod:`.fit` — :func:`fit_edge_calibrator`, which decides every rule.
@@ -46,7 +46,7 @@ from causalcal.edgecal.inputs import (
     feature_groups,
     transform_features,
 )
-from causalcal.edgecal.known import EvidenceBlend, selected_posterior
+from causalcal.edgecal.known import EvidenceBlend, MonotoneAdjacency, selected_posterior
 from causalcal.edgecal.model import BootstrapIdentity, edge_calibrator, fit_with_offsets
 from causalcal.edgecal.sampling import (
     CalibrationSample,
@@ -75,6 +75,7 @@ __all__ = [
     "ClassTooSmallError",
     "EdgeCalibration",
     "EvidenceBlend",
+    "MonotoneAdjacency",
     "PairInputs",
     "LogitLinearMap",
     "SimulatedAdjacency",

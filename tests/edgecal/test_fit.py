@@ -109,6 +109,12 @@ def test_calibrated_when_a_distortion_is_there_to_remove():
     assert fit.choice["chosen"] == "calibrated"
     cal = fit.choice["candidates"]["calibrated"]
     assert cal["improvement"] > cal["improvement_se"]
+    # the written P(adjacent) keeps the bootstrap's order of every pair
+    boot = 1.0 - calset.inputs.probabilities.dense(np.float64)[:, 0]
+    written = 1.0 - fit.predict_all(np.float64)[:, 0]
+    order = np.lexsort((written, boot))
+    assert np.all(np.diff(written[order]) >= -1e-12)
+    assert np.ptp(written) > 0.3  # a real map, not a constant
 
 
 def test_fit_rules_refused_clearly():

@@ -2,11 +2,12 @@
 
 import numpy as np
 import pytest
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, clone
 
 from causalcal.edgecal import edge_calibrator
 from causalcal.edgecal.known import (
     EvidenceBlend,
+    MonotoneAdjacency,
     adjacency_design,
     check_known_counts,
     relation_label_sets,
@@ -67,3 +68,66 @@ def test_evidence_blend_strength_zero_is_the_calibrator_and_swap_equivariance_ho
     assert clone(blend).get_params()["strength"] == 5.0
     with pytest.raises(ValueError, match="strength"):
         EvidenceBlend(blend.calibrator, -1.0).fit(X, np.zeros(30, int))
+
+
+class _AdjacencyMap(BaseEstimator):
+    """P(adjacent) out = ``intercept + slope ·`` P(adjacent) in, the input's split kept."""
+
+    def __init__(self, slope: float = -1.0, intercept: float = 1.0) -> None:
+        self.slope = slope
+        self.intercept = intercept
+
+    def fit(self, X, y, offsets=None):
+        self.n_features_in_ = np.shape(X)[1]
+        return self
+
+    def predict_proba(self, X):
+        X = np.asarray(X, dtype=np.float64)
+        adjacent = self.intercept + self.slope * (1.0 - X[:, 0])
+        mass = X[:, 1:].sum(axis=1, keepdims=True)
+        split = np.where(mass > 0, X[:, 1:] / np.where(mass > 0, mass, 1.0), 1 / 3)
+        return np.column_stack([1.0 - adjacent, split * adjacent[:, None]])
+
+
+def _known_pairs():
+    X = np.array([[1.0, 0, 0, 0]] * 5 + [[0.2, 0.5, 0.2, 0.1]] * 5)
+    return X, np.r_[np.zeros(5, int), np.ones(5, int)]
+
+
+def test_monotone_adjacency_pools_a_reversed_map_by_hand():
+    # rows at P(adjacent) 0.2 (once) and 0.4 (three times); the map gives 0.8 and 0.6,
+    # which decrease: their weighted mean (0.8 + 3 * 0.6) / 4 = 0.65 for both
+    rows = np.array([[0.8, 0.1, 0.1, 0.0], [0.6, 0.3, 0.0, 0.1]])
+    model = MonotoneAdjacency(_AdjacencyMap(), rows, np.array([1.0, 3.0])).fit(*_known_pairs())
+    Q = model.predict_proba(rows)
+    np.testing.assert_allclose(1.0 - Q[:, 0], [0.65, 0.65])
+    np.testing.assert_allclose(Q[:, 1:] / 0.65, [[0.5, 0.5, 0.0], [0.75, 0.0, 0.25]])
+    np.testing.assert_allclose(Q.sum(axis=1), 1.0)
+
+
+def test_monotone_adjacency_keeps_an_increasing_map_and_its_split():
+    rng = np.random.default_rng(3)
+    rows = rng.dirichlet([2.0, 1, 1, 0.5], size=200)
+    inner = edge_calibrator("dirichlet", None, 0, n_boot=100)
+    X, y = _known_pairs()
+    model = MonotoneAdjacency(inner, rows, np.ones(200)).fit(X, y)
+    Q, Q_inner = model.predict_proba(rows), model.calibrator_.predict_proba(rows)
+    boot, written = 1.0 - rows[:, 0], 1.0 - Q[:, 0]
+    order = np.argsort(boot)
+    assert np.all(np.diff(written[order]) >= -1e-12)
+    np.testing.assert_allclose(Q[:, 1:] / written[:, None],
+                               Q_inner[:, 1:] / (1.0 - Q_inner[:, :1]), rtol=1e-9)
+    swap = [0, 2, 1, 3]
+    np.testing.assert_allclose(model.predict_proba(rows[:, swap]), Q[:, swap], atol=1e-12)
+    # a map already increasing in P(adjacent) is written as it is
+    increasing = _AdjacencyMap(slope=0.8, intercept=0.1)
+    kept = MonotoneAdjacency(increasing, rows, np.ones(200)).fit(X, y)
+    np.testing.assert_allclose(kept.predict_proba(rows), increasing.predict_proba(rows))
+
+
+def test_monotone_adjacency_refuses_rows_and_counts_that_disagree():
+    X, y = _known_pairs()
+    with pytest.raises(ValueError, match="rows has 2 rows but row_counts 3"):
+        MonotoneAdjacency(_AdjacencyMap(), np.ones((2, 4)) / 4, np.ones(3)).fit(X, y)
+    with pytest.raises(ValueError, match="row_counts must be"):
+        MonotoneAdjacency(_AdjacencyMap(), np.ones((2, 4)) / 4, -np.ones(2)).fit(X, y)
