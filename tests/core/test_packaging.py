@@ -59,7 +59,8 @@ SKLEARN_SINCE = {
     "sklearn.utils.get_tags": (1, 6),
     **{name: (1, 0) for name in (
         "sklearn.base.BaseEstimator", "sklearn.base.ClassifierMixin", "sklearn.base.clone",
-        "sklearn.exceptions.ConvergenceWarning", "sklearn.linear_model.LogisticRegression",
+        "sklearn.exceptions.ConvergenceWarning", "sklearn.isotonic.IsotonicRegression",
+        "sklearn.linear_model.LogisticRegression",
         "sklearn.metrics.roc_auc_score", "sklearn.mixture.BayesianGaussianMixture",
         "sklearn.model_selection.StratifiedKFold", "sklearn.model_selection.check_cv",
         "sklearn.neighbors.NearestNeighbors", "sklearn.preprocessing.KBinsDiscretizer",
