@@ -266,7 +266,7 @@ class MonotoneAdjacency(MulticlassCalibrator):
     reordering, which costs ranking (AUROC) on the held-out pairs. Here P(adjacent) is
     the isotonic regression, over all pairs (``rows`` weighted by ``row_counts``), of the
     fitted map's P(adjacent) on the bootstrap's: the closest non-decreasing function of
-    it in the least-squares sense (docs/design.md §9.6). The other columns are scaled to
+    it in the least-squares sense (docs/design.md §9.3). The other columns are scaled to
     sum to it, keeping the map's split (an even one where the map gives none).
     """
 
