@@ -15,6 +15,7 @@ import numpy as np
 
 from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities
+from causalcal.errors import InputError
 
 from .bootstrap import _check_run_arguments, bootstrap_edge_probabilities, check_search_options
 from .checkpoint import check_provenance
@@ -49,6 +50,9 @@ class BootstrapSettings:
     scheduler: Any = None
 
     def __post_init__(self) -> None:
+        if "knowledge" in self.options:
+            raise InputError("background knowledge goes in knowledge=, not in the search's "
+                             "options")
         n_boot, seed, n_jobs, backend = _check_run_arguments(
             self.n_boot, self.seed, self.n_jobs, self.backend, self.scheduler)
         check_search_options(self.search, self.options)

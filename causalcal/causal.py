@@ -81,6 +81,21 @@ class CausalProbabilities:
         """All pairs' rows (V(V−1)/2, 3) in row-major pair order."""
         return self.probs.astype(dtype, copy=True)
 
+    def column(self, k: int) -> np.ndarray:
+        """Class ``k``'s probability of every pair (float32, pair order)."""
+        return self.probs[:, k]
+
+    def distinct_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The distinct rows of all pairs (float64), how many pairs have each, and which
+        row each pair has (pair order)."""
+        unique, inverse, counts = np.unique(self.probs.astype(np.float64), axis=0,
+                                            return_inverse=True, return_counts=True)
+        return unique, counts.astype(np.int64), np.asarray(inverse).reshape(-1)
+
+    def scatter(self, values: np.ndarray, inverse: np.ndarray, dtype=np.float32) -> np.ndarray:
+        """Every pair's row (pair order) of ``values`` given per distinct row."""
+        return values[inverse].astype(dtype)
+
     def lookup(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Rows (…, 3) of pairs (i, j), i ≠ j, in either order: for ``i > j`` the two
         directions are swapped, so column 1 is always "i causes j"."""

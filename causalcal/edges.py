@@ -213,6 +213,32 @@ class EdgeProbabilities:
         out[keys] = self.probs
         return out
 
+    def column(self, k: int) -> np.ndarray:
+        """Class ``k``'s probability of every pair (float32, pair order)."""
+        col = np.full(self.n_pairs, 1.0 if k == EdgeType.NONE else 0.0, dtype=np.float32)
+        col[pair_index(self.pairs[:, 0], self.pairs[:, 1], self.n_vars)] = self.probs[:, k]
+        return col
+
+    def distinct_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The distinct rows of all pairs (float64), how many pairs have each, and which
+        row each has: ``inverse[0]`` that of the implicit (1, 0, 0, 0) of every pair never
+        adjacent, ``inverse[1:]`` those of the stored pairs in order."""
+        rows = np.vstack([[1.0, 0.0, 0.0, 0.0], self.probs])
+        unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+        inverse = np.asarray(inverse).reshape(-1)
+        counts = np.bincount(inverse[1:], minlength=len(unique)).astype(np.int64)
+        counts[inverse[0]] += self.n_pairs - len(self)
+        return unique, counts, inverse
+
+    def scatter(self, values: np.ndarray, inverse: np.ndarray, dtype=np.float32) -> np.ndarray:
+        """Every pair's row (pair order) of ``values`` given per distinct row
+        (:meth:`distinct_rows`), without a dense index of all pairs."""
+        out = np.empty((self.n_pairs, values.shape[1]), dtype=dtype)
+        out[:] = values[inverse[0]]
+        if len(self):
+            out[pair_index(self.pairs[:, 0], self.pairs[:, 1], self.n_vars)] = values[inverse[1:]]
+        return out
+
     def iter_dense(self, chunk_size: int = 1_000_000) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Yield ``(pair_positions, probs)`` chunks covering all pairs in order."""
         keys = pair_index(self.pairs[:, 0], self.pairs[:, 1], self.n_vars)

@@ -9,7 +9,12 @@ import time
 import numpy as np
 
 from causalcal.causal import CausalProbabilities
-from causalcal.edgecal import PairInputs, drawn_calibration_set, fit_edge_calibrator
+from causalcal.edgecal import (
+    CalibrationSettings,
+    PairInputs,
+    drawn_calibration_set,
+    fit_edge_calibrator,
+)
 from causalcal.edges import EdgeProbabilities
 
 from .causal_metrics import causal_report
@@ -18,10 +23,14 @@ from .edge_metrics import edge_type_report
 __all__ = ["evaluate_run"]
 
 
+#: The measures of each relation kind (by its name) and the name of its class 0.
+_REPORTS = {"edges": (edge_type_report, "none"), "causal": (causal_report, "neither")}
+
+
 def _measure(record: dict, before: np.ndarray, after: np.ndarray, truth: np.ndarray,
-             bin_size: int, causal: bool) -> None:
+             bin_size: int, kind: str) -> None:
     """Add ``before_<measure>``, ``after_<measure>`` and the reliability bins to ``record``."""
-    report = causal_report if causal else edge_type_report
+    report = _REPORTS[kind][0]
     reliability = {}
     for name, p in (("before", before), ("after", after)):
         measures, reliability[name] = report(p, truth, bin_size=bin_size)
@@ -62,8 +71,8 @@ def evaluate_run(
         dense = inputs.probabilities.dense(np.float32)
     calset, test = drawn_calibration_set(inputs, truth, n, seed=sample_seed)
     start = time.perf_counter()
-    fit = fit_edge_calibrator(calset, calibrator, calibrator_params, calibrator_seed,
-                              selection=selection)
+    settings = CalibrationSettings(calibrator, calibrator_params, selection=selection)
+    fit = fit_edge_calibrator(calset, settings, calibrator_seed)
     fit_seconds = time.perf_counter() - start
     start = time.perf_counter()
     after = fit.predict_all()
@@ -78,10 +87,9 @@ def evaluate_run(
     if inputs.features is None:  # what it makes of a pair never related: most test pairs
         default = np.eye(1, inputs.n_classes)  # (1, 0, 0, 0) or (1, 0, 0)
         default = np.asarray(fit.predict_proba(default))[0]
-        record["after_default_p_neither" if inputs.causal else "after_default_p_none"] = \
-            float(default[0])
+        record[f"after_default_p_{_REPORTS[inputs.kind.name][1]}"] = float(default[0])
         record["after_default_row"] = default.tolist()
     before_test, after_test, truth_test = dense[test], after[test], truth[test]
     del after
-    _measure(record, before_test, after_test, truth_test, bin_size, inputs.causal)
+    _measure(record, before_test, after_test, truth_test, bin_size, inputs.kind.name)
     return record

@@ -9,6 +9,7 @@ Only generic estimators live here: the binary and multi-class suite, :class:`Swa
 from __future__ import annotations
 
 from causalcal.calibration._base import BinaryCalibrator, MulticlassCalibrator
+from causalcal.calibration._multiclass import check_label_sets, check_offsets
 from causalcal.calibration.anchored_snn import AnchoredSNNCalibrator
 from causalcal.calibration.bayesian_binning import ABB, SBB
 from causalcal.calibration.bbq import BBQ
@@ -25,13 +26,19 @@ from causalcal.calibration.multi_classifier_isotonic import MultiClassifierIsoto
 from causalcal.calibration.one_vs_rest import OneVsRestCalibrator
 from causalcal.calibration.platt import PlattScaling
 from causalcal.calibration.registry import available, get, make_calibrator
-from causalcal.calibration.selection import SelectionDesign
+from causalcal.calibration.selection import (
+    N_BINS,
+    SelectionDesign,
+    inclusion_weights,
+    probability_bins,
+)
 from causalcal.calibration.snn import SNNCalibrator  # torch is imported lazily in fit
 from causalcal.calibration.softmax import SoftmaxCalibrator
 from causalcal.calibration.temperature import TemperatureScaling
 
 __all__ = [
     "ABB",
+    "N_BINS",
     "AnchoredSNNCalibrator",
     "BBQ",
     "ELiTE",
@@ -54,6 +61,10 @@ __all__ = [
     "SwapEquivariant",
     "TemperatureScaling",
     "available",
+    "check_label_sets",
+    "check_offsets",
     "get",
+    "inclusion_weights",
     "make_calibrator",
+    "probability_bins",
 ]

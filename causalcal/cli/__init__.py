@@ -153,7 +153,7 @@ def add_selection_argument(parser: argparse.ArgumentParser) -> None:
 
 def add_features_argument(parser: argparse.ArgumentParser, where: str) -> None:
     """``--features [GROUP ...]``: pair features of the learned graphs for the calibrator."""
-    from causalcal.edgecal.inputs import FEATURE_GROUPS
+    from causalcal.edgecal.features import FEATURE_GROUPS
 
     parser.add_argument(
         "--features", nargs="*", metavar="GROUP",
@@ -164,7 +164,7 @@ def add_features_argument(parser: argparse.ArgumentParser, where: str) -> None:
 
 def feature_groups(groups: list[str] | None) -> tuple[str, ...]:
     """``--features`` as groups: absent -> none, given without names -> all (checked)."""
-    from causalcal.edgecal.inputs import feature_groups as checked
+    from causalcal.edgecal.features import feature_groups as checked
 
     return checked(True if groups == [] else groups)
 

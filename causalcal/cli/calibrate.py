@@ -52,7 +52,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _fit_on_truth(args, inputs, params):
     """Stratified calibration set from a full truth file."""
     from causalcal.cli import CLIError
-    from causalcal.edgecal import drawn_calibration_set, fit_edge_calibrator
+    from causalcal.edgecal import (
+        CalibrationSettings,
+        drawn_calibration_set,
+        fit_edge_calibrator,
+    )
     from causalcal.evaluate.study_config import derive_seed
     from causalcal.evaluate.truth import truth_from_csv
 
@@ -60,14 +64,18 @@ def _fit_on_truth(args, inputs, params):
         raise CLIError("--truth needs --n-cal N (the calibration set size)")
     truth = truth_from_csv(args.truth, inputs.probabilities.names)
     calset, _ = drawn_calibration_set(inputs, truth, args.n_cal, seed=derive_seed(args.seed, 0))
-    return fit_edge_calibrator(calset, args.calibrator, params, derive_seed(args.seed, 1),
-                               selection=args.selection)
+    settings = CalibrationSettings(args.calibrator, params, selection=args.selection)
+    return fit_edge_calibrator(calset, settings, derive_seed(args.seed, 1))
 
 
 def _fit_on_known(args, inputs, params):
     """Known relations: set-valued labels, inclusion rates estimated by EM."""
     from causalcal.cli import CLIError
-    from causalcal.edgecal import fit_edge_calibrator, known_calibration_set
+    from causalcal.edgecal import (
+        CalibrationSettings,
+        fit_edge_calibrator,
+        known_calibration_set,
+    )
     from causalcal.evaluate.study_config import derive_seed
     from causalcal.relations_io import read_known_pairs
 
@@ -75,9 +83,9 @@ def _fit_on_known(args, inputs, params):
         raise CLIError("--n-cal applies to --truth; with --known every listed pair is used")
     known = read_known_pairs(args.known, inputs.probabilities.names)
     calset = known_calibration_set(inputs, known)
-    return fit_edge_calibrator(calset, args.calibrator, params, derive_seed(args.seed, 1),
-                               selection=args.selection, expected_edges=args.expected_edges,
-                               map=args.map)
+    settings = CalibrationSettings(args.calibrator, params, selection=args.selection,
+                                   related_pairs=args.expected_edges, map=args.map)
+    return fit_edge_calibrator(calset, settings, derive_seed(args.seed, 1))
 
 
 def _plan_files(args: argparse.Namespace, cal_path) -> None:
@@ -96,12 +104,10 @@ def _plan_files(args: argparse.Namespace, cal_path) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    import numpy as np
-
     from causalcal._io import atomic_write
     from causalcal.cli import CLIError, check_calibrator, check_output_file, parse_params
     from causalcal.edgecal import PairInputs, label_counts
-    from causalcal.edges import EdgeProbabilities, pair_from_index
+    from causalcal.edges import EdgeProbabilities
     from causalcal.evaluate.truth import pairs_frame
 
     out = Path(args.out)
@@ -115,21 +121,14 @@ def run(args: argparse.Namespace) -> int:
     probs = EdgeProbabilities.load(args.probs)
     inputs = PairInputs(probs)
     fit = (_fit_on_truth if args.truth is not None else _fit_on_known)(args, inputs, params)
-    dense = fit.predict_all(np.float64)
-    dense /= dense.sum(axis=1, keepdims=True)
-    all_i, all_j = pair_from_index(np.arange(probs.n_pairs), probs.n_vars)
-    calibrated = EdgeProbabilities(probs.names, np.column_stack([all_i, all_j]), dense,
-                                   n_boot=probs.n_boot)
-    calibrated.save(out)
+    fit.calibrated_probabilities().save(out)
     calset = fit.calibration_set
     with atomic_write(cal_path, newline="", encoding="utf-8") as handle:
         pairs_frame(calset.keys, calset.labels, probs.names).to_csv(handle, index=False)
     print(f"fitted {args.calibrator} on {len(calset)} pairs ("
           + ", ".join(f"{k}: {v}" for k, v in label_counts(calset).items()) + ")")
     if fit.choice is not None:
-        from causalcal.workflow.result import map_report
-
-        print("\n".join(map_report(fit.choice)))
+        print("\n".join(fit.choice.lines()))
     print(f"calibrated probabilities of {probs.n_pairs} pairs -> {out}")
     print(f"calibration pairs -> {cal_path} (exclude them when evaluating)")
     return 0

@@ -141,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
 
     check_output_file(args.out, "--out", (".csv",))
     _plan_files(args)  # a missing or clashing file fails here, before the heavy imports
-    from causalcal._io import atomic_write
+    from causalcal.edgecal import CalibrationSettings, CausalRelations, EdgeTypes
     from causalcal.edges import EdgeProbabilities
     from causalcal.workflow.discover import discover
 
@@ -158,33 +158,29 @@ def run(args: argparse.Namespace) -> int:
         check_output_dir(args.plot, "--plot")
     parse_discretize(args)
     if args.relations == "causal":
-        given = [o for o, v in (("--graph", args.graph), ("--plot", args.plot)) if v]
+        given = [o for o, v in (("--graph", args.graph), ("--plot", args.plot),
+                                ("--features", args.features is not None),
+                                ("--rank-by", args.rank_by != "p_adjacent")) if v]
         if given:
-            raise CLIError(f"{given[0]} draws edge types; not with --relations causal")
+            raise CLIError(f"{given[0]} is for edge types; not with --relations causal")
     if args.top is not None and args.top < 1:
         raise CLIError(f"--top must be at least 1, got {args.top}")
     params = parse_params(args.param)
     check_calibrator(args.calibrator, params)
-    groups = feature_groups(args.features)
+    relations = (CausalRelations() if args.relations == "causal" else
+                 EdgeTypes(rank_by=args.rank_by, features=feature_groups(args.features)))
+    calibration = CalibrationSettings(
+        calibrator=args.calibrator, params=params, related_pairs=args.expected_edges,
+        evidence_strength=args.evidence_strength, map=args.map, simulations=args.simulations)
     data = load_data(args)
     settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
     probs = EdgeProbabilities.load(args.probabilities) if args.probabilities else None
-    result = discover(
-        data, args.known, calibrator=args.calibrator, calibrator_params=params,
-        expected_edges=args.expected_edges, rank_by=args.rank_by, probabilities=probs,
-        features=groups, evidence_strength=args.evidence_strength, map=args.map,
-        simulations=args.simulations, relations=args.relations,
-        bootstrap=settings,
-    )
-    edges = result.edges if args.top is None else result.edges.head(args.top)
-    out = Path(args.out)
-    with atomic_write(out, newline="") as handle:
-        edges.to_csv(handle, index=False, float_format="%.6g")
-    report = out.with_name(out.name + ".json")
-    with atomic_write(report, encoding="utf-8") as handle:
-        handle.write(result.report_json(rows=len(edges)))
+    result = discover(data, args.known, relations=relations, bootstrap=settings,
+                      calibration=calibration, probabilities=probs)
+    out, report = result.save(args.out, top=args.top)
     print(result.summary())
-    print(f"wrote {len(edges)} pairs to {out}; the fit and the map chosen to {report}")
+    rows = len(result.table.head(args.top) if args.top is not None else result.table)
+    print(f"wrote {rows} pairs to {out}; the fit and the map chosen to {report}")
     if args.graph is not None:
         threshold = args.graph_threshold
         print(write_network(result.network_probabilities(threshold), args.graph, threshold,

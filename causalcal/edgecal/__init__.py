@@ -1,21 +1,28 @@
-"""The calibrate stage: from bootstrap edge-type frequencies and labelled pairs to
-calibrated probabilities of every pair (docs/design.md §9.6).
+"""The calibrate stage: from a bootstrap's frequencies and labelled pairs to calibrated
+probabilities of every pair's relation (docs/design.md §9.6). ("edge" in the names of
+this stage means a *pair* of variables and the relation it is calibrated for: the edge
+types of the CPDAG or the causal relations, :mod:`.kinds`.)
 
 The hand-off object is the :class:`CalibrationSet` (pairs, their inputs, label sets and
-selection); :func:`fit_edge_calibrator` is the one function that fits an edge
-calibrator; the :class:`EdgeCalibration` it returns predicts every pair.
+selection); :func:`fit_edge_calibrator` is the one function that fits a calibrator, with
+:class:`CalibrationSettings`; the :class:`EdgeCalibration` it returns predicts every pair.
 
+* :mod:`.kinds` — :class:`RelationKind`: what differs between edge types
+  (:class:`EdgeTypes`) and causal relations (:class:`CausalRelations`).
 * :mod:`.inputs` — :class:`PairInputs`: probabilities (float64) and optional pair
-  features, transformed; predicting all pairs at once.
+  features (:mod:`.features`), transformed; predicting all pairs at once.
 * :mod:`.sampling` — the thesis's stratified draw (N/4 per edge type, five bins).
 * :mod:`.known` — known relations: set-valued labels, inclusion rates by EM,
   :class:`EvidenceBlend`, :class:`MonotoneAdjacency`.
 * :mod:`.calset` — the calibration set from either source.
-* :mod:`.model` — an edge calibrator (eps, swap equivariance) and the offsets fallback.
+* :mod:`.model` — a calibrator of pairs (eps, swap equivariance) and the offsets fallback.
+* :mod:`.settings` — :class:`CalibrationSettings`, checked once when made.
 * :mod:`.fit` — :func:`fit_edge_calibrator`, which decides every rule.
-* :mod:`.base_rate` — the number of adjacent pairs estimated from the known pairs.
-* :mod:`.crossval` — held-out evidence on known pairs and the do-no-harm choice.
+* :mod:`.base_rate` — the number of related pairs estimated from the known pairs.
+* :mod:`.crossval` — held-out evidence on known pairs and the do-no-harm
+  :class:`MapChoice`.
 * :mod:`.simulated` — the simulation-informed map of P(adjacent) or P(a causes b).
+* :mod:`.report` — what a known-relations fit reports (:class:`FitReport`).
 """
 
 from causalcal.edgecal.base_rate import estimate_adjacent_pairs
@@ -28,32 +35,52 @@ from causalcal.edgecal.calset import (
 from causalcal.edgecal.crossval import (
     CANDIDATES,
     MAPS,
+    Candidate,
+    LineFit,
+    MapChoice,
+    Score,
     choose_map,
     cross_validated_losses,
     known_pair_losses,
 )
-from causalcal.edgecal.fit import (
-    SELECTIONS,
-    EdgeCalibration,
-    check_fit_options,
-    fit_edge_calibrator,
-)
-from causalcal.edgecal.inputs import (
+from causalcal.edgecal.features import (
     FEATURE_GROUPS,
-    PairInputs,
-    distinct_rows,
     feature_columns,
     feature_groups,
     transform_features,
 )
+from causalcal.edgecal.fit import EdgeCalibration, fit_edge_calibrator
+from causalcal.edgecal.inputs import PairInputs
+from causalcal.edgecal.kinds import (
+    CAUSAL_COLUMNS,
+    KINDS,
+    RANK_COLUMNS,
+    CausalRelations,
+    EdgeTypes,
+    RelationKind,
+    kind_of,
+    relation_kind,
+)
 from causalcal.edgecal.known import EvidenceBlend, MonotoneAdjacency, selected_posterior
-from causalcal.edgecal.model import BootstrapIdentity, edge_calibrator, fit_with_offsets
+from causalcal.edgecal.model import (
+    BootstrapIdentity,
+    edge_calibrator,
+    fit_with_offsets,
+    floored_probabilities,
+)
+from causalcal.edgecal.report import (
+    FitReport,
+    RelatedPairsEstimate,
+    Sensitivity,
+    SimulationsNote,
+)
 from causalcal.edgecal.sampling import (
     CalibrationSample,
     ClassTooSmallError,
     allocate_draws,
     stratified_calibration_set,
 )
+from causalcal.edgecal.settings import SELECTIONS, CalibrationSettings
 from causalcal.edgecal.simulated import (
     LogitLinearMap,
     SimulatedAdjacency,
@@ -66,29 +93,42 @@ from causalcal.edgecal.simulated import (
 
 __all__ = [
     "CANDIDATES",
+    "CAUSAL_COLUMNS",
     "FEATURE_GROUPS",
+    "KINDS",
     "MAPS",
-    "BootstrapIdentity",
+    "RANK_COLUMNS",
     "SELECTIONS",
+    "BootstrapIdentity",
     "CalibrationSample",
     "CalibrationSet",
+    "CalibrationSettings",
+    "Candidate",
+    "CausalRelations",
     "ClassTooSmallError",
     "EdgeCalibration",
+    "EdgeTypes",
     "EvidenceBlend",
+    "FitReport",
+    "LineFit",
+    "LogitLinearMap",
+    "MapChoice",
     "MonotoneAdjacency",
     "PairInputs",
-    "LogitLinearMap",
+    "RelatedPairsEstimate",
+    "RelationKind",
+    "Score",
+    "Sensitivity",
     "SimulatedAdjacency",
     "SimulatedCausal",
     "SimulatedCausalPairs",
     "SimulatedPairs",
+    "SimulationsNote",
     "allocate_draws",
-    "check_fit_options",
+    "choose_map",
     "count_causal_pairs",
     "count_pairs",
-    "choose_map",
     "cross_validated_losses",
-    "distinct_rows",
     "drawn_calibration_set",
     "edge_calibrator",
     "estimate_adjacent_pairs",
@@ -96,9 +136,12 @@ __all__ = [
     "feature_groups",
     "fit_edge_calibrator",
     "fit_with_offsets",
+    "floored_probabilities",
+    "kind_of",
     "known_calibration_set",
     "known_pair_losses",
     "label_counts",
+    "relation_kind",
     "selected_posterior",
     "stratified_calibration_set",
     "transform_features",

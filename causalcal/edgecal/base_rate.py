@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from causalcal.edgecal.calset import CalibrationSet
+from causalcal.edgecal.report import RelatedPairsEstimate
 
 __all__ = ["estimate_adjacent_pairs"]
 
@@ -25,13 +26,12 @@ def _share(m: float, m1: float, m0: float) -> float:
 
 
 def estimate_adjacent_pairs(calset: CalibrationSet, n_resamples: int = 500, level: float = 0.9,
-                            seed: int = 0) -> dict:
+                            seed: int = 0) -> RelatedPairsEstimate:
     """The number of adjacent pairs by the moment estimate above, with a percentile
     interval over ``n_resamples`` class-wise resamples of the known pairs.
 
-    Returns ``{"estimate", "low", "high", "level", "bootstrap_mean", "n_pairs"}``
-    (``estimate`` is NaN when the known arcs' mean P(adjacent) is not above the known
-    non-adjacent pairs').
+    Returns a :class:`RelatedPairsEstimate` (``estimate`` is NaN when the known arcs'
+    mean P(adjacent) is not above the known non-adjacent pairs').
     """
     probs = calset.inputs.probabilities
     n_pairs = probs.n_pairs
@@ -48,5 +48,4 @@ def estimate_adjacent_pairs(calset: CalibrationSet, n_resamples: int = 500, leve
     draws = draws[np.isfinite(draws)]
     tail = (1 - level) / 2
     low, high = (np.quantile(draws, [tail, 1 - tail]) if len(draws) else (np.nan, np.nan))
-    return {"estimate": estimate, "low": float(low), "high": float(high), "level": level,
-            "bootstrap_mean": m * n_pairs, "n_pairs": n_pairs}
+    return RelatedPairsEstimate(estimate, float(low), float(high), level, m * n_pairs, n_pairs)

@@ -14,20 +14,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from causalcal.calibration.selection import SelectionDesign
+from causalcal.calibration import SelectionDesign
 from causalcal.edgecal.inputs import PairInputs
-from causalcal.edgecal.known import check_known_counts, relation_label_sets
 from causalcal.edgecal.sampling import stratified_calibration_set
-from causalcal.edges import EdgeType
 
-__all__ = ["CAUSAL_COLUMNS", "CalibrationSet", "drawn_calibration_set", "known_calibration_set",
-           "label_counts"]
+__all__ = ["CalibrationSet", "drawn_calibration_set", "known_calibration_set", "label_counts"]
 
 #: Where a calibration set's labels come from.
 SOURCES = ("drawn", "known")
-#: The causal known-relations frame's columns of the classes allowed, in
-#: :class:`~causalcal.pairs.CausalType` order.
-CAUSAL_COLUMNS = ("neither", "forward", "backward")
 
 
 @dataclass(frozen=True)
@@ -88,21 +82,18 @@ def drawn_calibration_set(inputs: PairInputs, truth: np.ndarray, n: int,
 
 
 def known_calibration_set(inputs: PairInputs, known: pd.DataFrame) -> CalibrationSet:
-    """The calibration set of known relations: ``known`` as
-    :func:`causalcal.read_known_pairs` returns it (columns ``i, j, label``), or, for
-    causal relations, as :func:`causalcal.relations_io.read_known_causal_pairs` does
-    (columns ``i, j, neither, forward, backward``: the classes allowed).
+    """The calibration set of known relations: ``known`` as the inputs' relation kind
+    reads them (:meth:`RelationKind.read_known
+    <causalcal.edgecal.kinds.RelationKind.read_known>`: for edge types columns ``i, j,
+    label``; for causal relations ``i, j, neither, forward, backward``, the classes
+    allowed).
 
-    At least 5 known arcs and 5 known non-adjacent pairs are needed (``InputError``);
-    for causal relations 5 causally related pairs and 5 stated without an effect.
+    At least 5 pairs of each kind are needed (``InputError``): known arcs and known
+    non-adjacent pairs; for causal relations causally related pairs and pairs stated
+    without an effect.
     """
-    if inputs.causal:
-        Y = known[list(CAUSAL_COLUMNS)].to_numpy(bool)
-        labels = np.where(Y.sum(axis=1) == 1, Y.argmax(axis=1), -1).astype(np.int64)
-    else:
-        labels = known["label"].to_numpy(np.int64)
-        Y = relation_label_sets(labels)
-    check_known_counts(Y)
+    labels, Y = inputs.kind.label_sets(known)
+    inputs.kind.check_counts(Y)
     keys = inputs.keys(known["i"].to_numpy(np.int64), known["j"].to_numpy(np.int64))
     return CalibrationSet(inputs, keys, inputs.rows(keys), Y, labels, "known")
 
@@ -110,9 +101,4 @@ def known_calibration_set(inputs: PairInputs, known: pd.DataFrame) -> Calibratio
 def label_counts(calset: CalibrationSet) -> dict[str, int]:
     """How many pairs of each label (by :attr:`EdgeType.symbol`; causal relations by
     class name, ``several`` for label sets)."""
-    if calset.inputs.causal:
-        counts = np.bincount(calset.labels + 1, minlength=4)
-        return {"neither": int(counts[1]), "causes": int(counts[2]),
-                "caused-by": int(counts[3]), "several": int(counts[0])}
-    counts = np.bincount(calset.labels, minlength=4)
-    return {t.symbol: int(counts[t]) for t in EdgeType}
+    return calset.inputs.kind.label_counts(calset.labels)

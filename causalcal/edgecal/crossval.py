@@ -12,15 +12,18 @@ known pair, since none of them went into it).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
 import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
 from causalcal.edgecal.known import selected_posterior
-from causalcal.edgecal.model import fit_with_offsets
+from causalcal.edgecal.model import fit_with_offsets, floored_probabilities
 
-__all__ = ["CANDIDATES", "MAPS", "Z", "Z_CAUSAL", "choose_map", "cross_validated_losses",
-           "known_pair_losses"]
+__all__ = ["CANDIDATES", "MAPS", "Z", "Z_CAUSAL", "Candidate", "LineFit", "MapChoice",
+           "Score", "choose_map", "cross_validated_losses", "known_pair_losses"]
 
 #: The maps a fit on known relations can write, the first being the bootstrap itself.
 CANDIDATES = ("identity", "calibrated", "simulated")
@@ -41,35 +44,28 @@ Z = {"calibrated": 1.0, "simulated": 2.0}
 Z_CAUSAL = {"calibrated": 2.0, "simulated": 2.0}
 
 
-def known_pair_losses(Q: np.ndarray, Y: np.ndarray, offsets: np.ndarray) -> dict:
+def known_pair_losses(Q: np.ndarray, Y: np.ndarray, offsets: np.ndarray,
+                      brier: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> dict:
     """Per-pair losses of population probabilities ``Q`` (n, k) on known pairs with label
     sets ``Y``: turned into the known pairs' own (selected) distribution with the
     inclusion rates ``exp(offsets)`` first, so no map is penalised for the selection
-    itself. ``{"brier": …, "log_loss": log-loss of the label set}``.
-
-    The Brier score is of P(adjacent) for the four edge types; for the three causal
-    relations it is that of P(a causes b) and P(b causes a), summed over the directions
-    whose truth the label settles (``causes``: both, ``not-causes``: the one denied,
-    ``--``: neither), the question a scientist asks of a pair (docs/design.md §9.9)."""
+    itself. ``{"brier": brier(S, Y), "log_loss": log-loss of the label set}``; the relation
+    kind says what the Brier score is of (:meth:`RelationKind.known_brier
+    <causalcal.edgecal.kinds.RelationKind.known_brier>`: P(adjacent) for edge types;
+    P(a causes b) and P(b causes a) over the directions a causal label settles)."""
     S = selected_posterior(Q, offsets)
     log_loss = -np.log(np.clip((S * Y).sum(axis=1), 1e-12, 1))
-    if Y.shape[1] == 3:
-        known = Y.sum(axis=1, keepdims=True) == 1  # one class: both directions settled
-        settled = known | ~Y[:, 1:]  # a direction is settled false where it is not allowed
-        brier = (settled * (S[:, 1:] - Y[:, 1:] * known) ** 2).sum(axis=1)
-        return {"brier": brier, "log_loss": log_loss}
-    adjacent = (~Y[:, 0]).astype(int)
-    return {"brier": (1.0 - S[:, 0] - adjacent) ** 2, "log_loss": log_loss}
+    return {"brier": brier(S, Y), "log_loss": log_loss}
 
 
 def cross_validated_losses(model, X: np.ndarray, Y: np.ndarray, offsets: np.ndarray,
-                           eps: float, seed: int = 0) -> dict:
+                           eps: float, brier: Callable, seed: int = 0) -> dict:
     """Per-pair held-out losses (:func:`known_pair_losses`) of the bootstrap and of
     ``model`` on known pairs.
 
     Up to 5 folds stratified by adjacency; each fold fits a clone of ``model`` with the
-    given offsets. The bootstrap's Brier score uses its frequencies as they are, its
-    log-loss its zeros floored at ``eps``. Returns ``{"folds": k, "brier": {"identity":
+    given offsets. The bootstrap's Brier score (``brier``, :func:`known_pair_losses`) uses
+    its frequencies as they are, its log-loss its zeros floored at ``eps``. Returns ``{"folds": k, "brier": {"identity":
     …, "calibrated": …}, "log_loss": {…}}``, arrays of n; ``folds`` is 0 (and the
     arrays NaN) with too few pairs.
     """
@@ -85,10 +81,10 @@ def cross_validated_losses(model, X: np.ndarray, Y: np.ndarray, offsets: np.ndar
     for train, test in split:
         fitted = fit_with_offsets(clone(model), X[train], Y[train], offsets[train])
         boot = X[test][:, : Y.shape[1]]
-        raw = known_pair_losses(boot, Y[test], offsets[test])
-        floored = known_pair_losses((boot + eps) / (1 + Y.shape[1] * eps), Y[test],
-                                    offsets[test])
-        cal = known_pair_losses(fitted.predict_proba(X[test]), Y[test], offsets[test])
+        raw = known_pair_losses(boot, Y[test], offsets[test], brier)
+        floored = known_pair_losses(floored_probabilities(boot, eps), Y[test], offsets[test],
+                                    brier)
+        cal = known_pair_losses(fitted.predict_proba(X[test]), Y[test], offsets[test], brier)
         out["brier"]["identity"][test] = raw["brier"]
         out["log_loss"]["identity"][test] = floored["log_loss"]
         for loss in ("brier", "log_loss"):
@@ -96,44 +92,151 @@ def cross_validated_losses(model, X: np.ndarray, Y: np.ndarray, offsets: np.ndar
     return out
 
 
-def _mean_se(v: np.ndarray) -> dict:
-    n = len(v)
-    se = float(np.std(v, ddof=1) / np.sqrt(n)) if n > 1 else float("inf")
-    return {"mean": float(v.mean()), "se": se}
+@dataclass(frozen=True)
+class Score:
+    """A loss's mean over the known pairs and its standard error."""
+
+    mean: float
+    se: float
+
+    @classmethod
+    def of(cls, values: np.ndarray) -> Score:
+        n = len(values)
+        se = float(np.std(values, ddof=1) / np.sqrt(n)) if n > 1 else float("inf")
+        return cls(float(values.mean()), se)
 
 
-def choose_map(losses: dict, asked: str = "auto", z: dict | None = None) -> dict:
+@dataclass(frozen=True)
+class Candidate:
+    """A candidate map's held-out scores; for all but the bootstrap itself, its Brier
+    improvement over the bootstrap, that improvement's standard error and the standard
+    errors ``z`` it needed (the threshold)."""
+
+    brier: Score
+    log_loss: Score
+    improvement: float | None = None
+    improvement_se: float | None = None
+    z: float | None = None
+
+    @property
+    def passes(self) -> bool:
+        """Whether it beats the bootstrap by more than ``z`` standard errors."""
+        return self.improvement > max(self.z * self.improvement_se, 0.0)
+
+    def as_dict(self) -> dict:
+        d = {"brier": asdict(self.brier), "log_loss": asdict(self.log_loss)}
+        if self.z is not None:
+            d.update(improvement=self.improvement, improvement_se=self.improvement_se, z=self.z)
+        return d
+
+
+@dataclass(frozen=True)
+class LineFit:
+    """The simulation-informed map's ``logit q = slope · logit p + intercept``."""
+
+    slope: float
+    intercept: float
+
+
+_CANDIDATE_TEXT = {"identity": "bootstrap", "calibrated": "calibrated on known pairs",
+                   "simulated": "simulation-informed"}
+
+
+@dataclass(frozen=True)
+class MapChoice:
+    """Which map a known-relations fit wrote, and the held-out evidence behind it.
+
+    Attributes
+    ----------
+    asked : ``"auto"`` (the evidence chose) or the map forced
+    folds : cross-validation folds over the known pairs (0: too few to judge)
+    candidates : each candidate's :class:`Candidate` scores (``identity`` first)
+    chosen : the map written (``identity``, ``calibrated`` or ``simulated``)
+    criterion : the loss that decides (``"brier"``)
+    simulated_map : the simulation-informed map's line, when simulations were run
+    """
+
+    asked: str
+    folds: int
+    candidates: dict[str, Candidate]
+    chosen: str
+    criterion: str = "brier"
+    simulated_map: LineFit | None = None
+
+    def as_dict(self) -> dict:
+        """The report's (``OUT.json``) layout."""
+        d = {"asked": self.asked, "folds": self.folds, "criterion": self.criterion,
+             "candidates": {k: c.as_dict() for k, c in self.candidates.items()},
+             "chosen": self.chosen}
+        if self.simulated_map is not None:
+            d["simulated_map"] = asdict(self.simulated_map)
+        return d
+
+    @property
+    def sentence(self) -> str:
+        """What was written and why, in one plain sentence."""
+        if self.asked != "auto":
+            return f"map written: {self.chosen} (asked for, --map {self.asked}); " + (
+                "p_* columns equal the bootstrap frequencies boot_*." if self.chosen == "identity"
+                else f"p_* columns are the {_CANDIDATE_TEXT[self.chosen]} probabilities, boot_* "
+                "the bootstrap frequencies.")
+        if self.chosen != "identity":
+            return (f"map written: {self.chosen} (it beat the bootstrap on known pairs it was "
+                    f"not fitted on); p_* columns are the {_CANDIDATE_TEXT[self.chosen]} "
+                    "probabilities, boot_* the bootstrap frequencies.")
+        return ("WARNING: no map beat the bootstrap frequencies on held-out known pairs; p_* "
+                "columns hold the bootstrap frequencies (trust those; more known pairs, spread "
+                "over the probability range, give the calibrator a chance).")
+
+    def lines(self, judged: str = "P(adjacent)") -> list[str]:
+        """Summary lines: each candidate's held-out evidence (``judged``: the probability
+        whose Brier score decides), then :attr:`sentence`."""
+        if "identity" not in self.candidates:
+            return ["known pairs: too few of each kind to judge a map on them", self.sentence]
+        simulated = ("; simulation-informed: not fitted on them"
+                     if "simulated" in self.candidates else "")
+        lines = [f"known pairs, Brier of {judged} corrected for their selection "
+                 f"(calibrated: {self.folds}-fold cross-validated{simulated}):"]
+        for name, c in self.candidates.items():
+            gain = ("" if c.z is None else
+                    f" (improvement {c.improvement:.4f} ± {c.improvement_se:.4f}"
+                    f", written above {c.z:g} SE)")
+            lines.append(f"  {_CANDIDATE_TEXT[name]:<26} {c.brier.mean:.4f}{gain}; "
+                         f"log-loss {c.log_loss.mean:.3f}")
+        return [*lines, self.sentence]
+
+
+def choose_map(losses: dict, asked: str = "auto", z: dict | None = None,
+               simulated_map: LineFit | None = None) -> MapChoice:
     """The map to write and its evidence.
 
     ``losses``: ``{"folds": k, "brier": {candidate: per-pair array}, "log_loss": {…}}``
     with ``identity`` among the candidates. With ``asked="auto"`` a candidate is eligible
-    only if its held-out Brier score of P(adjacent) is lower than the bootstrap's by more
-    than ``z[candidate]`` (default :data:`Z`) standard errors of the paired per-pair
-    difference; the eligible candidate
-    with the largest improvement is chosen, else (and without known pairs to judge by)
-    the bootstrap frequencies stay. The Brier score decides because it is bounded and
-    needs no floor: the log-loss of the bootstrap's zeros depends on the floor chosen for
-    them, so a map that merely moves known pairs away from 0 and 1 would win by it.
-    Returns a plain dict: ``chosen``, ``asked``, ``folds``, ``criterion`` and per
-    candidate (``candidates``) the mean and standard error of both losses and, but for
-    the identity, the Brier improvement, its standard error and the ``z`` it needed.
+    only if its held-out Brier score is lower than the bootstrap's by more than
+    ``z[candidate]`` (default :data:`Z`) standard errors of the paired per-pair
+    difference; the eligible candidate with the largest improvement is chosen, else (and
+    without known pairs to judge by) the bootstrap frequencies stay. The Brier score
+    decides because it is bounded and needs no floor: the log-loss of the bootstrap's
+    zeros depends on the floor chosen for them, so a map that merely moves known pairs
+    away from 0 and 1 would win by it.
     """
     z = {**Z, **(z or {})}
     folds = losses["folds"]
-    evidence: dict = {"asked": asked, "folds": folds, "criterion": "brier", "candidates": {}}
+    candidates: dict[str, Candidate] = {}
     best, best_gain = "identity", 0.0
     scores = losses.get("brier", {})
     raw = scores.get("identity")
     for name, brier in scores.items():
         if not folds or np.isnan(brier).any():
             continue
-        entry = {loss: _mean_se(losses[loss][name]) for loss in ("brier", "log_loss")}
-        if name != "identity":
-            gain = _mean_se(raw - brier)
-            entry["improvement"], entry["improvement_se"] = gain["mean"], gain["se"]
-            entry["z"] = z[name]
-            if gain["mean"] > max(z[name] * gain["se"], 0.0) and gain["mean"] > best_gain:
-                best, best_gain = name, gain["mean"]
-        evidence["candidates"][name] = entry
-    evidence["chosen"] = best if asked == "auto" else asked
-    return evidence
+        own = {loss: Score.of(losses[loss][name]) for loss in ("brier", "log_loss")}
+        if name == "identity":
+            candidates[name] = Candidate(**own)
+            continue
+        gain = Score.of(raw - brier)
+        candidates[name] = c = Candidate(**own, improvement=gain.mean,
+                                         improvement_se=gain.se, z=z[name])
+        if c.passes and gain.mean > best_gain:
+            best, best_gain = name, gain.mean
+    return MapChoice(asked, folds, candidates, best if asked == "auto" else asked,
+                     simulated_map=simulated_map)

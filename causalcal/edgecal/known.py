@@ -32,9 +32,13 @@ from sklearn.isotonic import IsotonicRegression
 from sklearn.utils.validation import check_is_fitted
 
 from causalcal._validation import HasMethods, Integral, Interval, Real, Satisfies
-from causalcal.calibration._base import MulticlassCalibrator
-from causalcal.calibration._multiclass import check_label_sets
-from causalcal.calibration.selection import N_BINS, SelectionDesign, probability_bins
+from causalcal.calibration import (
+    N_BINS,
+    MulticlassCalibrator,
+    SelectionDesign,
+    check_label_sets,
+    probability_bins,
+)
 from causalcal.edgecal.model import fit_with_offsets
 from causalcal.errors import InputError
 
@@ -44,7 +48,6 @@ __all__ = [
     "KnownRelationsFit",
     "MonotoneAdjacency",
     "adjacency_design",
-    "check_known_counts",
     "fit_known_relations",
     "relation_label_sets",
     "selected_posterior",
@@ -75,30 +78,6 @@ def relation_label_sets(labels: np.ndarray) -> np.ndarray:
     type, ``none`` only NONE."""
     labels = np.asarray(labels, dtype=np.int64)
     return _SETS[labels]
-
-
-def check_known_counts(Y: np.ndarray) -> None:
-    """At least :data:`MIN_KNOWN` known arcs and non-adjacent pairs, else an ``InputError``.
-
-    For causal relations (three columns): at least as many pairs known to be causally
-    related (``causes``, ``->``, ``--``) and pairs stated without an effect
-    (``not-causes``)."""
-    arcs = int((~Y[:, 0]).sum())
-    if Y.shape[1] == 3:
-        unrelated = int((Y[:, 0] & ~Y.all(axis=1)).sum())
-        if arcs < MIN_KNOWN or unrelated < MIN_KNOWN:
-            raise InputError(
-                f"causal calibration needs at least {MIN_KNOWN} pairs known to be causally "
-                f"related (causes, ->, <- or --) and {MIN_KNOWN} stated without a causal "
-                f"effect (not-causes); you have {arcs} and {unrelated}")
-        return
-    none = int((Y[:, 0] & ~Y[:, 1:].any(axis=1)).sum())
-    if arcs < MIN_KNOWN or none < MIN_KNOWN:
-        raise InputError(
-            f"calibration needs at least {MIN_KNOWN} known arcs (->, <- or --) and "
-            f"{MIN_KNOWN} known non-adjacent pairs (none); you have {arcs} arcs and "
-            f"{none} none"
-        )
 
 
 def adjacency_design(P_known: np.ndarray, Y_known: np.ndarray, pairs_per_bin: np.ndarray,
@@ -158,7 +137,6 @@ def fit_known_relations(model, P_known: np.ndarray, Y_known: np.ndarray, rows: n
     adjacent pairs in the population (default Σ(1 − p_none) over all pairs). ``model``
     is fitted in place (the last EM step's fit is the result).
     """
-    check_known_counts(Y_known)
     k = Y_known.shape[1]
     counts = np.asarray(row_counts, dtype=np.float64)
     p_adj = 1.0 - rows[:, 0]

@@ -16,21 +16,25 @@ from collections.abc import Sequence
 import numpy as np
 from sklearn.utils.validation import has_fit_parameter
 
-from causalcal.calibration._multiclass import check_label_sets, check_offsets
-from causalcal.calibration.equivariant import EDGE_SWAP, SwapEquivariant
-from causalcal.calibration.registry import make_calibrator
-from causalcal.calibration.selection import inclusion_weights
+from causalcal.calibration import (
+    SwapEquivariant,
+    check_label_sets,
+    check_offsets,
+    inclusion_weights,
+    make_calibrator,
+)
 from causalcal.errors import InputError
 
-__all__ = ["BootstrapIdentity", "KeepDirectionSplit", "edge_calibrator", "fit_with_offsets"]
+__all__ = ["BootstrapIdentity", "KeepDirectionSplit", "edge_calibrator", "fit_with_offsets",
+           "floored_probabilities"]
 
 
-def edge_calibrator(name, params: dict | None = None, seed: int = 0, *,
+def edge_calibrator(name, params: dict | None, seed: int, swap: Sequence[int], *,
                     n_boot: int | None = None, equivariant: bool = True,
-                    feature_swap: Sequence[int] | None = None, eps: float | None = None,
-                    swap: Sequence[int] = EDGE_SWAP):
-    """:func:`~causalcal.calibration.make_calibrator` for a pair's class probabilities:
-    the four edge types, or the three causal relations with ``swap=CAUSAL_SWAP``.
+                    feature_swap: Sequence[int] | None = None, eps: float | None = None):
+    """:func:`~causalcal.calibration.make_calibrator` for a pair's class probabilities
+    (``swap``: their columns when the pair is written the other way round, the relation
+    kind's: the four edge types, or the three causal relations).
 
     A calibrator with an ``eps`` (log floor) that ``params`` leave unset gets ``eps``
     (default ``0.5 / n_boot``: zero counts half a count below one bootstrap hit); one with
@@ -49,6 +53,13 @@ def edge_calibrator(name, params: dict | None = None, seed: int = 0, *,
     if "n_classes" in own and "n_classes" not in params:
         target.set_params(n_classes=len(swap))
     return SwapEquivariant(model, tuple(swap), feature_swap) if equivariant else model
+
+
+def floored_probabilities(P: np.ndarray, eps: float) -> np.ndarray:
+    """Probability rows with their zeros floored at ``eps`` (and renormalised): what a
+    log-loss of the bootstrap frequencies needs (``eps``: half their smallest step)."""
+    P = np.asarray(P, dtype=np.float64)
+    return (P + eps) / (1 + P.shape[1] * eps)
 
 
 def _takes_offsets(model) -> bool:

@@ -13,9 +13,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from causalcal.calibration.selection import N_BINS, SelectionDesign, probability_bins
+from causalcal.calibration import N_BINS, SelectionDesign, probability_bins
 from causalcal.causal import CausalProbabilities
-from causalcal.edges import EdgeProbabilities, EdgeType, pair_index
+from causalcal.edges import EdgeProbabilities, EdgeType
 from causalcal.errors import InputError
 from causalcal.pairs import CausalType
 
@@ -66,24 +66,16 @@ def allocate_draws(available: np.ndarray, total: int, rng: np.random.Generator) 
     return take
 
 
-def _class_column(probs: np.ndarray | EdgeProbabilities | CausalProbabilities,
-                  k: int) -> np.ndarray:
-    """Probability of class ``k`` for every pair (float32, pair order)."""
-    if isinstance(probs, CausalProbabilities):
-        return probs.probs[:, k]
-    if isinstance(probs, EdgeProbabilities):
-        col = np.full(probs.n_pairs, 1.0 if k == EdgeType.NONE else 0.0, dtype=np.float32)
-        keys = pair_index(probs.pairs[:, 0], probs.pairs[:, 1], probs.n_vars)
-        col[keys] = probs.probs[:, k]
-        return col
-    return probs[:, k]
+def _class_column(probs, k: int) -> np.ndarray:
+    """Probability of class ``k`` for every pair (pair order)."""
+    return probs[:, k] if isinstance(probs, np.ndarray) else probs.column(k)
 
 
 def _check_inputs(probs, truth, n):
     """Validated ``(probs, truth, m, n, k)``: m pairs of k classes, N a positive multiple
     of 4 (edge types) or at least 3 (causal relations)."""
     truth = np.asarray(truth)
-    if isinstance(probs, EdgeProbabilities | CausalProbabilities):
+    if hasattr(probs, "column"):  # EdgeProbabilities or CausalProbabilities
         m, k = probs.n_pairs, probs.n_classes
     else:
         probs = np.asarray(probs)

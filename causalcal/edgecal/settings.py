@@ -1,0 +1,85 @@
+"""How to calibrate, as one object (docs/design.md §9.6).
+
+:class:`CalibrationSettings` holds everything the calibrate stage takes besides the
+labelled pairs, checked once when it is made: ``discover`` and the command line build it
+and pass it on whole, as they do :class:`~causalcal.bootstrap.BootstrapSettings`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from causalcal.calibration import make_calibrator
+from causalcal.edgecal.crossval import MAPS
+from causalcal.edgecal.simulated import SimulatedPairs
+from causalcal.errors import InputError
+
+__all__ = ["SELECTIONS", "CalibrationSettings"]
+
+#: ``"design"``: correct for how the calibration pairs were selected (and fit
+#: swap-equivariant); ``"none"``: fit as if they were a random sample, as the thesis did.
+SELECTIONS = ("design", "none")
+
+
+@dataclass(frozen=True)
+class CalibrationSettings:
+    """The calibrate stage's settings.
+
+    Parameters
+    ----------
+    calibrator : a registry name (``causalcal.calibration.get``: ``snn``, ``dirichlet``,
+        ``ovr-isotonic`` …) or an unfitted estimator with ``fit(X, y[, sample_weight][,
+        offsets])`` and ``predict_proba``, cloned; made swap-equivariant.
+    params : its hyper-parameters (``random_state`` comes from the seed).
+    selection : ``"design"`` (default: correct for how the pairs were selected) or
+        ``"none"`` (drawn sets only; known relations are never a random sample).
+    related_pairs : known relations: related pairs assumed in the population (adjacent
+        pairs for edge types; default the bootstrap's own mean).
+    evidence_strength : known relations: known pairs a P(adjacent) bin needs for half
+        weight on the calibrated value (0: the calibrated value everywhere).
+    map : known relations: ``"auto"`` (the held-out evidence chooses, docs/design.md
+        §9.3), or ``"calibrated"``, ``"simulated"``, ``"identity"`` forced.
+    simulations : known relations: ``R`` simulated data sets whose map is a candidate
+        (§9.7; 0: none), or the counted pairs of earlier ones
+        (:class:`~causalcal.edgecal.SimulatedPairs`).
+
+    Bad values are an ``InputError`` when the object is made, before any work.
+    """
+
+    calibrator: Any = "snn"
+    params: dict = field(default_factory=dict)
+    selection: str = "design"
+    related_pairs: float | None = None
+    evidence_strength: float = 5.0
+    map: str = "auto"
+    simulations: int | SimulatedPairs = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "params", dict(self.params or {}))
+        if self.map not in MAPS:
+            raise InputError(f"map must be one of {', '.join(MAPS)}, got {self.map!r}")
+        if self.selection not in SELECTIONS:
+            raise InputError(f"selection must be one of {', '.join(SELECTIONS)}, "
+                             f"got {self.selection!r}")
+        if not self.evidence_strength >= 0:
+            raise InputError(f"evidence_strength must be >= 0, got {self.evidence_strength!r}")
+        if self.related_pairs is not None and not (
+                isinstance(self.related_pairs, (int, float, np.number))
+                and math.isfinite(self.related_pairs) and self.related_pairs > 0):
+            raise InputError(f"the assumed number of related pairs must be a positive number, "
+                             f"got {self.related_pairs!r}")
+        if not isinstance(self.simulations, SimulatedPairs):
+            if isinstance(self.simulations, bool) or not isinstance(
+                    self.simulations, (int, np.integer)) or self.simulations < 0:
+                raise InputError(f"simulations must be a whole number >= 0, "
+                                 f"got {self.simulations!r}")
+            object.__setattr__(self, "simulations", int(self.simulations))
+        if self.map == "simulated" and not self.simulations:
+            raise InputError("map='simulated' needs simulations (simulations=R, "
+                             "--simulations R)")
+        if isinstance(self.calibrator, str):
+            make_calibrator(self.calibrator, dict(self.params), 0)  # unknown names fail now
