@@ -46,6 +46,7 @@ import pandas as pd
 from sklearn.datasets import load_diabetes
 
 import causalcal
+from causalcal.bootstrap import BootstrapSettings
 from causalcal.data import DiscreteData, discretize
 from causalcal.graph_io import to_causallearn, to_pgmpy, write_graph
 
@@ -68,10 +69,10 @@ def main(out: Path, n_boot: int = 30, seed: int = 0):
 
     knowledge = causalcal.Knowledge(forbidden=[("age", "sex"), ("sex", "age")], tiers=TIERS)
     known = pd.DataFrame(KNOWN, columns=["a", "b", "relation"])
-    result = causalcal.discover(data, known, n_boot=n_boot, seed=seed, knowledge=knowledge,
-                                progress=False)
+    settings = BootstrapSettings(n_boot=n_boot, seed=seed, knowledge=knowledge, progress=False)
+    result = causalcal.discover(data, known, bootstrap=settings)
     print(result.summary(top=8))
-    result.edges.to_csv(out / "edges.csv", index=False, float_format="%.6g")
+    result.table.to_csv(out / "edges.csv", index=False, float_format="%.6g")
 
     network = result.averaged_network(0.5)
     strengths = result.network_probabilities(0.5).edge_strengths(network)

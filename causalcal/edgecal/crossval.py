@@ -65,9 +65,9 @@ def cross_validated_losses(model, X: np.ndarray, Y: np.ndarray, offsets: np.ndar
 
     Up to 5 folds stratified by adjacency; each fold fits a clone of ``model`` with the
     given offsets. The bootstrap's Brier score (``brier``, :func:`known_pair_losses`) uses
-    its frequencies as they are, its log-loss its zeros floored at ``eps``. Returns ``{"folds": k, "brier": {"identity":
-    …, "calibrated": …}, "log_loss": {…}}``, arrays of n; ``folds`` is 0 (and the
-    arrays NaN) with too few pairs.
+    its frequencies as they are, its log-loss its zeros floored at ``eps``. Returns
+    ``{"folds": k, "brier": {"identity": …, "calibrated": …}, "log_loss": {…}}``, arrays of
+    n; ``folds`` is 0 (and the arrays NaN) with too few pairs.
     """
     adjacent = (~Y[:, 0]).astype(int)
     folds = int(min(5, np.bincount(adjacent, minlength=2).min()))

@@ -136,7 +136,7 @@ def fit_edge_calibrator(calset: CalibrationSet,
         simulated = settings.simulations
     kind.check_simulations(simulated)
     equivariant = settings.selection == "design"
-    model = edge_calibrator(settings.calibrator, settings.params, seed, kind.swap,
+    model = edge_calibrator(settings.calibrator, settings.params, seed, swap=kind.swap,
                             n_boot=inputs.n_boot, equivariant=equivariant,
                             feature_swap=inputs.swap,
                             eps=inputs.eps if inputs.n_boot else None)

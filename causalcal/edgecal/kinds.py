@@ -24,7 +24,7 @@ import pandas as pd
 
 from causalcal.ancestry import ancestral_relations_from_edges
 from causalcal.causal import CausalProbabilities
-from causalcal.edgecal.crossval import Z, Z_CAUSAL
+from causalcal.edgecal.crossval import Z_CAUSAL, Z
 from causalcal.edgecal.features import feature_groups
 from causalcal.edgecal.known import MIN_KNOWN, MonotoneAdjacency, relation_label_sets
 from causalcal.edgecal.model import KeepDirectionSplit
@@ -103,9 +103,9 @@ class RelationKind:
         """``InputError`` for counted simulated pairs of another kind."""
         if isinstance(simulations, SimulatedPairs) and type(simulations) is not \
                 self.simulated_type:
-            raise InputError(f"relations={self.name!r} needs simulated pairs of "
-                             f"{self.words.population} ({self.simulated_type.__name__}: "
-                             f"simulated_pairs(..., relations={self.name!r}))")
+            raise InputError(f"relations={self.name!r} needs simulated pairs of its own kind: "
+                             f"{self.simulated_type.__name__}, from simulated_pairs(..., "
+                             f"relations={self.name!r})")
 
     # -- known relations ------------------------------------------------------------
     def read_known(self, known: pd.DataFrame | str | os.PathLike,

@@ -23,18 +23,20 @@ from causalcal.calibration import (
     inclusion_weights,
     make_calibrator,
 )
+from causalcal.edges import EdgeProbabilities
 from causalcal.errors import InputError
 
 __all__ = ["BootstrapIdentity", "KeepDirectionSplit", "edge_calibrator", "fit_with_offsets",
            "floored_probabilities"]
 
 
-def edge_calibrator(name, params: dict | None, seed: int, swap: Sequence[int], *,
+def edge_calibrator(name, params: dict | None = None, seed: int = 0, *,
                     n_boot: int | None = None, equivariant: bool = True,
-                    feature_swap: Sequence[int] | None = None, eps: float | None = None):
+                    feature_swap: Sequence[int] | None = None, eps: float | None = None,
+                    swap: Sequence[int] = EdgeProbabilities.swap):
     """:func:`~causalcal.calibration.make_calibrator` for a pair's class probabilities
     (``swap``: their columns when the pair is written the other way round, the relation
-    kind's: the four edge types, or the three causal relations).
+    kind's: the four edge types by default, or the three causal relations).
 
     A calibrator with an ``eps`` (log floor) that ``params`` leave unset gets ``eps``
     (default ``0.5 / n_boot``: zero counts half a count below one bootstrap hit); one with

@@ -19,7 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from causalcal.bootstrap import BootstrapSettings
 from causalcal.cli import main
+from causalcal.edgecal import CalibrationSettings
 from causalcal.edges import EdgeProbabilities
 from causalcal.errors import InputError
 
@@ -99,11 +101,13 @@ def test_discover_api_takes_a_probabilities_path(sim, tmp_path):
     rng = np.random.default_rng(0)
     keys = rng.choice(probs.n_pairs, 20, replace=False)
     known = pairs_frame(keys, np.repeat([0, 1, 2, 3], 5), probs.names)
-    by_path = discover(sim / "data.csv", known, probabilities=sim / "probs.npz",
-                       calibrator="temperature", progress=False)
-    by_object = discover(sim / "data.csv", known, probabilities=probs,
-                         calibrator="temperature", progress=False)
-    assert by_path.edges.equals(by_object.edges)
+    by_path = discover(sim / "data.csv", known, bootstrap=BootstrapSettings(progress=False),
+                       calibration=CalibrationSettings(calibrator="temperature"),
+                       probabilities=sim / "probs.npz")
+    by_object = discover(sim / "data.csv", known, bootstrap=BootstrapSettings(progress=False),
+                         calibration=CalibrationSettings(calibrator="temperature"),
+                         probabilities=probs)
+    assert by_path.table.equals(by_object.table)
     with pytest.raises(ValueError, match="nope.npz: no such file"):
         discover(sim / "data.csv", known, probabilities=tmp_path / "nope.npz")
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import causalcal
-from causalcal.bootstrap import edge_probabilities_from_graphs
+from causalcal.bootstrap import BootstrapSettings, edge_probabilities_from_graphs
 from causalcal.edges import EdgeProbabilities, l1_threshold, pair_from_index
 from causalcal.errors import InputError
 from causalcal.graph import PDAG, dag_to_cpdag, pdag_to_dag
@@ -117,13 +117,14 @@ def realdata(tmp_path_factory):
 
 def test_discover_network_holds_known_arcs(realdata):
     root, data = realdata
-    result = causalcal.discover(data, root / "known.csv", n_boot=10, progress=False)
+    result = causalcal.discover(data, root / "known.csv",
+                                bootstrap=BootstrapSettings(n_boot=10, progress=False))
     g = result.averaged_network(0.5)
     known = result.known
     for row in known.itertuples():
         t = g.edge_type(int(row.i), int(row.j))
         assert int(t) == int(row.label)  # known relations are drawn as given
-    top = result.edges[result.edges["p_adjacent"] >= 0.5]
+    top = result.table[result.table["p_adjacent"] >= 0.5]
     index = {n: k for k, n in enumerate(data.names)}
     for row in top.itertuples():
         assert g.is_adjacent(index[row.a], index[row.b])
@@ -150,7 +151,8 @@ def test_cli_graph_outputs(realdata):
     if importlib.util.find_spec("matplotlib"):
         for name in ("network.png", "reliability.png"):
             assert (root / "figs" / name).read_bytes()[:4] == b"\x89PNG"
-    result = causalcal.discover(data, root / "known.csv", probabilities=probs, progress=False)
+    result = causalcal.discover(data, root / "known.csv",
+                                bootstrap=BootstrapSettings(progress=False), probabilities=probs)
     assert read_graph(root / "net.dot") == result.averaged_network(0.5)
     run = subprocess.run(
         [sys.executable, "-m", "causalcal", "bootstrap", "data.csv", "--out", "p.npz",

@@ -9,6 +9,8 @@ import pytest
 
 from causalcal.causal import CausalProbabilities
 from causalcal.edgecal import (
+    CalibrationSettings,
+    CausalRelations,
     PairInputs,
     drawn_calibration_set,
     fit_edge_calibrator,
@@ -51,11 +53,12 @@ def test_class_draws_keep_the_two_directions_equal():
 def test_drawn_causal_set_and_fit_beat_a_distorted_bootstrap():
     probs, truth, q = _world(0)
     inputs = PairInputs(probs)
-    assert inputs.n_classes == 3 and inputs.causal and inputs.eps == pytest.approx(0.25 / 50)
+    assert inputs.n_classes == 3 and isinstance(inputs.kind, CausalRelations)
+    assert inputs.eps == pytest.approx(0.25 / 50)
     calset, test = drawn_calibration_set(inputs, truth, 120, seed=1)
     assert np.bincount(calset.labels, minlength=3).tolist() == [40, 40, 40]
     assert calset.Y.shape == (120, 3) and calset.design.n_classes == 3
-    fit = fit_edge_calibrator(calset, "snn", seed=0)
+    fit = fit_edge_calibrator(calset, CalibrationSettings("snn"), seed=0)
     Q = fit.predict_all(np.float64)
     assert Q.shape == (probs.n_pairs, 3) and np.allclose(Q.sum(axis=1), 1)
     Y = np.eye(3)[truth[test]]
@@ -66,7 +69,7 @@ def test_drawn_causal_set_and_fit_beat_a_distorted_bootstrap():
 def test_causal_fit_is_swap_equivariant():
     probs, truth, _ = _world(2)
     calset, _ = drawn_calibration_set(PairInputs(probs), truth, 60, seed=0)
-    fit = fit_edge_calibrator(calset, "snn", seed=0)
+    fit = fit_edge_calibrator(calset, CalibrationSettings("snn"), seed=0)
     X = calset.X
     np.testing.assert_allclose(fit.predict_proba(X[:, [0, 2, 1]]),
                                fit.predict_proba(X)[:, [0, 2, 1]], atol=1e-9)
@@ -78,7 +81,7 @@ def test_causal_brier_counts_the_directions_a_label_settles():
                   [True, False, True],    # a not-causes b: only "a causes b" settled
                   [False, True, True],    # adjacent: no direction settled
                   [True, False, False]])  # neither
-    loss = known_pair_losses(S, Y, np.zeros((4, 3)))["brier"]
+    loss = known_pair_losses(S, Y, np.zeros((4, 3)), CausalRelations().known_brier)["brier"]
     np.testing.assert_allclose(loss, [0.3 ** 2 + 0.1 ** 2, 0.7 ** 2, 0.0,
                                       0.7 ** 2 + 0.1 ** 2])
 
@@ -101,15 +104,15 @@ def test_known_causal_pairs_keep_the_bootstrap_when_it_is_calibrated():
     probs, truth, _ = _world(3, power=1.0)  # the bootstrap already tells the truth
     calset = known_calibration_set(PairInputs(probs), _known(probs, truth, 8, 0))
     assert calset.labels.tolist().count(-1) == 0 and calset.Y.shape[1] == 3
-    fit = fit_edge_calibrator(calset, "snn", seed=0)
-    assert fit.choice["chosen"] == "identity"
+    fit = fit_edge_calibrator(calset, CalibrationSettings("snn"), seed=0)
+    assert fit.choice.chosen == "identity"
     np.testing.assert_allclose(fit.predict_all(np.float64), probs.dense(np.float64),
                                atol=1e-6)
-    forced = fit_edge_calibrator(calset, "snn", seed=0, map="calibrated")
+    forced = fit_edge_calibrator(calset, CalibrationSettings("snn", map="calibrated"), seed=0)
     Q = forced.predict_all(np.float64)
     assert Q.shape == (probs.n_pairs, 3) and np.allclose(Q.sum(axis=1), 1)
     # the causal map is written whole, so it needs two standard errors (Z_CAUSAL)
-    assert fit.choice["candidates"]["calibrated"]["z"] == 2.0
+    assert fit.choice.candidates["calibrated"].z == 2.0
 
 
 def test_known_causal_pairs_are_counted():

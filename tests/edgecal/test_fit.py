@@ -7,9 +7,10 @@ import pandas as pd
 import pytest
 from sklearn.linear_model import LogisticRegression
 
-from causalcal.calibration.selection import inclusion_weights
+from causalcal.calibration import inclusion_weights
 from causalcal.edgecal import (
     BootstrapIdentity,
+    CalibrationSettings,
     PairInputs,
     choose_map,
     drawn_calibration_set,
@@ -47,29 +48,29 @@ def _losses(raw, cal, folds=4, **others):
 def test_choose_map_by_hand():
     raw = np.array([0.5, 0.5, 0.5, 0.5])
     better = choose_map(_losses(raw, raw - np.array([0.25, 0.2, 0.3, 0.25])))
-    assert better["chosen"] == "calibrated"
-    assert better["candidates"]["calibrated"]["improvement"] == pytest.approx(0.25)
+    assert better.chosen == "calibrated"
+    assert better.candidates["calibrated"].improvement == pytest.approx(0.25)
     noisy = choose_map(_losses(raw, raw - np.array([0.4, -0.3, 0.02, -0.08])))
-    assert noisy["chosen"] == "identity"  # mean 0.01, far below one standard error
-    assert choose_map(_losses(raw, raw + 0.1))["chosen"] == "identity"
-    assert choose_map(_losses(raw, raw, folds=0))["chosen"] == "identity"
-    assert choose_map(_losses(raw, raw + 0.1), asked="calibrated")["chosen"] == "calibrated"
+    assert noisy.chosen == "identity"  # mean 0.01, far below one standard error
+    assert choose_map(_losses(raw, raw + 0.1)).chosen == "identity"
+    assert choose_map(_losses(raw, raw, folds=0)).chosen == "identity"
+    assert choose_map(_losses(raw, raw + 0.1), asked="calibrated").chosen == "calibrated"
 
 
 def test_choose_map_takes_the_largest_eligible_improvement():
     raw = np.array([0.5, 0.5, 0.5, 0.5])
     cal = raw - np.array([0.25, 0.2, 0.3, 0.25])  # mean gain 0.25
     sim = raw - np.array([0.3, 0.3, 0.31, 0.29])  # mean gain 0.30
-    assert choose_map(_losses(raw, cal, simulated=sim))["chosen"] == "simulated"
+    assert choose_map(_losses(raw, cal, simulated=sim)).chosen == "simulated"
     noisy = raw - np.array([1.6, -0.4, 0.0, 0.0])  # mean gain 0.30, within one SE
     chosen = choose_map(_losses(raw, cal, simulated=noisy))
-    assert chosen["chosen"] == "calibrated"
-    assert set(chosen["candidates"]) == {"identity", "calibrated", "simulated"}
+    assert chosen.chosen == "calibrated"
+    assert set(chosen.candidates) == {"identity", "calibrated", "simulated"}
     # the simulation-informed map needs two standard errors (crossval.Z), not one
     between = raw - np.array([0.4, 0.0, 0.2, 0.0])  # mean gain 0.15, about 1.6 SE
-    assert choose_map(_losses(raw, raw, simulated=between))["chosen"] == "identity"
+    assert choose_map(_losses(raw, raw, simulated=between)).chosen == "identity"
     lenient = choose_map(_losses(raw, raw, simulated=between), z={"simulated": 1.0})
-    assert lenient["chosen"] == "simulated"
+    assert lenient.chosen == "simulated"
 
 
 def _population(distort, seed: int, v: int = 70, n_boot: int = 20):
@@ -95,8 +96,8 @@ def _population(distort, seed: int, v: int = 70, n_boot: int = 20):
 
 def test_identity_when_the_bootstrap_is_already_calibrated():
     calset = _population(lambda p: p, seed=1)
-    fit = fit_edge_calibrator(calset, "temperature", seed=0)
-    assert fit.choice["chosen"] == "identity"
+    fit = fit_edge_calibrator(calset, CalibrationSettings("temperature"), seed=0)
+    assert fit.choice.chosen == "identity"
     assert isinstance(fit.model, BootstrapIdentity)
     dense = calset.inputs.probabilities.dense(np.float64)
     np.testing.assert_array_equal(fit.predict_all(np.float64), dense)
@@ -105,10 +106,10 @@ def test_identity_when_the_bootstrap_is_already_calibrated():
 def test_calibrated_when_a_distortion_is_there_to_remove():
     # the truth is much less certain than the bootstrap: P(adjacent | p) = 0.25 + 0.5 p
     calset = _population(lambda p: 0.25 + 0.5 * p, seed=2)
-    fit = fit_edge_calibrator(calset, "dirichlet", seed=0, evidence_strength=0)
-    assert fit.choice["chosen"] == "calibrated"
-    cal = fit.choice["candidates"]["calibrated"]
-    assert cal["improvement"] > cal["improvement_se"]
+    fit = fit_edge_calibrator(calset, CalibrationSettings("dirichlet", evidence_strength=0), seed=0)
+    assert fit.choice.chosen == "calibrated"
+    cal = fit.choice.candidates["calibrated"]
+    assert cal.improvement > cal.improvement_se and cal.passes
     # the written P(adjacent) keeps the bootstrap's order of every pair
     boot = 1.0 - calset.inputs.probabilities.dense(np.float64)[:, 0]
     written = 1.0 - fit.predict_all(np.float64)[:, 0]
@@ -120,9 +121,13 @@ def test_calibrated_when_a_distortion_is_there_to_remove():
 def test_fit_rules_refused_clearly():
     calset = _population(lambda p: p, seed=3)
     with pytest.raises(InputError, match="map must be one of"):
-        fit_edge_calibrator(calset, map="best")
+        CalibrationSettings(map="best")
     with pytest.raises(InputError, match="selection must be 'design'"):
-        fit_edge_calibrator(calset, selection="none")
+        fit_edge_calibrator(calset, CalibrationSettings(selection="none"))
+    with pytest.raises(InputError, match="needs simulations"):
+        CalibrationSettings(map="simulated")
+    with pytest.raises(InputError, match="simulations must be a whole number"):
+        CalibrationSettings(simulations=-1)
 
 
 def test_drawn_set_fit_pools_forward_and_backward_when_equivariant():
@@ -139,9 +144,10 @@ def test_drawn_set_fit_pools_forward_and_backward_when_equivariant():
                                           counts[:, 1:], 20)
     calset, test = drawn_calibration_set(PairInputs(probs), truth, 40, seed=0)
     assert test.sum() == m - 40 and calset.y.ndim == 1
-    fit = fit_edge_calibrator(calset, "temperature", seed=0)
+    fit = fit_edge_calibrator(calset, CalibrationSettings("temperature"), seed=0)
     np.testing.assert_array_equal(fit.design.drawn[1], fit.design.drawn[2])
-    plain = fit_edge_calibrator(calset, "temperature", seed=0, selection="none")
+    plain = fit_edge_calibrator(calset, CalibrationSettings("temperature", selection="none"),
+                                seed=0)
     assert plain.design is None and plain.offsets is None
 
 
@@ -155,8 +161,8 @@ def test_adjacent_pairs_estimate_by_hand_and_near_the_truth():
     p_adj = 1 - calset.X[:, 0]
     arcs, nones = p_adj[~calset.Y[:, 0]], p_adj[calset.Y[:, 0]]
     by_hand = (m - nones.mean()) / (arcs.mean() - nones.mean()) * probs.n_pairs
-    assert est["estimate"] == pytest.approx(by_hand)
-    assert est["low"] <= est["estimate"] <= est["high"]
+    assert est.estimate == pytest.approx(by_hand)
+    assert est.low <= est.estimate <= est.high
     # the population's truth: E[adjacent] = Σ (0.1 + 0.8 p) over all pairs
     expected = (0.1 + 0.8 * (1 - probs.dense(np.float64)[:, 0])).sum()
-    assert est["low"] <= expected <= est["high"]
+    assert est.low <= expected <= est.high

@@ -4,12 +4,11 @@ import numpy as np
 import pytest
 from sklearn.base import BaseEstimator, clone
 
-from causalcal.edgecal import edge_calibrator
+from causalcal.edgecal import EdgeTypes, edge_calibrator
 from causalcal.edgecal.known import (
     EvidenceBlend,
     MonotoneAdjacency,
     adjacency_design,
-    check_known_counts,
     relation_label_sets,
 )
 
@@ -18,7 +17,7 @@ def test_relation_label_sets_by_hand():
     Y = relation_label_sets(np.array([0, 1, 2, 3]))
     np.testing.assert_array_equal(Y, [[1, 0, 0, 0], [0, 1, 0, 1], [0, 0, 1, 1], [0, 1, 1, 1]])
     with pytest.raises(ValueError, match="you have 2 arcs and 5 none"):
-        check_known_counts(relation_label_sets(np.array([1, 3] + [0] * 5)))
+        EdgeTypes().check_counts(relation_label_sets(np.array([1, 3] + [0] * 5)))
 
 
 def test_adjacency_design_counts_known_pairs_per_bin():

@@ -7,10 +7,12 @@ import pandas as pd
 import pytest
 
 import causalcal
+from causalcal.bootstrap import BootstrapSettings
+from causalcal.edgecal import CalibrationSettings, EdgeTypes
 from causalcal.edges import PROBABILITY_COLUMNS, EdgeType, pair_index
 from causalcal.evaluate import edge_type_metrics
+from causalcal.relations_io import read_known_pairs
 from causalcal.simulate import random_network
-from causalcal.workflow.discover import read_known_pairs
 
 
 @pytest.fixture(scope="module")
@@ -84,26 +86,26 @@ def test_discover_end_to_end(study, cli_run):
 @pytest.mark.slow
 def test_library_call_matches_cli(study, cli_run):
     root = study[0]
-    result = causalcal.discover(root / "data.csv", root / "known.csv", n_boot=40,
-                                progress=False)
+    result = causalcal.discover(root / "data.csv", root / "known.csv",
+                                bootstrap=BootstrapSettings(n_boot=40, progress=False))
     cli = cli_run[1]
-    np.testing.assert_allclose(result.edges["p_adjacent"].to_numpy(),
+    np.testing.assert_allclose(result.table["p_adjacent"].to_numpy(),
                                cli["p_adjacent"].to_numpy(), atol=1e-5)
-    choice = result.diagnostics["map"]
-    assert choice["folds"] >= 2 and choice["chosen"] in ("calibrated", "identity")
-    assert choice["candidates"]["calibrated"]["brier"]["mean"] >= 0
+    choice = result.report.map
+    assert choice.folds >= 2 and choice.chosen in ("calibrated", "identity")
+    assert choice.candidates["calibrated"].brier.mean >= 0
     summary = result.summary(top=3)
     assert "top 3 candidates" in summary and "cross-validated" in summary
-    if choice["chosen"] == "identity":
+    if choice.chosen == "identity":
         assert "WARNING" in summary
         boot = [c.replace("p_", "boot_") for c in PROBABILITY_COLUMNS]
-        np.testing.assert_array_equal(result.edges[list(PROBABILITY_COLUMNS)].to_numpy(),
-                                      result.edges[boot].to_numpy())
+        np.testing.assert_array_equal(result.table[list(PROBABILITY_COLUMNS)].to_numpy(),
+                                      result.table[boot].to_numpy())
     report = (root / "edges.csv.json").read_text()
     assert '"format": "causalcal.discover-report"' in report and '"chosen"' in report
-    sens = result.diagnostics["sensitivity"]
+    sens = result.report.sensitivity
     # more assumed adjacent pairs -> every top candidate at least as likely adjacent
-    assert np.all(np.asarray(sens["double"]) >= np.asarray(sens["half"]) - 1e-9)
+    assert np.all(np.asarray(sens.double) >= np.asarray(sens.half) - 1e-9)
 
 
 @pytest.mark.slow
@@ -112,46 +114,58 @@ def test_discover_with_pair_features(study, tmp_path, causalcal_cli):
     the bootstrap); the same features read from a kept --checkpoint give the same table;
     precomputed probabilities without features or their checkpoint are refused."""
     root = study[0]
-    plain = causalcal.discover(root / "data.csv", root / "known.csv", n_boot=10,
-                               progress=False, map="calibrated")
-    rich = causalcal.discover(root / "data.csv", root / "known.csv", n_boot=10,
-                              progress=False, features=True, map="calibrated")
-    assert rich.diagnostics["features"] == ["degree", "indegree", "common_neighbours",
+    plain = causalcal.discover(root / "data.csv", root / "known.csv",
+                               bootstrap=BootstrapSettings(n_boot=10, progress=False),
+                               calibration=CalibrationSettings(map="calibrated"))
+    rich = causalcal.discover(root / "data.csv", root / "known.csv",
+                              relations=EdgeTypes(features=True),
+                              bootstrap=BootstrapSettings(n_boot=10, progress=False),
+                              calibration=CalibrationSettings(map="calibrated"))
+    assert list(rich.kind.features) == ["degree", "indegree", "common_neighbours",
                                             "v_structure", "pairwise_gain"]
-    assert not np.allclose(rich.edges.sort_values(["a", "b"])["p_adjacent"],
-                           plain.edges.sort_values(["a", "b"])["p_adjacent"])
-    np.testing.assert_allclose(rich.edges[list(PROBABILITY_COLUMNS)].sum(axis=1), 1)
+    assert not np.allclose(rich.table.sort_values(["a", "b"])["p_adjacent"],
+                           plain.table.sort_values(["a", "b"])["p_adjacent"])
+    np.testing.assert_allclose(rich.table[list(PROBABILITY_COLUMNS)].sum(axis=1), 1)
     out = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--out",
                         tmp_path / "e.csv", "--n-boot", 10, "--quiet", "--checkpoint",
                         tmp_path / "ck", "--features", "--map", "calibrated", cwd=root)
     assert out.returncode == 0, out.stderr
     cli = pd.read_csv(tmp_path / "e.csv")
-    np.testing.assert_allclose(cli["p_adjacent"], rich.edges["p_adjacent"], atol=1e-5)
+    np.testing.assert_allclose(cli["p_adjacent"], rich.table["p_adjacent"], atol=1e-5)
     with pytest.raises(ValueError, match="features need the bootstrap's pair features"):
-        causalcal.discover(root / "data.csv", root / "known.csv", progress=False,
-                           probabilities=plain.probabilities, features=["degree"])
-    again = causalcal.discover(root / "data.csv", root / "known.csv", progress=False,
-                               probabilities=plain.probabilities, checkpoint=tmp_path / "ck",
-                               n_boot=10, features=True, map="calibrated")
-    np.testing.assert_allclose(again.edges["p_adjacent"], rich.edges["p_adjacent"])
-    stored = causalcal.discover(root / "data.csv", root / "known.csv", progress=False,
-                                probabilities=rich.probabilities, features=True,
-                                map="calibrated")
-    np.testing.assert_allclose(stored.edges["p_adjacent"], rich.edges["p_adjacent"])
+        causalcal.discover(root / "data.csv", root / "known.csv",
+                           relations=EdgeTypes(features=["degree"]),
+                           bootstrap=BootstrapSettings(progress=False),
+                           probabilities=plain.probabilities)
+    again = causalcal.discover(root / "data.csv", root / "known.csv",
+                               relations=EdgeTypes(features=True),
+                               bootstrap=BootstrapSettings(progress=False, n_boot=10,
+                                                           checkpoint=tmp_path / "ck"),
+                               calibration=CalibrationSettings(map="calibrated"),
+                               probabilities=plain.probabilities)
+    np.testing.assert_allclose(again.table["p_adjacent"], rich.table["p_adjacent"])
+    stored = causalcal.discover(root / "data.csv", root / "known.csv",
+                                relations=EdgeTypes(features=True),
+                                bootstrap=BootstrapSettings(progress=False),
+                                calibration=CalibrationSettings(map="calibrated"),
+                                probabilities=rich.probabilities)
+    np.testing.assert_allclose(stored.table["p_adjacent"], rich.table["p_adjacent"])
 
 
 @pytest.mark.slow
 def test_identity_map_writes_the_bootstrap_frequencies_and_says_so(study):
     root = study[0]
-    result = causalcal.discover(root / "data.csv", root / "known.csv", n_boot=10,
-                                progress=False, map="identity")
+    result = causalcal.discover(root / "data.csv", root / "known.csv",
+                                bootstrap=BootstrapSettings(n_boot=10, progress=False),
+                                calibration=CalibrationSettings(map="identity"))
     boot = [c.replace("p_", "boot_") for c in PROBABILITY_COLUMNS]
-    np.testing.assert_array_equal(result.edges[list(PROBABILITY_COLUMNS)].to_numpy(),
-                                  result.edges[boot].to_numpy())
-    assert result.diagnostics["map"]["chosen"] == "identity"
+    np.testing.assert_array_equal(result.table[list(PROBABILITY_COLUMNS)].to_numpy(),
+                                  result.table[boot].to_numpy())
+    assert result.report.map.chosen == "identity"
     assert "map written: identity" in result.summary()
     with pytest.raises(ValueError, match="map must be one of"):
-        causalcal.discover(root / "data.csv", root / "known.csv", map="best")
+        causalcal.discover(root / "data.csv", root / "known.csv",
+                           calibration=CalibrationSettings(map="best"))
 
 
 def test_known_pairs_oriented_to_data_order():

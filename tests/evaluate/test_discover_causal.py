@@ -10,11 +10,17 @@ from causalcal import Knowledge
 from causalcal.ancestry import causal_truth
 from causalcal.bootstrap import BootstrapSettings, bootstrap_edge_probabilities
 from causalcal.causal import CausalProbabilities
-from causalcal.edgecal import SimulatedCausalPairs, SimulatedPairs
+from causalcal.edgecal import (
+    CAUSAL_COLUMNS,
+    CalibrationSettings,
+    EdgeTypes,
+    SimulatedCausalPairs,
+    SimulatedPairs,
+)
 from causalcal.edges import EdgeProbabilities, pair_from_index
 from causalcal.errors import InputError
 from causalcal.simulate import random_network
-from causalcal.workflow import CAUSAL_COLUMNS, CausalDiscoveryResult, simulated_pairs
+from causalcal.workflow import DiscoveryResult, simulated_pairs
 
 
 @pytest.fixture(scope="module")
@@ -51,8 +57,8 @@ def world(tmp_path_factory):
 def test_causal_discovery_table(world):
     _, data, probs, known, _ = world
     result = causalcal.discover(data, known, probabilities=probs, relations="causal")
-    assert isinstance(result, CausalDiscoveryResult)
-    table = result.relations
+    assert isinstance(result, DiscoveryResult)
+    table = result.table
     assert list(table.columns) == ["a", "b", *CAUSAL_COLUMNS,
                                    *[c.replace("p_", "boot_") for c in CAUSAL_COLUMNS]]
     assert len(table) == probs.n_pairs - 16  # 8 causes and 8 pairs without relation
@@ -75,9 +81,10 @@ def test_causal_discovery_table(world):
 
 def test_identity_map_writes_the_bootstrap(world):
     _, data, probs, known, _ = world
-    result = causalcal.discover(data, known, probabilities=probs, relations="causal",
-                                map="identity")
-    t = result.relations
+    result = causalcal.discover(data, known, relations="causal",
+                                calibration=CalibrationSettings(map="identity"),
+                                probabilities=probs)
+    t = result.table
     np.testing.assert_allclose(t[list(CAUSAL_COLUMNS)].to_numpy(),
                                t[[c.replace("p_", "boot_") for c in CAUSAL_COLUMNS]].to_numpy(),
                                atol=1e-6)
@@ -89,15 +96,17 @@ def test_causal_refusals(world):
     with pytest.raises(InputError, match="ancestral"):
         causalcal.discover(data, known, probabilities=plain, relations="causal")
     with pytest.raises(InputError, match="needs simulations"):
-        causalcal.discover(data, known, probabilities=probs, relations="causal",
-                           map="simulated")
+        causalcal.discover(data, known, relations="causal",
+                           calibration=CalibrationSettings(map="simulated"), probabilities=probs)
     edge_sims = SimulatedPairs(np.ones((probs.n_boot + 1, 4), np.int64), 1, 3)
-    with pytest.raises(InputError, match="ancestral=True"):
-        causalcal.discover(data, known, probabilities=probs, relations="causal",
-                           simulations=edge_sims)
+    with pytest.raises(InputError, match="SimulatedCausalPairs"):
+        causalcal.discover(data, known, relations="causal",
+                           calibration=CalibrationSettings(simulations=edge_sims),
+                           probabilities=probs)
     causal_sims = SimulatedCausalPairs(np.ones((2 * probs.n_boot + 1, 2), np.int64), 1, 3)
-    with pytest.raises(InputError, match="edge types"):
-        causalcal.discover(data, known, probabilities=probs, simulations=causal_sims)
+    with pytest.raises(InputError, match="relations='edges' needs simulated pairs of its own"):
+        causalcal.discover(data, known, calibration=CalibrationSettings(simulations=causal_sims),
+                           probabilities=probs)
     with pytest.raises(InputError, match="relations"):
         causalcal.discover(data, known, probabilities=probs, relations="ancestors")
 
@@ -105,22 +114,24 @@ def test_causal_refusals(world):
 def test_causal_discovery_offers_forces_and_reports_the_simulated_map(world):
     _, data, probs, known, _ = world
     sims = simulated_pairs(data, probs, BootstrapSettings(n_boot=probs.n_boot, seed=0,
-                                                          progress=False), 1, ancestral=True)
-    auto = causalcal.discover(data, known, probabilities=probs, relations="causal",
-                              simulations=sims)
-    choice = auto.diagnostics["map"]
-    assert set(choice["candidates"]) == {"identity", "calibrated", "simulated"}
-    assert choice["candidates"]["simulated"]["z"] == 2.0
-    assert auto.diagnostics["simulations"]["simulations"] == 1
+                                                          progress=False), 1, relations="causal")
+    auto = causalcal.discover(data, known, relations="causal",
+                              calibration=CalibrationSettings(simulations=sims),
+                              probabilities=probs)
+    choice = auto.report.map
+    assert set(choice.candidates) == {"identity", "calibrated", "simulated"}
+    assert choice.candidates["simulated"].z == 2.0
+    assert auto.report.simulations.simulations == 1
     summary = auto.summary()
     assert "simulations: 1 data sets" in summary and "simulation-informed" in summary
     assert '"simulated_map"' in auto.report_json()
-    forced = causalcal.discover(data, known, probabilities=probs, relations="causal",
-                                simulations=sims, map="simulated")
-    assert forced.diagnostics["map"]["chosen"] == "simulated"
-    fitted = forced.diagnostics["map"]["simulated_map"]
-    assert fitted["slope"] > 0
-    t = forced.relations
+    forced = causalcal.discover(data, known, relations="causal",
+                                calibration=CalibrationSettings(simulations=sims, map="simulated"),
+                                probabilities=probs)
+    assert forced.report.map.chosen == "simulated"
+    fitted = forced.report.map.simulated_map
+    assert fitted.slope > 0
+    t = forced.table
     P = t[list(CAUSAL_COLUMNS)].to_numpy()
     np.testing.assert_allclose(P.sum(axis=1), 1)
     # each direction monotone in the bootstrap's own, where the two do not need scaling
@@ -130,9 +141,11 @@ def test_causal_discovery_offers_forces_and_reports_the_simulated_map(world):
         order = np.argsort(p[free], kind="stable")
         assert np.all(np.diff(q[free][order]) >= -1e-12)
     # the simulations themselves, run by discover, are the same counts (seeded)
-    again = causalcal.discover(data, known, probabilities=probs, relations="causal",
-                               simulations=1, map="simulated", progress=False)
-    np.testing.assert_allclose(again.relations[list(CAUSAL_COLUMNS)].to_numpy(), P)
+    again = causalcal.discover(data, known, relations="causal",
+                               bootstrap=BootstrapSettings(progress=False),
+                               calibration=CalibrationSettings(simulations=1, map="simulated"),
+                               probabilities=probs)
+    np.testing.assert_allclose(again.table[list(CAUSAL_COLUMNS)].to_numpy(), P)
 
 
 @pytest.mark.slow
@@ -166,17 +179,18 @@ def test_causal_cli(world, causalcal_cli):
 def test_edge_discovery_reports_causal_rows_it_ignores(world):
     from causalcal.workflow.discover import _input_notes
 
-    notes = _input_notes(world[1], None, 3)
+    notes = _input_notes(world[1], None, EdgeTypes().ignored_note(3))
     assert any("3 causes / not-causes rows ignored" in n for n in notes)
-    assert _input_notes(world[1], None, 0) == []
+    assert _input_notes(world[1], None, EdgeTypes().ignored_note(0)) == ()
 
 
 def test_causal_discovery_with_tiers(world):
     _, data, _, known, truth = world
     order = np.argsort(np.argsort(_topological_rank(world)))  # a true causal order
     tiers = Knowledge(tiers={name: int(order[k] // 5) for k, name in enumerate(data.names)})
-    result = causalcal.discover(data, known, n_boot=6, progress=False, relations="causal",
-                                knowledge=tiers)
+    result = causalcal.discover(data, known, relations="causal",
+                                bootstrap=BootstrapSettings(n_boot=6, progress=False,
+                                                            knowledge=tiers))
     assert "bounds" in result.summary()
     counts = result.probabilities.ancestral
     tier = order // 5
@@ -185,8 +199,8 @@ def test_causal_discovery_with_tiers(world):
     late, early = (data.names[int(np.argmax(tier))], data.names[int(np.argmin(tier))])
     bad = pd.concat([known, pd.DataFrame([(late, early, "causes")], columns=known.columns)])
     with pytest.raises(InputError, match=f"{late} causes {early}"):
-        causalcal.discover(data, bad, n_boot=6, progress=False, relations="causal",
-                           knowledge=tiers)
+        causalcal.discover(data, bad, relations="causal",
+                           bootstrap=BootstrapSettings(n_boot=6, progress=False, knowledge=tiers))
 
 
 def _topological_rank(world) -> np.ndarray:

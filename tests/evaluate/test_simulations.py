@@ -12,7 +12,7 @@ import causalcal
 from causalcal.ancestry import causal_truth
 from causalcal.bootstrap import BootstrapSettings, bootstrap_edge_probabilities
 from causalcal.causal import CausalProbabilities
-from causalcal.edgecal import SimulatedCausalPairs
+from causalcal.edgecal import CalibrationSettings, SimulatedCausalPairs
 from causalcal.edges import dense_labels
 from causalcal.errors import InputError
 from causalcal.graph import dag_to_cpdag
@@ -58,7 +58,7 @@ def test_table_counts_every_pair_against_the_simulated_networks_cpdag(asia):
 def test_causal_table_counts_every_ordered_pair_against_the_simulated_dags_ancestry(asia):
     _, data, probs = asia
     settings = BootstrapSettings(n_boot=5, seed=4, progress=False)
-    sims = simulated_pairs(data, probs, settings, 2, ancestral=True)
+    sims = simulated_pairs(data, probs, settings, 2, relations="causal")
     assert isinstance(sims, SimulatedCausalPairs)
     network = fitted_network(data, probs)
     truth = causal_truth(network.dag())
@@ -83,7 +83,7 @@ def test_causal_seed_decides_not_jobs_and_an_edge_runs_checkpoint_serves(asia, t
 
     def run(seed: int, **options) -> np.ndarray:
         settings = BootstrapSettings(n_boot=12, seed=seed, progress=False, **options)
-        return simulated_pairs(data, probs, settings, 2, ancestral=True).table
+        return simulated_pairs(data, probs, settings, 2, relations="causal").table
 
     one = run(1)
     simulated_pairs(data, probs, BootstrapSettings(n_boot=12, seed=1, n_jobs=2,
@@ -116,29 +116,31 @@ def test_discover_offers_the_simulated_map_and_reports_it(asia):
     net, data, probs = asia
     known = _known(net)
     sims = simulated_pairs(data, probs, BootstrapSettings(n_boot=12, seed=0, progress=False), 1)
-    auto = causalcal.discover(data, known, probabilities=probs, simulations=sims,
-                              progress=False)
-    choice = auto.diagnostics["map"]
-    assert set(choice["candidates"]) == {"identity", "calibrated", "simulated"}
-    assert auto.diagnostics["simulations"]["simulations"] == 1
+    auto = causalcal.discover(data, known, bootstrap=BootstrapSettings(progress=False),
+                              calibration=CalibrationSettings(simulations=sims),
+                              probabilities=probs)
+    choice = auto.report.map
+    assert set(choice.candidates) == {"identity", "calibrated", "simulated"}
+    assert auto.report.simulations.simulations == 1
     assert "simulation-informed" in auto.summary() and "simulations: 1 data sets" in \
         auto.summary()
-    forced = causalcal.discover(data, known, probabilities=probs, simulations=sims,
-                                map="simulated", progress=False)
-    assert forced.diagnostics["map"]["chosen"] == "simulated"
-    fitted = forced.diagnostics["map"]["simulated_map"]
-    p = 1 - forced.edges["boot_none"].to_numpy()
-    q = forced.edges["p_adjacent"].to_numpy()
+    forced = causalcal.discover(data, known, bootstrap=BootstrapSettings(progress=False),
+                                calibration=CalibrationSettings(simulations=sims, map="simulated"),
+                                probabilities=probs)
+    assert forced.report.map.chosen == "simulated"
+    fitted = forced.report.map.simulated_map
+    p = 1 - forced.table["boot_none"].to_numpy()
+    q = forced.table["p_adjacent"].to_numpy()
     order = np.argsort(p, kind="stable")
     assert np.all(np.diff(q[order]) >= -1e-12)  # monotone in the bootstrap's P(adjacent)
-    assert fitted["slope"] > 0
+    assert fitted.slope > 0
 
 
 def test_simulations_refused_clearly(asia):
     net, data, probs = asia
     with pytest.raises(InputError, match="needs simulations"):
-        causalcal.discover(data, _known(net), probabilities=probs, map="simulated",
-                           progress=False)
+        causalcal.discover(data, _known(net), bootstrap=BootstrapSettings(progress=False),
+                           calibration=CalibrationSettings(map="simulated"), probabilities=probs)
     with pytest.raises(InputError, match="simulations must be"):
-        causalcal.discover(data, _known(net), probabilities=probs, simulations=-1,
-                           progress=False)
+        causalcal.discover(data, _known(net), bootstrap=BootstrapSettings(progress=False),
+                           calibration=CalibrationSettings(simulations=-1), probabilities=probs)
