@@ -1,7 +1,7 @@
 """How good are the raw bootstrap probabilities of causal relations (issue 30, before any
 calibration)?
 
-    python benchmarks/causal_raw.py [--networks sachs child insurance alarm]
+    python -m experiments.causal_raw [--networks sachs child insurance alarm]
         [--n 500 2000] [--n-boot 100]
 
 For each shipped network sampled at each ``--n`` (seeded), the bootstrap counts, per

@@ -5,7 +5,7 @@ ELiTE in R) are run on the same training scores, and the mean absolute differenc
 calibrated test predictions is printed per method and data set (target: about 0.02).
 
 Usage:
-    python benchmarks/compare_original_calibrators.py PATH_TO_CHECKOUT [--glmgen PATH]
+    python -m experiments.compare_original_calibrators PATH_TO_CHECKOUT [--glmgen PATH]
 
 ``PATH_TO_CHECKOUT`` is a checkout of github.com/pakdaman/calibration (never committed
 here). BBQ needs ``octave``; ENIR needs ``R`` with a C++ compiler (the bundled ``neariso``

@@ -1,8 +1,9 @@
 """Per-type MCE of the ``discover_known`` harness's draws where a map is written.
 
-    python benchmarks/discover_known_mce.py win95pts:2000:random20 andes:2000:random20 …
+    python -m experiments.discover_known_mce win95pts:2000:random20 andes:2000:random20 …
 
-For each ``NETWORK:N:SCHEME`` the ten draws of ``discover_known.py`` are calibrated again
+(from the repository root). For each ``NETWORK:N:SCHEME`` the ten draws of the harness
+(``python -m studies.discover_known``) are calibrated again
 with ``discover``'s defaults (cached bootstraps, no simulations); over the draws where a
 map is written (not the bootstrap itself) it prints the mean overall MCE (four stacked
 columns) and the MCE of each edge type (``causalcal.evaluate.edge_type_metrics``, bins of
@@ -14,20 +15,15 @@ fails").
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import numpy as np
 
-_HERE = Path(__file__).resolve().parent
-if str(_HERE) not in sys.path:
-    sys.path.insert(0, str(_HERE))
+from causalcal.evaluate import edge_type_metrics
+from studies.discover_known import cases as cases_mod
+from studies.discover_known import draws as draws_mod
+from studies.discover_known.cli import RESULTS
 
-import discover_known_cases as cases_mod  # noqa: E402
-import discover_known_draws as draws_mod  # noqa: E402
-
-from causalcal.evaluate import edge_type_metrics  # noqa: E402
-
-CACHE = _HERE.parent / "docs" / "results" / "discover_known" / "cache"
+CACHE = RESULTS / "cache"
 KEYS = ("overall_mce", "none_mce", "directed_mce", "undirected_mce")
 
 

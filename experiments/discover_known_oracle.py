@@ -1,9 +1,10 @@
 """Can any map of P(adjacent) meet issue 26's overall-MCE line?  Oracle maps, fitted on
 the very pairs they are scored on.
 
-    python benchmarks/discover_known_oracle.py [--networks …] [--n 500 2000]
+    python -m experiments.discover_known_oracle [--networks …] [--n 500 2000]
 
-For every case of ``discover_known.py`` (cached 200-replicate bootstraps) three maps of
+(from the repository root). For every case of the harness ``python -m
+studies.discover_known`` (its cached 200-replicate bootstraps) three maps of
 the bootstrap's P(adjacent) are fitted on the true adjacency of all pairs, the bootstrap's
 split over forward / backward / undirected kept (as ``discover`` writes it):
 
@@ -23,7 +24,6 @@ overall-MCE line still fails").
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -32,15 +32,11 @@ from scipy.special import expit, logit
 from sklearn.isotonic import IsotonicRegression
 from sklearn.linear_model import LogisticRegression
 
-_HERE = Path(__file__).resolve().parent
-if str(_HERE) not in sys.path:
-    sys.path.insert(0, str(_HERE))
+from causalcal.evaluate import edge_type_metrics
+from studies.discover_known import cases as cases_mod
+from studies.discover_known.cli import RESULTS
 
-import discover_known_cases as cases_mod  # noqa: E402
-
-from causalcal.evaluate import edge_type_metrics  # noqa: E402
-
-CACHE = _HERE.parent / "docs" / "results" / "discover_known" / "cache"
+CACHE = RESULTS / "cache"
 NETWORKS = ("sachs", "child", "insurance", "water", "alarm", "hailfinder", "hepar2",
             "win95pts", "andes", cases_mod.SACHS)
 MAPS = ("shift", "logit-linear", "isotonic")

@@ -1,7 +1,7 @@
 """What simulation-informed calibration costs: ``discover`` with and without
 ``simulations=R`` on one data set, in one process (issue 26).
 
-    python benchmarks/discover_simulations_cost.py [--network alarm] [--n 1000]
+    python -m experiments.discover_simulations_cost [--network alarm] [--n 1000]
         [--n-boot 50] [--simulations 2] [--jobs 1] [--repeats 2]
 
 Data: ``--n`` rows sampled from a shipped benchmark network; known relations: 10 true

@@ -1,6 +1,6 @@
 """Does conditioning on features of the learned graphs improve the calibration? (issue 19)
 
-    python benchmarks/pair_features.py --out STUDY [--edges 1000 2000] [--repeats 5]
+    python -m experiments.pair_features --out STUDY [--edges 1000 2000] [--repeats 5]
         [--n-boot 50] [--sizes 40 120] [--jobs 2] [--no-ablation]
 
 Runs (or resumes) the Table 33 study protocol in ``STUDY`` with the default selection-aware

@@ -1,6 +1,6 @@
 """Selection-aware calibration on the reduced Table 33 protocol (issue 13).
 
-    python benchmarks/selection_calibration.py [--out DIR] [--jobs 2]
+    python -m experiments.selection_calibration [--out DIR] [--jobs 2]
 
 Runs ``causalcal study --preset table33 --repeats 2 --n-boot 50 --edges 1000 2000
 --sizes 40 120`` once per calibrator on the same cached networks, bootstraps and

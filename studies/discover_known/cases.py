@@ -1,4 +1,4 @@
-"""Cases of the ``discover_known`` benchmark: data, truth and cached bootstrap (issue 26).
+"""Cases of the ``discover_known`` harness: data, truth and cached bootstrap (issue 26).
 
 A *case* is one data set with a reference graph: a standard benchmark network of
 ``causalcal.simulate`` sampled at ``n`` rows (seeded, columns shuffled so that the column

@@ -32,7 +32,6 @@ true class is then clipped at 1e-6 for both raw and calibrated.
 
 from __future__ import annotations
 
-import discover_known_draws as draws_mod
 import numpy as np
 import pandas as pd
 
@@ -45,6 +44,8 @@ from causalcal.metrics import (
     expected_calibration_error,
     mce_micro,
 )
+
+from . import draws as draws_mod
 
 #: scheme name -> (kind, pairs per class)
 SCHEMES: dict[str, tuple[str, int]] = {

@@ -15,11 +15,12 @@ share of draws that wrote the simulated map.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from .records import record_key, sorted_records
 
 MEASURES = ("brier", "ece", "auroc", "logloss4", "mce")
 #: per ``relations``: the measures, the log-loss and its header, the table's description
@@ -51,15 +52,16 @@ DRAW_SHARE = 0.9
 NOISE = 1e-9
 
 
-def load_records(folder: Path, relations: str = "edges") -> tuple[pd.DataFrame, list[dict]]:
-    """One row per draw record under ``folder`` (flattened ``raw_*``/``cal_*`` columns),
-    and the skip records; every record must be of ``relations``."""
+def load_records(path: Path, relations: str = "edges") -> tuple[pd.DataFrame, list[dict]]:
+    """One row per draw record of the JSON-lines file ``path`` (flattened
+    ``raw_*``/``cal_*`` columns) and the skip records, both in
+    :func:`.records.sort_key` order; every record must be of ``relations``."""
     rows, skipped = [], []
-    for path in sorted(folder.glob("*/*.json")):
-        record = json.loads(path.read_text())
+    for record in sorted_records(path):
         if record.get("relations", "edges") != relations:
-            raise ValueError(f"{path}: a record of relations "
-                             f"{record.get('relations', 'edges')!r}, not {relations!r}")
+            raise ValueError(f"{path}: {'/'.join(map(str, record_key(record)))} is a record "
+                             f"of relations {record.get('relations', 'edges')!r}, not "
+                             f"{relations!r}")
         if record.get("skipped"):
             skipped.append(record)
             continue
@@ -180,17 +182,17 @@ def table(means: pd.DataFrame, relations: str = "edges", simulated: bool = False
     return lines
 
 
-def summary_text(folder: Path, tag: str, relations: str = "edges",
+def summary_text(path: Path, tag: str, relations: str = "edges",
                  schemes: list[str] | None = None) -> str:
-    """The Markdown summary of tag ``tag``'s records in ``folder`` (of ``schemes`` only,
-    if given)."""
+    """The Markdown summary of tag ``tag``'s records in the JSON-lines file ``path`` (of
+    ``schemes`` only, if given)."""
     spec = RELATIONS[relations]
-    frame, skipped = load_records(folder, relations)
+    frame, skipped = load_records(path, relations)
     if schemes is not None:
         skipped = [r for r in skipped if r["scheme"] in schemes]
         frame = frame[frame["scheme"].isin(schemes)] if not frame.empty else frame
     if frame.empty:
-        return f"# discover_known, tag {tag}\n\nno records in {folder}\n"
+        return f"# discover_known, tag {tag}\n\nno records in {path}\n"
     means = setting_means(frame, spec["measures"])
     checks = acceptance(means, frame)
     failed = sum(not ok for _, ok in checks)
