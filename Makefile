@@ -32,7 +32,7 @@ test-fast: $(VENV)/.installed
 	$(BIN)/python -m pytest -q -m "not slow"
 
 lint: $(VENV)/.installed lint-layers
-	$(BIN)/ruff check causalcal simulate bootstrap evaluate tests examples benchmarks
+	$(BIN)/ruff check causalcal simulate bootstrap evaluate tests examples benchmarks studies experiments
 
 # The layer contract (pyproject.toml, docs/design.md §2) on the package as installed: the
 # stage folders are copied under causalcal/ as a wheel would place them.

@@ -37,7 +37,7 @@ Where we knowingly differ from the MATLAB code:
 * A model whose binning equals another's (possible only with ties) is scored once.
 
 On the thesis's simulated designs our calibrated outputs equal the MATLAB code's (octave)
-to < 10⁻⁴ mean absolute difference (``benchmarks/compare_original_calibrators.py``).
+to < 10⁻⁴ mean absolute difference (``experiments/compare_original_calibrators.py``).
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ Where we knowingly differ from the R code:
   unconverged fit with df = n, whose AICc (negative denominator n − df − 1) then takes all
   the weight in the original's average. Apart from that, calibrated outputs agree with the
   original to ≤ 0.016 mean absolute difference on the thesis's simulated designs
-  (``benchmarks/compare_original_calibrators.py``).
+  (``experiments/compare_original_calibrators.py``).
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ Where we knowingly differ from the R code:
   the log-likelihood, the smoothing counts and N = Σ w.
 
 On the thesis's simulated designs our calibrated outputs agree with the R code's to
-≤ 4·10⁻⁴ mean absolute difference (``benchmarks/compare_original_calibrators.py``).
+≤ 4·10⁻⁴ mean absolute difference (``experiments/compare_original_calibrators.py``).
 Speed: equal merge times are common early in the path (all pairs of single 0/1 runs meet
 at λ = 1/2), so the path is computed by vectorised multi-way merge rounds while at least
 ``_BATCH_MIN`` (and 1 % of the) blocks merge at the same λ, then by the heap.

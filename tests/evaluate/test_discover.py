@@ -75,7 +75,8 @@ def test_discover_end_to_end(study, cli_run):
     np.testing.assert_allclose(edges[list(PROBABILITY_COLUMNS)].sum(axis=1), 1, atol=1e-5)
     np.testing.assert_allclose(edges[boot].sum(axis=1), 1, atol=1e-6)
     # calibration does no harm on the other pairs (219 test pairs of a 30-variable network
-    # are too few to show a gain; the gains are measured in benchmarks/ and the study tests)
+    # are too few to show a gain; the gains are measured by studies/discover_known and the
+    # study tests)
     y = truth[keys].astype(np.int64)
     before = edge_type_metrics(edges[boot].to_numpy(), y, bin_size=50)
     after = edge_type_metrics(edges[list(PROBABILITY_COLUMNS)].to_numpy(), y, bin_size=50)

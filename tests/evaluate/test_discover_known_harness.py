@@ -1,22 +1,35 @@
-"""The issue-26 measuring harness `benchmarks/discover_known.py` on a tiny case."""
+"""The issue-26 measuring harness `python -m studies.discover_known` on a tiny case."""
 
-import importlib.util
 import json
-from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "discover_known.py"
+import causalcal
+from studies.discover_known import cases as cases_mod
+from studies.discover_known import causal as causal_mod
+from studies.discover_known import cli
+from studies.discover_known import draws as draws_mod
+from studies.discover_known import records as records_mod
 
 
 @pytest.fixture(scope="module")
 def harness():
-    spec = importlib.util.spec_from_file_location("discover_known_bench", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The package's modules under the names the tests use."""
+    return SimpleNamespace(main=cli.main, parse_args=cli.parse_args,
+                           folder_tag=cli.folder_tag, cases_mod=cases_mod,
+                           draws_mod=draws_mod, causal_mod=causal_mod, causalcal=causalcal)
+
+
+def _record(path, case, scheme, draw=None):
+    """The record of ``(case, scheme, draw)`` in the JSON-lines file ``path`` (draw None:
+    the setting's skip record)."""
+    found = [r for r in records_mod.read_records(path)
+             if records_mod.record_key(r) == (case, scheme, draw)]
+    assert len(found) == 1, (case, scheme, draw, len(found))
+    return found[0]
 
 
 @pytest.fixture(scope="module")
@@ -28,8 +41,7 @@ def run(harness, tmp_path_factory):
 
 
 def test_record_fields(run):
-    record = json.loads((run / "records" / "baseline" / "child-n200" /
-                         "random10_d00.json").read_text())
+    record = _record(run / "baseline.jsonl", "child-n200", "random10", 0)
     for key in ("tag", "case", "network", "n", "scheme", "draw", "seed", "n_boot", "known",
                 "n_heldout", "base_rate", "raw", "cal", "diagnostics", "seconds",
                 "boot_seconds", "version"):
@@ -41,8 +53,7 @@ def test_record_fields(run):
                         "mce_directed", "mce_undirected"):
             assert np.isfinite(record[side][measure])
     assert len(json.dumps(record)) < 4000  # no per-pair arrays
-    skipped = json.loads((run / "records" / "baseline" / "asia-n200" /
-                          "random10_skipped.json").read_text())
+    skipped = _record(run / "baseline.jsonl", "asia-n200", "random10")
     assert skipped["skipped"] and "too few" in skipped["reason"]
     summary = (run / "summary-baseline.md").read_text()
     assert "child-n200 | random10" in summary
@@ -90,8 +101,8 @@ def run_causal(harness, run):
 
 
 def test_causal_record_fields(run_causal):
-    folder = run_causal / "records" / "causal" / "child-n200"
-    record = json.loads((folder / "random10_d00.json").read_text())
+    path = run_causal / "causal.jsonl"
+    record = _record(path, "child-n200", "random10", 0)
     assert record["relations"] == "causal" and record["scheme"] == "random10"
     assert record["known"] == {"causes": 10, "not-causes": 20}
     assert record["n_known_pairs"] == 20
@@ -102,9 +113,8 @@ def test_causal_record_fields(run_causal):
             assert np.isfinite(record[side][measure])
     assert record["diagnostics"]["map"] in ("calibrated", "identity")
     assert len(json.dumps(record)) < 4000
-    assert (folder / "direct10_d00.json").is_file()
-    skipped = json.loads((run_causal / "records" / "causal" / "asia-n200" /
-                          "random10_skipped.json").read_text())
+    assert _record(path, "child-n200", "direct10", 0)["scheme"] == "direct10"
+    skipped = _record(path, "asia-n200", "random10")
     assert skipped["skipped"] and "unrelated 10" in skipped["reason"]
     assert (run_causal / "cache" / "child-n200_b3_anc.npz").is_file()
     summary = (run_causal / "summary-causal.md").read_text()
@@ -141,8 +151,7 @@ def test_causal_with_simulations(harness, run_causal):
     with np.load(cache) as z:
         assert z["table"].shape == (7, 2)  # 2 n_boot + 1 values of P(a causes b)
         assert z["table"].sum() == 20 * 19  # every ordered pair of child
-    record = json.loads((out / "records" / "causal-sim" / "child-n200" /
-                         "random10_d00.json").read_text())
+    record = _record(out / "causal-sim.jsonl", "child-n200", "random10", 0)
     assert record["kwargs"] == {"simulations": 1}
     assert "simulated" in record["diagnostics"]["cv"]
     assert record["diagnostics"]["map"] in ("calibrated", "identity", "simulated")
@@ -282,3 +291,63 @@ def test_causal_mce_bins_of_100(harness):
     order = np.argsort(p)
     chunks = np.split(order, [100, 200])
     assert got == pytest.approx(max(abs(p[c].mean() - y[c].mean()) for c in chunks))
+
+
+# ------------------------------------------------- the records' JSON-lines files
+def test_a_rerun_adds_no_record(harness, run):
+    path = run / "baseline.jsonl"
+    before = path.read_bytes()
+    harness.main(["--networks", "child", "asia", "--n", "200", "--schemes", "random10",
+                  "--draws", "1", "--n-boot", "3", "--out", str(run)])
+    assert path.read_bytes() == before
+
+
+def test_a_killed_write_is_ignored_then_cut_off(tmp_path):
+    path = tmp_path / "t.jsonl"
+    store = records_mod.RecordFile(path)
+    first = {"case": "c", "scheme": "s", "draw": 0, "x": 0.1 + 0.2, "n": np.int64(3)}
+    store.append(first)
+    assert store.has("c", "s", 0) and not store.has("c", "s", 1)
+    with open(path, "a") as handle:  # a run killed in the middle of its next line
+        handle.write('{"case": "c", "scheme": "s", "dr')
+    assert [r["x"] for r in records_mod.read_records(path)] == [0.1 + 0.2]
+    store = records_mod.RecordFile(path)
+    assert store.keys == {("c", "s", 0)}
+    store.append({"case": "c", "scheme": "t", "skipped": True, "reason": "too few"})
+    assert store.has("c", "t", 7)  # a skipped setting covers every draw
+    lines = path.read_text().splitlines()
+    assert len(lines) == 2 and json.loads(lines[0]) == {**first, "n": 3}
+    with open(path, "a") as handle:
+        handle.write("not json\n")
+    with pytest.raises(ValueError, match=":3:"):
+        records_mod.read_records(path)
+
+
+def test_records_are_read_in_the_old_files_order(tmp_path):
+    """The summary reads the records by case, then as the old file names sorted."""
+    path = tmp_path / "t.jsonl"
+    keys = [("b", "random10", 1), ("a", "random20", 0), ("a", "easy10", None),
+            ("a", "easy10", 0), ("b", "cpdag10", 0)]
+    records_mod.RecordFile(path).append_all(
+        {"case": c, "scheme": s, **({"skipped": True} if d is None else {"draw": d})}
+        for c, s, d in keys)
+    got = [records_mod.record_key(r) for r in records_mod.sorted_records(path)]
+    assert got == [("a", "easy10", 0), ("a", "easy10", None), ("a", "random20", 0),
+                   ("b", "cpdag10", 0), ("b", "random10", 1)]
+
+
+def test_an_old_records_folder_converts_losslessly(tmp_path):
+    old = tmp_path / "records"
+    (old / "child-n500").mkdir(parents=True)
+    records = [{"case": "child-n500", "scheme": "random10", "draw": d, "x": 1 / 3 + d,
+                "v": [1.0, 2, None]} for d in range(2)]
+    for record in records:
+        (old / "child-n500" / f"random10_d{record['draw']:02d}.json").write_text(
+            json.dumps(record, indent=1) + "\n")
+    assert records_mod.convert_folder(old, tmp_path / "new.jsonl") == 2
+    assert records_mod.read_records(tmp_path / "new.jsonl") == records
+    with pytest.raises(FileExistsError):
+        records_mod.convert_folder(old, tmp_path / "new.jsonl")
+    (old / "child-n500" / "random10_d05.json").write_text(json.dumps(records[0]))
+    with pytest.raises(ValueError, match="key"):
+        records_mod.folder_records(old)
