@@ -19,6 +19,8 @@ import numpy as np
 import pandas as pd
 
 import causalcal
+from causalcal.bootstrap import BootstrapSettings
+from causalcal.edgecal import CalibrationSettings
 from causalcal.simulate import load_network
 
 
@@ -48,11 +50,13 @@ def main() -> None:
     for _ in range(args.repeats):
         for sims in best:
             start = time.perf_counter()
-            result = causalcal.discover(data, known, n_boot=args.n_boot, n_jobs=args.jobs,
-                                        simulations=sims, progress=False)
+            result = causalcal.discover(
+                data, known, bootstrap=BootstrapSettings(n_boot=args.n_boot, n_jobs=args.jobs,
+                                                         progress=False),
+                calibration=CalibrationSettings(simulations=sims))
             best[sims] = min(best[sims], time.perf_counter() - start)
             print(f"simulations={sims}: {best[sims]:.1f} s (best so far), map written: "
-                  f"{result.diagnostics['map']['chosen']}", flush=True)
+                  f"{result.report.map.chosen}", flush=True)
     plain, with_sims = best[0], best[args.simulations]
     print(f"{args.network}, n = {args.n}, {network.n_vars} variables, {args.n_boot} "
           f"replicates, {args.jobs} job(s): plain discover {plain:.1f} s, with "

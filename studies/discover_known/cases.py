@@ -207,7 +207,8 @@ def cached_simulations(case: Case, probs: EdgeProbabilities, n_simulations: int,
     checkpoint = Path(f"{stem}_checkpoint")
     settings = BootstrapSettings(n_boot=probs.n_boot, seed=0, n_jobs=jobs,
                                  checkpoint=checkpoint, progress=False)
-    sims = simulated_pairs(case.data, probs, settings, n_simulations, ancestral=ancestral)
+    sims = simulated_pairs(case.data, probs, settings, n_simulations,
+                           relations="causal" if ancestral else "edges")
     np.savez(path, table=sims.table, n_edges=sims.n_edges, seconds=sims.seconds)
     shutil.rmtree(checkpoint, ignore_errors=True)
     return sims

@@ -37,6 +37,7 @@ import pandas as pd
 
 import causalcal
 from causalcal.ancestry import ancestral_relations_from_edges
+from causalcal.bootstrap import BootstrapSettings
 from causalcal.edges import EdgeProbabilities, pair_from_index, pair_index
 from causalcal.metrics import (
     brier_score,
@@ -130,9 +131,11 @@ def calibrate_draw(data, known: pd.DataFrame, probabilities: EdgeProbabilities, 
     Returns ``(relations, diagnostics)``; ``relations`` has columns ``a, b``,
     ``p_a_causes_b, p_b_causes_a, p_neither`` (calibrated) and ``boot_…`` (raw).
     """
-    result = causalcal.discover(data, known, probabilities=probabilities, progress=False,
-                                seed=seed, relations="causal", **kwargs)
-    return result.relations, result.diagnostics
+    result = causalcal.discover(data, known, relations="causal",
+                                bootstrap=BootstrapSettings(seed=seed, progress=False),
+                                calibration=draws_mod.calibration_settings(kwargs),
+                                probabilities=probabilities)
+    return result.table, result.kind.report(result.report)
 
 
 def heldout_probabilities(table: pd.DataFrame, names: list[str], known: np.ndarray,

@@ -28,6 +28,8 @@ import numpy as np
 import pandas as pd
 
 import causalcal
+from causalcal.bootstrap import BootstrapSettings
+from causalcal.edgecal import CalibrationSettings
 from causalcal.edges import PROBABILITY_COLUMNS, EdgeProbabilities, pair_from_index, pair_index
 from causalcal.evaluate import edge_type_metrics
 from causalcal.metrics import brier_score, cross_entropy, expected_calibration_error, roc_auc
@@ -109,9 +111,27 @@ def calibrate_draw(data, known: pd.DataFrame, probabilities: EdgeProbabilities, 
     b), ``p_none … p_undirected`` (calibrated) and ``boot_none … boot_undirected`` (raw).
     Swap this function (or pass ``kwargs``) to measure another method.
     """
-    result = causalcal.discover(data, known, probabilities=probabilities, progress=False,
-                                seed=seed, **kwargs)
-    return result.edges, result.diagnostics
+    result = causalcal.discover(data, known, bootstrap=BootstrapSettings(seed=seed,
+                                                                         progress=False),
+                                calibration=calibration_settings(kwargs),
+                                probabilities=probabilities)
+    return result.table, result.kind.report(result.report)
+
+
+#: The harness's ``--kwargs`` names (those ``discover`` took before issue 38, kept so the
+#: records' ``kwargs`` keep their meaning) and the :class:`CalibrationSettings` fields.
+_SETTINGS = {"calibrator": "calibrator", "calibrator_params": "params",
+             "expected_edges": "related_pairs", "evidence_strength": "evidence_strength",
+             "map": "map", "simulations": "simulations"}
+
+
+def calibration_settings(kwargs: dict) -> CalibrationSettings:
+    """The :class:`CalibrationSettings` of a draw's ``--kwargs`` (``_SETTINGS`` names)."""
+    unknown = sorted(set(kwargs) - set(_SETTINGS))
+    if unknown:
+        raise ValueError(f"--kwargs: unknown name {unknown[0]!r}; choose from "
+                         f"{', '.join(_SETTINGS)}")
+    return CalibrationSettings(**{_SETTINGS[k]: v for k, v in kwargs.items()})
 
 
 def heldout_frame(edges: pd.DataFrame, names: list[str], known: np.ndarray) -> np.ndarray:
