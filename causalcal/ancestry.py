@@ -218,6 +218,13 @@ class AncestralCounts:
         return (self.n_boot == other.n_boot and np.array_equal(self.definite, other.definite)
                 and np.array_equal(self.possible, other.possible))
 
+    def half_steps(self, where) -> np.ndarray:
+        """The raw rule of §6.1 in half-replicates, for the ordered pairs ``where`` selects
+        (an ``(i, j)`` tuple of index arrays or a V × V boolean mask): a replicate where a
+        is a definite ancestor of b adds 2 (it is also a possible one), one where it is a
+        possible ancestor only adds 1; P(a causes b) = half_steps / (2 n_boot)."""
+        return self.definite[where].astype(np.int64) + self.possible[where]
+
 
 def raw_causal_probabilities(counts: AncestralCounts, i: Sequence[int] | np.ndarray,
                              j: Sequence[int] | np.ndarray) -> np.ndarray:
@@ -232,11 +239,9 @@ def raw_causal_probabilities(counts: AncestralCounts, i: Sequence[int] | np.ndar
         raise InputError(f"pairs must be two equal-length lists of distinct nodes of 0..{v - 1}")
     if counts.n_boot < 1:
         raise InputError("no replicate counted (n_boot = 0)")
-    d_ij, d_ji = counts.definite[i, j].astype(float), counts.definite[j, i].astype(float)
-    p_ij, p_ji = counts.possible[i, j].astype(float), counts.possible[j, i].astype(float)
     out = np.empty((len(i), 3))
-    out[:, 1] = (d_ij + p_ij) / (2 * counts.n_boot)
-    out[:, 2] = (d_ji + p_ji) / (2 * counts.n_boot)
+    out[:, 1] = counts.half_steps((i, j)) / (2 * counts.n_boot)
+    out[:, 2] = counts.half_steps((j, i)) / (2 * counts.n_boot)
     out[:, 0] = np.maximum(1.0 - out[:, 1] - out[:, 2], 0.0)  # ≥ 0 up to rounding
     return out
 

@@ -1,11 +1,11 @@
 """Equivariance of a multi-class calibrator under relabelling its classes.
 
-An edge-type vector of the pair (A, B) is ``(none, A → B, B → A, A — B)``; written as
-(B, A), the same pair has its forward and backward entries swapped, and so has its label.
-A calibrator of edge types should not care which way round a pair is written:
-``f(x σ) = f(x) σ`` for the swap σ = (0, 2, 1, 3). :class:`SwapEquivariant` makes any
-calibrator so by augmentation (each training row also enters swapped, both at half
-weight) and symmetrisation (the prediction is the mean of ``f(x)`` and ``f(x σ) σ``).
+When the same instance can be written in two ways that permute its class probabilities
+and its label by an involution σ (for a pair of variables (A, B) written as (B, A), its
+two directions swap), a calibrator should not care which way it is written:
+``f(x σ) = f(x) σ``. :class:`SwapEquivariant` makes any calibrator so by augmentation
+(each training row also enters permuted, both at half weight) and symmetrisation (the
+prediction is the mean of ``f(x)`` and ``f(x σ) σ``).
 """
 
 from __future__ import annotations
@@ -16,13 +16,12 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
-from causalcal._edge_swap import EDGE_SWAP
 from causalcal._validation import HasMethods, Satisfies
 from causalcal.calibration._base import MulticlassCalibrator, check_sample_weight
 from causalcal.calibration._multiclass import check_label_sets, check_offsets
 from causalcal.errors import InputError
 
-__all__ = ["EDGE_SWAP", "SwapEquivariant"]
+__all__ = ["SwapEquivariant"]
 
 
 
@@ -46,9 +45,9 @@ class SwapEquivariant(MulticlassCalibrator):
     calibrator : estimator
         Unfitted multi-class calibrator with ``fit(P, y, sample_weight[, offsets])`` and
         ``predict_proba``; cloned in ``fit``.
-    permutation : sequence of int, default (0, 2, 1, 3)
+    permutation : sequence of int
         A permutation that is its own inverse, of the first k = len(permutation) columns
-        of ``P`` (the class probabilities).
+        of ``P`` (the class probabilities); e.g. (0, 2, 1, 3) for the edge types of a pair.
     feature_permutation : sequence of int or None, default None
         A permutation that is its own inverse, of the feature columns after the first k
         (e.g. degree of A <-> degree of B); ``None`` passes them unchanged.
@@ -69,7 +68,7 @@ class SwapEquivariant(MulticlassCalibrator):
                                                 "a sequence of int")],
     }
 
-    def __init__(self, calibrator, permutation: Sequence[int] = EDGE_SWAP,
+    def __init__(self, calibrator, permutation: Sequence[int],
                  feature_permutation: Sequence[int] | None = None) -> None:
         self.calibrator = calibrator
         self.permutation = permutation

@@ -15,9 +15,9 @@ to the population posterior. :class:`SelectionDesign` holds the rates and turns 
 these per-row logit offsets (or inverse-rate weights for calibrators without logits).
 
 Strata: class c of row x sits in the probability bin ([0,.2), [.2,.4), [.4,.6), [.6,.8),
-[.8,1]) of ``Σ_{j ∈ S_c} x_j`` for a set of columns ``S_c``: ``S_c = {c}`` for the
-thesis's design; ``S_c = {forward, backward, undirected}`` (the probability of adjacency)
-for every class for known relations on real data (docs/design.md §9.3).
+[.8,1]) of ``Σ_{j ∈ S_c} x_j`` for a set of columns ``S_c``: ``S_c = {c}`` stratifies each
+class by its own probability (the thesis's draw); a set shared by several classes
+stratifies them by the probability of the set (e.g. of "any class but 0").
 """
 
 from __future__ import annotations

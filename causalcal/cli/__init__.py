@@ -87,8 +87,6 @@ def describe_error(err: BaseException) -> tuple[int, str]:
     notes = " ".join(getattr(err, "__notes__", ()))
     if isinstance(err, (CLIError, InputError)):
         code, message = EXIT_BAD_INPUT, str(err)
-    elif isinstance(err, KeyError):
-        code, message = EXIT_BAD_INPUT, str(err.args[0] if err.args else err)
     elif isinstance(err, WriteError):
         code, message = EXIT_FAILED, str(err)
     elif isinstance(err, OSError):

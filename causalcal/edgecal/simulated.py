@@ -122,8 +122,7 @@ def count_causal_pairs(probabilities: EdgeProbabilities, ancestor: np.ndarray) -
         raise InputError(f"ancestor must be a {v} × {v} boolean matrix, got {ancestor.shape}")
     steps = SimulatedCausalPairs.counts_per_replicate * counts.n_boot
     off = ~np.eye(v, dtype=bool)
-    k = counts.definite[off].astype(np.int64) + counts.possible[off]  # §6.1's half-steps
-    table = np.bincount(2 * k + ancestor[off], minlength=2 * (steps + 1))
+    table = np.bincount(2 * counts.half_steps(off) + ancestor[off], minlength=2 * (steps + 1))
     return table.reshape(steps + 1, 2).astype(np.int64)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from causalcal._edge_swap import EDGE_SWAP, swap_directions, swap_labels
-from causalcal.calibration import SwapEquivariant
 from causalcal.edges import EdgeProbabilities, EdgeType
 
 
@@ -15,7 +14,7 @@ def test_swap_by_hand_and_involution():
     np.testing.assert_array_equal(swap_directions(swap_directions(P)), P)
     labels = np.array([EdgeType.NONE, EdgeType.FORWARD, EdgeType.BACKWARD, EdgeType.UNDIRECTED])
     np.testing.assert_array_equal(swap_labels(labels), [0, 2, 1, 3])
-    assert SwapEquivariant(None).permutation == EDGE_SWAP
+    assert EdgeProbabilities.swap == EDGE_SWAP
 
 
 def test_lookup_of_reversed_pairs_is_the_swap():

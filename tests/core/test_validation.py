@@ -78,7 +78,7 @@ def test_check_unique_names():
 
 def _every_calibrator():
     models = [get(name) for name in available()]
-    models += [get("ovr-histogram"), SwapEquivariant(get("softmax")),
+    models += [get("ovr-histogram"), SwapEquivariant(get("softmax"), (0, 2, 1, 3)),
                CalibratedClassifier(GaussianNB())]
     return models
 
