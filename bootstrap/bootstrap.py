@@ -89,7 +89,7 @@ def _resolve_search(search: str | SearchFn) -> SearchFn:
         return search
     if not isinstance(search, str):
         raise TypeError(f"search must be a name or a callable, got {type(search)!r}")
-    from causalcal.bootstrap.searches import get_search
+    from causalcal.bootstrap.search.registry import get_search
 
     return get_search(search)
 
@@ -432,7 +432,7 @@ def bootstrap_edge_probabilities(
     data : the discrete data (a DataFrame or array is encoded with ``DiscreteData``).
     n_boot : number of bootstrap replicates (1 … :data:`MAX_N_BOOT`).
     search : a registered search name (``"fges"``, ``"boss"``, ``"ges"``, ``"pc"``; see
-        :func:`causalcal.bootstrap.searches.get_search`) or a callable
+        :func:`causalcal.bootstrap.get_search`) or a callable
         ``search(data, weights, **options) -> PDAG`` (picklable for parallel runs; a
         module-level function). ``weights`` are integer sample multiplicities.
     n_jobs : parallel replicates (joblib semantics: ``-1`` = all cores). ``1`` runs in

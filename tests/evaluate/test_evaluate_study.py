@@ -16,7 +16,7 @@ def _missing() -> str | None:
     """Why the pipeline cannot run yet (the stages land from other issues), or None."""
     try:
         from causalcal.bootstrap import bootstrap_edge_probabilities  # noqa: F401
-        from causalcal.bootstrap.searches import get_search
+        from causalcal.bootstrap.search.registry import get_search
         from causalcal.simulate import random_network  # noqa: F401
 
         get_search("fges")

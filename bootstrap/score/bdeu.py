@@ -16,7 +16,7 @@ multiplicities, not a copied data set.  Arities are the declared ``data.arities`
 
 Counting is batched: :meth:`BDeuScore.local_scores_batch` scores ``y | P ∪ {x}`` for many
 candidates ``x`` with one ``bincount`` over stacked indices, and the one-hot count products
-of :mod:`.bdeu_batch` give all pairwise gains (:meth:`BDeuScore.pairwise_gains`) and the
+of :mod:`.family_gains` give all pairwise gains (:meth:`BDeuScore.pairwise_gains`) and the
 gains of every variable as an extra parent of many families at once.
 """
 
@@ -32,8 +32,8 @@ from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData
 from causalcal.errors import InputError
 from causalcal.graph import PDAG, pdag_to_dag
 
-from .bdeu_pairs import pairwise_gains
-from .bdeu_torch import check_device
+from .device import check_device
+from .pair_gains import pairwise_gains
 
 __all__ = ["BDeuScore"]
 
@@ -53,7 +53,7 @@ class BDeuScore:
     max_arity : variables with more declared categories raise ``InputError``
     device : optional torch device (``"cuda"``; ``"cpu"`` runs the same code on CPU
         tensors) for the one-hot count products of :meth:`pairwise_gains` and of the
-        family gains (:mod:`.bdeu_torch`); ``None`` (default) uses numpy/BLAS
+        family gains (:mod:`.device`); ``None`` (default) uses numpy/BLAS
 
     Rows of weight 0 are dropped when the score is built (they add nothing to any count),
     so ``n_samples`` is the number of rows with a positive weight.
@@ -134,7 +134,7 @@ class BDeuScore:
             self._prior_on = self._prior_off = 0.0
         self._vm = v - 1
         self._cache: dict[tuple[int, frozenset[int]], float] = {}
-        self._lgamma_tables: dict[tuple, np.ndarray] = {}  # see bdeu_sums._lookup_tables
+        self._lgamma_tables: dict[tuple, np.ndarray] = {}  # see lngamma_sums._lookup_tables
         self.n_computed = 0
 
     # ------------------------------------------------------------ helpers
@@ -219,7 +219,7 @@ class BDeuScore:
 
         The uncached candidates are counted together: one ``bincount`` over the stacked
         (candidate, parent configuration, x, y) indices (for hundreds of candidates
-        :func:`.bdeu_batch.family_gains` is faster).  ``use_cache=False`` neither reads
+        :func:`.family_gains.family_gains` is faster).  ``use_cache=False`` neither reads
         nor fills the cache (for large one-off batches).
         """
         base = frozenset(int(p) for p in parents)
@@ -317,7 +317,7 @@ class BDeuScore:
         from lookup tables), float64 otherwise; the one-hot matrix is built in row chunks
         of at most ``onehot_bytes`` when n is large.  Returns ``(i, j, gain)`` arrays with
         ``i < j``, and with ``top`` also a (V, top) array of every variable's ``top`` best
-        partners by gain (see :func:`.bdeu_pairs.pairwise_gains`).
+        partners by gain (see :func:`.pair_gains.pairwise_gains`).
         """
         return pairwise_gains(self, min_gain, top, block_bytes, onehot_bytes)
 
