@@ -54,7 +54,7 @@ def _fit_on_truth(args, inputs, params):
     from causalcal.cli import CLIError
     from causalcal.edgecal import drawn_calibration_set, fit_edge_calibrator
     from causalcal.evaluate.study_config import derive_seed
-    from causalcal.evaluate.truth import truth_from_csv
+    from causalcal.relations_io import truth_from_csv
 
     if args.n_cal is None:
         raise CLIError("--truth needs --n-cal N (the calibration set size)")
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     from causalcal.cli import CLIError, check_calibrator, check_output_file, parse_params
     from causalcal.edgecal import PairInputs, label_counts
     from causalcal.edges import EdgeProbabilities, pair_from_index
-    from causalcal.evaluate.truth import pairs_frame
+    from causalcal.relations_io import pairs_frame
 
     out = Path(args.out)
     check_output_file(args.out, "--out", (".npz", ".csv"))

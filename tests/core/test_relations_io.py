@@ -1,6 +1,6 @@
 """The a,b,relation files (causalcal.relations_io): names match the data's exactly
-(issue 27 item 7), header names are compared without blanks, and the evaluate stage's
-old import paths still work."""
+(issue 27 item 7), header names are compared without blanks, and the workflow's
+``read_known_pairs`` is the core's."""
 
 from __future__ import annotations
 
@@ -76,10 +76,7 @@ def test_truth_round_trip_keeps_blank_names(tmp_path):
     assert list(pairs_frame(keys, labels, names)["relation"]) == ["->", "--"]
 
 
-def test_old_import_paths_are_the_core_functions():
+def test_workflow_read_known_pairs_is_the_core_function():
     from causalcal import relations_io, workflow
-    from causalcal.evaluate import truth
 
     assert workflow.read_known_pairs is relations_io.read_known_pairs
-    for name in ("pairs_frame", "truth_frame", "truth_from_csv"):
-        assert getattr(truth, name) is getattr(relations_io, name)

@@ -144,7 +144,7 @@ def test_pair_features_study_reuses_bootstraps(quick_study, capsys):
 @pytest.mark.slow
 def test_calibrate_and_evaluate_commands(quick_study, tmp_path, capsys):
     from causalcal.edges import EdgeProbabilities
-    from causalcal.evaluate.truth import truth_frame
+    from causalcal.relations_io import truth_frame
 
     unit = quick_study / "cache" / "V100_E100_r0"
     probs = EdgeProbabilities.load(unit / "probs.npz")
