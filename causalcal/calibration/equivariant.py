@@ -16,11 +16,11 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
-from causalcal._edge_swap import EDGE_SWAP
 from causalcal._validation import HasMethods, Satisfies
 from causalcal.calibration._base import MulticlassCalibrator, check_sample_weight
 from causalcal.calibration._multiclass import check_label_sets, check_offsets
 from causalcal.errors import InputError
+from causalcal.pairs import EDGE_SWAP
 
 __all__ = ["EDGE_SWAP", "SwapEquivariant"]
 

@@ -62,7 +62,7 @@ from causalcal.cli import (
     feature_groups,
     parse_params,
 )
-from causalcal.cli._realdata import (
+from causalcal.cli._real_data_options import (
     add_data_arguments,
     add_graph_arguments,
     add_jobs_argument,
