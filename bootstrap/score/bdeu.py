@@ -1,15 +1,19 @@
 """BDeu score with sample weights and batched counting (thesis §6.2.2; docs/design.md §5).
 
-The parameterisation is Tetrad's ``BdeuScore`` / causal-learn's ``local_score_BDeu``
-(Heckerman, Geiger & Chickering 1995): for a node ``y`` with ``r`` states and parent set
-``P`` with ``q = Π_{p∈P} r_p`` configurations,
+The parameterisation is causal-learn's ``local_score_BDeu`` (Heckerman, Geiger &
+Chickering 1995): for a node ``y`` with ``r`` states and parent set ``P`` with
+``q = Π_{p∈P} r_p`` configurations,
 
     s(y | P) = Σ_j [lnΓ(α/q) − lnΓ(N_j + α/q)] + Σ_jk [lnΓ(N_jk + α/(rq)) − lnΓ(α/(rq))]
                + k·ln(β/(V−1)) + (V−1−k)·ln(1 − β/(V−1)),
 
 with ``α`` = ``sample_prior`` (equivalent sample size), ``β`` = ``structure_prior``,
 ``k = |P|`` and ``V`` the number of variables (``β = 0`` drops the structure term).
-Higher is better (causal-learn returns the same number, maximised by its GES).
+Higher is better (causal-learn returns the same number, maximised by its GES); the
+defaults α = 1, β = 1 are causal-learn's.  Tetrad's ``BdeuScore`` (7.6) puts the number
+of rows ``n`` where ``V`` is in the structure term and documents α = 10, β = 0 as its
+defaults: Tetrad gives these gains with the same α and its structure prior set to
+``β·(n−1)/(V−1)`` (its local scores then differ from these by one constant).
 Counts ``N`` are weighted sums, so a bootstrap replicate is a vector of row
 multiplicities, not a copied data set.  Arities are the declared ``data.arities``
 (causal-learn counts observed distinct values; the two agree when every category occurs).
@@ -47,7 +51,7 @@ class BDeuScore:
     ----------
     data : DiscreteData
     weights : optional (n,) non-negative row weights (bootstrap multiplicities; real allowed)
-    sample_prior : equivalent sample size ``α > 0`` (Tetrad/causal-learn default 1)
+    sample_prior : equivalent sample size ``α > 0`` (default 1, causal-learn's)
     structure_prior : ``β`` in ``[0, V − 1)``; 0 disables the structure-prior term (so does
         any ``β ≥ V − 1`` when ``V ≤ 2``, where the default would be undefined)
     max_arity : variables with more declared categories raise ``InputError``
