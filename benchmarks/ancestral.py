@@ -35,7 +35,7 @@ import numpy as np  # noqa: E402
 
 from causalcal.bootstrap import EdgeTypeCounter, bootstrap_weights  # noqa: E402
 from causalcal.bootstrap.ancestral import AncestralAccumulator  # noqa: E402
-from causalcal.bootstrap.searches import get_search  # noqa: E402
+from causalcal.bootstrap.search.registry import get_search  # noqa: E402
 from causalcal.edges import pair_index  # noqa: E402
 from causalcal.graph import PDAG, dag_to_cpdag  # noqa: E402
 from causalcal.simulate import random_network  # noqa: E402

@@ -111,7 +111,7 @@ def shutdown_workers() -> None:
 
 
 def _import_search() -> int:
-    import causalcal.bootstrap.searches  # noqa: F401
+    import causalcal.bootstrap.search.registry  # noqa: F401
 
     return os.getpid()
 
@@ -136,7 +136,7 @@ def make_data(n_vars: int, n_edges: int, n: int, seed: int):
 
 def single_search(data, search: str) -> float:
     from causalcal.bootstrap import bootstrap_weights
-    from causalcal.bootstrap.searches import get_search
+    from causalcal.bootstrap.search.registry import get_search
 
     fn = get_search(search)
     t, cpu = time.perf_counter(), time.process_time()
@@ -154,7 +154,7 @@ def replicate_vs_floor(data, search: str, repeat: int, **options) -> dict:
     from fges import _reference_seconds
 
     from causalcal.bootstrap import bootstrap_weights
-    from causalcal.bootstrap.searches import get_search
+    from causalcal.bootstrap.search.registry import get_search
 
     fn, w = get_search(search), bootstrap_weights(data.n_samples, 0, 0)
     best = float("inf")

@@ -87,7 +87,7 @@ def _run_case(name: str, searches: list[str], seed: int, repeat: int) -> list[di
     import tracemalloc
 
     from causalcal.bootstrap import BDeuScore, bootstrap_weights, fges
-    from causalcal.bootstrap.boss import boss
+    from causalcal.bootstrap.search.boss import boss
     from causalcal.simulate import random_network
 
     v, e, boot = CASES[name]

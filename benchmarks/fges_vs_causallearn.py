@@ -31,8 +31,8 @@ os.environ.setdefault("MKL_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from causalcal.bootstrap import BDeuScore, fges  # noqa: E402
-from causalcal.bootstrap.boss import boss  # noqa: E402
-from causalcal.bootstrap.searches import ges_causallearn  # noqa: E402
+from causalcal.bootstrap.search.boss import boss  # noqa: E402
+from causalcal.bootstrap.search.registry import ges_causallearn  # noqa: E402
 from causalcal.data import DiscreteData  # noqa: E402
 from causalcal.graph import structural_hamming_distance  # noqa: E402
 from causalcal.graph_io import from_causallearn  # noqa: E402

@@ -3,11 +3,11 @@
     python benchmarks/kernel_vs_numpy.py [--v 1000 5000] [--repeat 3]
 
 For each V: one default FGES search on replicate 0 of a random network (E = 2V,
-n = 1000), best of ``--repeat`` runs with the numpy code (``bdeu_kernel.KERNEL`` off) and
+n = 1000), best of ``--repeat`` runs with the numpy code (``kernel.KERNEL`` off) and
 with the numba kernel (compiled before timing), in this process.  Prints both times,
 their ratio, the time in the counting and the lnΓ sums of each, and whether the two
 CPDAGs are the same (they must be: the kernel gives the numpy numbers bit for bit;
-``tests/bootstrap/test_bdeu_kernel.py`` checks every gain).
+``tests/bootstrap/score/test_kernel.py`` checks every gain).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def _timed_parts(batch) -> tuple[dict, callable]:
-    """Wrap the count and the lnΓ sums of ``bdeu_batch`` to add up their seconds."""
+    """Wrap the count and the lnΓ sums of ``score.family_gains`` to add up their seconds."""
     spent = {"count": 0.0, "lnΓ sums": 0.0}
     count, sums = batch._Columns.count, batch._block_likelihoods
 
@@ -45,15 +45,16 @@ def _timed_parts(batch) -> tuple[dict, callable]:
 
 def compare(v: int, repeat: int, seed: int = 0) -> dict:
     """Best-of-``repeat`` search seconds with and without the kernel at V = ``v``."""
-    import causalcal.bootstrap.bdeu_batch as batch
-    from causalcal.bootstrap import bdeu_kernel, bootstrap_weights, fges
+    import causalcal.bootstrap.score.family_gains as batch
+    from causalcal.bootstrap import bootstrap_weights, fges
+    from causalcal.bootstrap.score import kernel as compiled
     from causalcal.simulate import random_network
 
     data = random_network(v, 2 * v, seed=seed).sample(1000, seed=seed + 1)
     weights = bootstrap_weights(data.n_samples, 0, 0)
     out = {}
     for kernel in (False, True):
-        bdeu_kernel.KERNEL = kernel
+        compiled.KERNEL = kernel
         fges(data, weights)  # compiles the kernel (or loads it from numba's cache)
         best, parts = float("inf"), None
         for _ in range(repeat):
@@ -74,9 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--v", nargs="+", type=int, default=[1000, 5000])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
-    from causalcal.bootstrap import bdeu_kernel
+    from causalcal.bootstrap.score import kernel as compiled
 
-    if not bdeu_kernel.KERNEL:
+    if not compiled.KERNEL:
         print("the numba kernel is off (numba missing or CAUSALCAL_NO_NUMBA set)")
         return 1
     same_everywhere = True

@@ -1,16 +1,21 @@
-"""BDeu scoring, FGES and BOSS searches, bootstrapped edge-type probabilities (§6.2.2–6.2.4)."""
+"""BDeu scoring, FGES and BOSS searches, bootstrapped edge-type probabilities (§6.2.2–6.2.4).
 
-from .bdeu import BDeuScore
+The BDeu score is in :mod:`.score`, the searches over it in :mod:`.search`; the bootstrap
+itself (:mod:`.bootstrap`, its :mod:`.checkpoint`, :mod:`.settings` and the sinks
+:mod:`.ancestral` and :mod:`.pair_features`) sits above them (docs/design.md §2).
+"""
+
 from .bootstrap import (
     EdgeTypeCounter,
     bootstrap_edge_probabilities,
     bootstrap_weights,
     edge_probabilities_from_graphs,
 )
-from .boss import boss
 from .checkpoint import CheckpointMismatchError
-from .fges import fges
-from .searches import available_searches, get_search
+from .score.bdeu import BDeuScore
+from .search.boss import boss
+from .search.fges import fges
+from .search.registry import available_searches, get_search
 from .settings import BootstrapSettings
 
 __all__ = [

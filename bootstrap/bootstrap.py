@@ -89,7 +89,7 @@ def _resolve_search(search: str | SearchFn) -> SearchFn:
         return search
     if not isinstance(search, str):
         raise TypeError(f"search must be a name or a callable, got {type(search)!r}")
-    from causalcal.bootstrap.searches import get_search
+    from causalcal.bootstrap.search.registry import get_search
 
     return get_search(search)
 
@@ -432,21 +432,19 @@ def bootstrap_edge_probabilities(
     data : the discrete data (a DataFrame or array is encoded with ``DiscreteData``).
     n_boot : number of bootstrap replicates (1 … :data:`MAX_N_BOOT`).
     search : a registered search name (``"fges"``, ``"boss"``, ``"ges"``, ``"pc"``; see
-        :func:`causalcal.bootstrap.searches.get_search`) or a callable
+        :func:`causalcal.bootstrap.get_search`) or a callable
         ``search(data, weights, **options) -> PDAG`` (picklable for parallel runs; a
         module-level function). ``weights`` are integer sample multiplicities.
     n_jobs : parallel replicates (joblib semantics: ``-1`` = all cores). ``1`` runs in
         this process. Ignored by the dask backend, which uses every worker thread.
     seed : non-negative integer; replicate ``b`` uses :func:`bootstrap_weights` ``(n, seed, b)``.
     checkpoint : a directory; every finished replicate is stored there atomically, and a
-        rerun with the same data, seed, search and options only computes the missing
-        ones (see :mod:`causalcal.bootstrap.checkpoint`). A directory made with other
-        arguments is refused with :class:`~causalcal.bootstrap.checkpoint.CheckpointMismatchError`.
+        rerun with the same arguments only computes the missing ones; one made with other
+        arguments is refused (:mod:`causalcal.bootstrap.checkpoint`).
     backend : ``"loky"`` (processes; default without ``scheduler``), ``"threading"`` or
         ``"dask"`` (default when ``scheduler`` is given; needs ``causalcal[distributed]``).
-    scheduler : the dask scheduler address (``"tcp://host:8786"``), a
-        ``dask.distributed.Client`` or a cluster object; with ``backend="dask"`` and no
-        scheduler the active default client is used.
+    scheduler : the dask scheduler address (``"tcp://host:8786"``), a ``Client`` or a
+        cluster; with ``backend="dask"`` and none, the active default client.
     progress : show a tqdm progress bar (replicates done/total, rate, ETA) on stderr.
     knowledge : a :class:`causalcal.Knowledge` every replicate's search enforces (fges and
         boss; a search without a ``knowledge`` option refuses it).

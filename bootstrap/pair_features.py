@@ -38,8 +38,8 @@ from causalcal.edges import n_pairs, pair_from_index, pair_index
 from causalcal.errors import InputError
 from causalcal.knowledge import with_knowledge
 
-from .bdeu import BDeuScore
 from .checkpoint import feed_replicates
+from .score.bdeu import BDeuScore
 
 __all__ = [
     "FEATURE_NAMES",

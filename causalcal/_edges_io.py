@@ -21,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
-from causalcal._edge_swap import swap_directions
 from causalcal._io import atomic_write, read_csv_file, read_npz_arrays
 from causalcal.errors import InputError
+from causalcal.pairs import swap_directions
 
 __all__ = ["PROBABILITY_COLUMNS", "SIDECAR_FORMAT", "read_csv", "read_npz", "sidecar_path",
            "write_csv"]

@@ -15,10 +15,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from causalcal._edge_swap import CAUSAL_SWAP
 from causalcal.ancestry import AncestralCounts, raw_causal_probabilities
 from causalcal.errors import InputError
-from causalcal.pairs import n_pairs, pair_arguments, pair_index
+from causalcal.pairs import CAUSAL_SWAP, n_pairs, pair_arguments, pair_index
 
 __all__ = ["CausalProbabilities"]
 

@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from causalcal._columns import (
+from causalcal._io import atomic_write, read_csv_file
+from causalcal._raw_columns import (
     DISCRETIZE_METHODS,
     MISSING_POLICIES,
     discretize,
@@ -24,7 +25,6 @@ from causalcal._columns import (
     typed_column,
     without_columns,
 )
-from causalcal._io import atomic_write, read_csv_file
 from causalcal._validation import check_unique_names, warn_formula_names
 from causalcal.errors import InputError
 

@@ -16,7 +16,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from causalcal._edge_swap import EDGE_SWAP, swap_directions
 from causalcal._edges_io import (
     PROBABILITY_COLUMNS,
     read_csv,
@@ -29,7 +28,15 @@ from causalcal._validation import check_probability_rows, warn_formula_names
 from causalcal.ancestry import AncestralCounts
 from causalcal.errors import InputError
 from causalcal.graph import PDAG
-from causalcal.pairs import EdgeType, n_pairs, pair_arguments, pair_from_index, pair_index
+from causalcal.pairs import (
+    EDGE_SWAP,
+    EdgeType,
+    n_pairs,
+    pair_arguments,
+    pair_from_index,
+    pair_index,
+    swap_directions,
+)
 
 __all__ = [
     "EdgeType",

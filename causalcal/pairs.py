@@ -1,9 +1,15 @@
-"""Edge types of an unordered variable pair and the row-major list of all pairs.
+"""Edge types of an unordered variable pair, the row-major list of all pairs, and a pair
+written the other way round.
 
 Thesis §6.2.3: for every pair (A, B) the bootstrap counts four edge classes,
 ``A ⋯ B``, ``A → B``, ``B → A`` and ``A — B``. docs/design.md §3 fixes their order. This
 module sits below :mod:`causalcal.graph` and :mod:`causalcal.edges` (docs/design.md §2),
 which re-exports its names.
+
+Writing a pair the other way round (docs/design.md §3): the edge type of (B, A) is that
+of (A, B) with forward and backward swapped, the permutation σ = (0, 2, 1, 3) of
+``(none, A → B, B → A, A — B)``; σ is its own inverse (:data:`EDGE_SWAP`,
+:func:`swap_directions`, :func:`swap_labels`; :data:`CAUSAL_SWAP` for the causal classes).
 """
 
 from __future__ import annotations
@@ -14,8 +20,9 @@ import numpy as np
 
 from causalcal.errors import InputError
 
-__all__ = ["CAUSAL_RELATION_SYMBOLS", "RELATION_SYMBOLS", "CausalType", "EdgeType", "n_pairs",
-           "pair_arguments", "pair_from_index", "pair_index"]
+__all__ = ["CAUSAL_RELATION_SYMBOLS", "CAUSAL_SWAP", "EDGE_SWAP", "RELATION_SYMBOLS", "CausalType",
+           "EdgeType", "n_pairs", "pair_arguments", "pair_from_index", "pair_index",
+           "swap_directions", "swap_labels"]
 
 RELATION_SYMBOLS = ("none", "->", "<-", "--")
 #: Relations of known causal statements in ``a,b,relation`` files (docs/design.md §3):
@@ -106,3 +113,20 @@ def pair_from_index(k: np.ndarray, n_vars: int) -> tuple[np.ndarray, np.ndarray]
     i = np.where((i + 1) * (2 * n_vars - i - 2) // 2 <= k, i + 1, i)
     j = k - i * (2 * n_vars - i - 1) // 2 + i + 1
     return i, j
+
+
+#: The edge-type columns of a pair written the other way round: forward <-> backward.
+EDGE_SWAP = (0, 2, 1, 3)
+#: The causal-relation columns (neither, A causes B, B causes A) of a pair written the
+#: other way round (docs/design.md §3.1).
+CAUSAL_SWAP = (0, 2, 1)
+
+
+def swap_directions(probs: np.ndarray) -> np.ndarray:
+    """``probs`` (…, 4) with its forward and backward columns exchanged (a copy)."""
+    return np.asarray(probs)[..., list(EDGE_SWAP)]
+
+
+def swap_labels(labels: np.ndarray) -> np.ndarray:
+    """Edge-type labels of the pairs written the other way round."""
+    return np.asarray(EDGE_SWAP)[np.asarray(labels)]

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from causalcal._edge_swap import swap_labels
 from causalcal._io import read_csv_file
 from causalcal.errors import InputError
 from causalcal.pairs import (
@@ -27,6 +26,7 @@ from causalcal.pairs import (
     n_pairs,
     pair_from_index,
     pair_index,
+    swap_labels,
 )
 
 __all__ = ["CAUSAL_PAIR_COLUMNS", "RELATIONS", "RELATION_COLUMNS", "pairs_frame",

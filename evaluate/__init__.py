@@ -1,12 +1,17 @@
-"""Edge-type evaluation, stratified calibration sets and simulation studies (thesis §6.2.4–6.2.5).
+"""Edge-type and causal measures, reports and simulation studies (thesis §6.2.4–6.2.5).
 
 * :func:`edge_type_metrics` — precision/recall/F1 (directed by thesis Table 32), MCE with
   100-instance bins per edge type, overall MCE, ECE and Brier.
 * :func:`causal_metrics` — the same for the three causal classes (neither, A causes B,
   B causes A; docs/design.md §9.9), with the AUROC of P(X causes Y).
+* :func:`summarize_runs`, :func:`paired_wilcoxon`, :func:`markdown_table` — the study's
+  tables (:mod:`.report`; the thesis's own in :mod:`.thesis_comparison`).
 * :func:`run_study` / :func:`preset` — the cached, resumable study behind Tables 33–34
   (:mod:`.study` runs the loop over :mod:`.study_config`, :mod:`.study_cache`,
   :mod:`.study_run`, :mod:`.study_output` and :mod:`.study_files`).
+
+The study's calibration sets are drawn by :mod:`causalcal.edgecal`, its figures by
+:mod:`causalcal.figures`.
 """
 
 from .causal_metrics import causal_metrics

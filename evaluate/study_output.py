@@ -107,7 +107,7 @@ def write_outputs(config: StudyConfig, out: Path, results: Path, records: list[d
 
 
 def _write_plots(folder: Path, records: Sequence[dict]) -> dict[str, Path]:
-    from .plots import matplotlib_available, plot_reliability, pool_reliability
+    from causalcal.figures.plots import matplotlib_available, plot_reliability, pool_reliability
 
     if not matplotlib_available():
         warnings.warn("matplotlib is not installed: no reliability diagrams "

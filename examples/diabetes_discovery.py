@@ -88,7 +88,7 @@ def main(out: Path, n_boot: int = 30, seed: int = 0):
         print(err)
 
     try:
-        from causalcal.evaluate.plots import plot_network, plot_reliability
+        from causalcal.figures.plots import plot_network, plot_reliability
     except ImportError:  # pragma: no cover - the plots module needs only numpy itself
         return result
     try:

@@ -36,7 +36,7 @@ import argparse
 import time
 from pathlib import Path
 
-from causalcal.cli._realdata import (
+from causalcal.cli._real_data_options import (
     add_data_arguments,
     add_graph_arguments,
     add_jobs_argument,

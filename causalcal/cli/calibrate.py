@@ -58,7 +58,7 @@ def _fit_on_truth(args, inputs, params):
         fit_edge_calibrator,
     )
     from causalcal.evaluate.study_config import derive_seed
-    from causalcal.evaluate.truth import truth_from_csv
+    from causalcal.relations_io import truth_from_csv
 
     if args.n_cal is None:
         raise CLIError("--truth needs --n-cal N (the calibration set size)")
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     from causalcal.cli import CLIError, check_calibrator, check_output_file, parse_params
     from causalcal.edgecal import PairInputs, label_counts
     from causalcal.edges import EdgeProbabilities
-    from causalcal.evaluate.truth import pairs_frame
+    from causalcal.relations_io import pairs_frame
 
     out = Path(args.out)
     check_output_file(args.out, "--out", (".npz", ".csv"))

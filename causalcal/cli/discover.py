@@ -62,7 +62,7 @@ from causalcal.cli import (
     feature_groups,
     parse_params,
 )
-from causalcal.cli._realdata import (
+from causalcal.cli._real_data_options import (
     add_data_arguments,
     add_graph_arguments,
     add_jobs_argument,
@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     check_graph_arguments(args)
     if args.plot is not None:
         from causalcal.cli import check_output_dir
-        from causalcal.evaluate.plots import matplotlib_available
+        from causalcal.figures.plots import matplotlib_available
 
         if not matplotlib_available():
             raise CLIError("--plot needs matplotlib: pip install 'causalcal[plot]'")
@@ -208,7 +208,7 @@ def _write_plots(result, folder: Path, threshold: float | str, tiers: dict | Non
     """The averaged network (known relations in their own colour, ``tiers`` as columns)
     and the known pairs' reliability diagram as PNG files."""
     from causalcal._io import atomic_write
-    from causalcal.evaluate.plots import plot_network, plot_reliability
+    from causalcal.figures.plots import plot_network, plot_reliability
 
     figures = {
         "network.png": plot_network(result.network_probabilities(threshold), threshold,

@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
                       handle, indent=1)
         print(f"measures -> {args.json}")
     if args.plot:
-        from causalcal.evaluate.plots import matplotlib_available, plot_reliability
+        from causalcal.figures.plots import matplotlib_available, plot_reliability
 
         if not matplotlib_available():
             print("no plot: matplotlib is not installed (pip install 'causalcal[plot]')")

@@ -90,7 +90,7 @@ class DiscoveryResult:
         """Reliability-diagram bins of P(no edge) on the known pairs, bootstrap and
         calibrated (in-sample), both as the known pairs' own selected distribution
         (corrected for how they were chosen): ``({"none": bins}, {"none": bins})`` for
-        :func:`causalcal.evaluate.plots.plot_reliability`. Only "no edge" is an exact
+        :func:`causalcal.figures.plots.plot_reliability`. Only "no edge" is an exact
         label there (a known arc is "→ or —")."""
         self._edge_types("the known pairs' reliability diagram")
         calset, offsets = self.fit.calibration_set, self.fit.offsets
@@ -110,7 +110,7 @@ class DiscoveryResult:
         """The calibrated probabilities of the candidate pairs with P(adjacent) ≥
         ``threshold`` (``"estimated"``: all, which the estimate needs), and the known
         pairs as certain (``->`` is the arc, ``--`` an undirected edge, ``none`` no edge):
-        what :meth:`averaged_network` and :func:`causalcal.evaluate.plots.plot_network`
+        what :meth:`averaged_network` and :func:`causalcal.figures.plots.plot_network`
         draw."""
         self._edge_types("the averaged network")
         names = self.probabilities.names

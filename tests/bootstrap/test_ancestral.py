@@ -12,7 +12,7 @@ from causalcal.bootstrap.ancestral import (
     checkpoint_ancestral_counts,
     replicate_edges,
 )
-from causalcal.bootstrap.searches import get_search
+from causalcal.bootstrap.search.registry import get_search
 from causalcal.edges import EdgeProbabilities, pair_index
 from causalcal.errors import InputError
 from causalcal.graph import PDAG

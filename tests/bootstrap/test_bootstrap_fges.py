@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from causalcal.bootstrap import bootstrap_edge_probabilities, bootstrap_weights
-from causalcal.bootstrap.searches import get_search
+from causalcal.bootstrap.search.registry import get_search
 from causalcal.cli import main
 from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities, dense_labels, n_pairs

@@ -94,7 +94,7 @@ def test_edge_csv_with_an_empty_n_boot_line(sim, tmp_path, capsys):
 
 
 def test_discover_api_takes_a_probabilities_path(sim, tmp_path):
-    from causalcal.evaluate.truth import pairs_frame
+    from causalcal.relations_io import pairs_frame
     from causalcal.workflow.discover import discover
 
     probs = EdgeProbabilities.load(sim / "probs.npz")

@@ -88,8 +88,9 @@ def test_brute_force_on_random_cpdags():
     assert n_strict >= 10  # definite beyond directed paths is exercised
 
 
-def test_issue_example_two_non_adjacent_neighbours():
-    # A — C, A — D, C → B, D → B, C and D non-adjacent (issue 30)
+def test_definite_ancestor_through_two_non_adjacent_neighbours():
+    # A — C, A — D, C → B, D → B, C and D non-adjacent: no member has C → A ← D (a new
+    # v-structure), so in every member A reaches B through C or D (issue 30's example)
     a, b, c, d = range(4)
     g = PDAG.from_edges(4, directed=[(c, b), (d, b)], undirected=[(a, c), (a, d)])
     definite, possible = ancestral_relations(g)

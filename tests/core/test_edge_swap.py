@@ -1,11 +1,11 @@
-"""causalcal._edge_swap: writing a pair the other way round swaps forward and backward."""
+"""causalcal.pairs: writing a pair the other way round swaps forward and backward."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from causalcal._edge_swap import EDGE_SWAP, swap_directions, swap_labels
 from causalcal.edges import EdgeProbabilities, EdgeType
+from causalcal.pairs import EDGE_SWAP, swap_directions, swap_labels
 
 
 def test_swap_by_hand_and_involution():

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 import causalcal
 from causalcal import Knowledge
 from causalcal.bootstrap import BDeuScore, bootstrap_edge_probabilities, fges
-from causalcal.bootstrap.boss import boss
-from causalcal.bootstrap.fges import FGES
+from causalcal.bootstrap.search.boss import boss
+from causalcal.bootstrap.search.fges import FGES
 from causalcal.data import DiscreteData
 from causalcal.errors import InputError
 from causalcal.graph import PDAG, apply_meek_rules, dag_to_cpdag

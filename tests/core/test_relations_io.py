@@ -1,6 +1,5 @@
 """The a,b,relation files (causalcal.relations_io): names match the data's exactly
-(issue 27 item 7), header names are compared without blanks, and the evaluate stage's
-old import paths still work."""
+(issue 27 item 7) and header names are compared without blanks."""
 
 from __future__ import annotations
 
@@ -74,12 +73,3 @@ def test_truth_round_trip_keeps_blank_names(tmp_path):
     np.testing.assert_array_equal(dense, [EdgeType.FORWARD, EdgeType.NONE,
                                           EdgeType.UNDIRECTED])
     assert list(pairs_frame(keys, labels, names)["relation"]) == ["->", "--"]
-
-
-def test_old_import_paths_are_the_core_functions():
-    from causalcal import relations_io, workflow
-    from causalcal.evaluate import truth
-
-    assert workflow.read_known_pairs is relations_io.read_known_pairs
-    for name in ("pairs_frame", "truth_frame", "truth_from_csv"):
-        assert getattr(truth, name) is getattr(relations_io, name)

@@ -3,14 +3,14 @@ backward equivalence search; thesis §6.2.2; docs/design.md §5).
 
 A mixin of :class:`.fges.FGES`: it uses the search state's graph, score, queue
 (``heap``, ``options``, ``in_stamp``), knowledge and the operators of
-:class:`.ges_ops.GESState`.
+:class:`.ges_operators.GESState`.
 """
 
 from __future__ import annotations
 
 import heapq
 
-from .ges_ops import MIN_GAIN, cliques_within
+from .ges_operators import MIN_GAIN, cliques_within
 
 __all__ = ["BackwardPhase"]
 

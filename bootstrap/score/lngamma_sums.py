@@ -1,9 +1,9 @@
 """The lnΓ sums of stacked families from their counts (thesis §2.3.2; docs/design.md §5).
 
-:func:`.bdeu_batch.family_gains` counts; this module turns a block of counts into the
+:func:`.family_gains.family_gains` counts; this module turns a block of counts into the
 likelihood part of ``s(y | P ∪ {x})`` for every candidate ``x`` and of each ``s(y | P)``:
 numpy array operations a table cell at a time, or for integer weights the compiled loop of
-:mod:`.bdeu_kernel`, which adds the same terms in the same order (bit for bit).
+:mod:`.kernel`, which adds the same terms in the same order (bit for bit).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
-from . import bdeu_kernel
+from . import kernel
 
 __all__ = ["block_likelihoods", "block_sums", "stacked_rows"]
 
@@ -122,14 +122,14 @@ def stacked_rows(fams: list) -> tuple[list[int], list[int], np.ndarray, np.ndarr
 
 def block_likelihoods(score, cs, fams: list, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Likelihood parts of ``s(y | P ∪ {x})`` for stacked families ``(y, P, rows)`` and every
-    candidate ``x`` of ``cs`` (a :class:`.bdeu_batch._Columns`; local positions) from their
+    candidate ``x`` of ``cs`` (a :class:`.family_gains._Columns`; local positions) from their
     reduced counts ``counts`` (width × stacked rows), a category of ``x`` at a time, and
     of each ``s(y | P)`` from its row totals (a constant candidate leaves the likelihood
     as it is)."""
     sizes, n_cfg, tot, cfg_starts = stacked_rows(fams)
     terms = _Terms(score, cs.lay, fams, sizes, n_cfg)
-    if terms.exact and bdeu_kernel.KERNEL:  # the same sums in one compiled loop
-        return bdeu_kernel.block_likelihoods(
+    if terms.exact and kernel.KERNEL:  # the same sums in one compiled loop
+        return kernel.block_likelihoods(
             counts, cfg_starts, tot, terms.off, terms.table, terms.step,
             cs.lay.kernel_arities, cs.group_table, _NO_CUTS if terms.cuts is None
             else terms.cuts, len(fams), len(cs.variables))

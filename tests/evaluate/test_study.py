@@ -16,7 +16,7 @@ def _missing() -> str | None:
     """Why the pipeline cannot run yet (the stages land from other issues), or None."""
     try:
         from causalcal.bootstrap import bootstrap_edge_probabilities  # noqa: F401
-        from causalcal.bootstrap.searches import get_search
+        from causalcal.bootstrap.search.registry import get_search
         from causalcal.simulate import random_network  # noqa: F401
 
         get_search("fges")
@@ -144,7 +144,7 @@ def test_pair_features_study_reuses_bootstraps(quick_study, capsys):
 @pytest.mark.slow
 def test_calibrate_and_evaluate_commands(quick_study, tmp_path, capsys):
     from causalcal.edges import EdgeProbabilities
-    from causalcal.evaluate.truth import truth_frame
+    from causalcal.relations_io import truth_frame
 
     unit = quick_study / "cache" / "V100_E100_r0"
     probs = EdgeProbabilities.load(unit / "probs.npz")

@@ -6,7 +6,7 @@ run hundreds of times" (§6.2.6): :func:`get_search` returns
 * ``"fges"`` — :func:`causalcal.bootstrap.fges` (BDeu; weights are native): GES's
   result at heuristic speed (full neighbourhood, candidate parents bounded by pairwise
   gain at large V; ``faithfulness_assumed=True`` for Tetrad's faster heuristic);
-* ``"boss"`` — :func:`causalcal.bootstrap.boss.boss`, the best order score search started
+* ``"boss"`` — :func:`causalcal.bootstrap.boss`, the best order score search started
   from that result (BDeu; weights are native; slower, scores at least as high);
 * ``"ges"`` — causal-learn's GES with its BDeu score (slow: meant for small V; weights
   must be integer multiplicities, the rows are repeated);

@@ -126,12 +126,12 @@ def plot_network(probabilities, threshold: float | str = 0.5, *,
     oriented edges, plain lines for undirected ones; edges of ``known`` pairs (names,
     either order: relations given, not found) in another colour; the others labelled with
     their P(adjacent) where there are at most 40 edges. Every variable is a
-    label in a box, placed by :func:`causalcal.evaluate.layout.network_layout` (``tiers``
+    label in a box, placed by :func:`causalcal.figures.layout.network_layout` (``tiers``
     as bands, each with its header); the figure grows with the number of variables so
     that labels stay readable. Deterministic."""
     import networkx as nx
 
-    from causalcal.evaluate.layout import network_layout
+    from causalcal.figures.layout import network_layout
     from causalcal.graph_io import KNOWN_COLOUR
 
     graph = probabilities.averaged_network(threshold)

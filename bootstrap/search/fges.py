@@ -1,26 +1,28 @@
 """Fast Greedy Equivalence Search with the BDeu score (thesis §6.2.2; docs/design.md §5).
 
 Ramsey, Glymour, Sanchez-Romero & Glymour (2017), "A million variables and more", on
-Chickering's (2002) GES; operators and CPDAG maintenance are in :mod:`.ges_ops`, the
-backward phase in :mod:`.bes`.
+Chickering's (2002) GES; operators and CPDAG maintenance are in :mod:`.ges_operators`,
+the backward phase in :mod:`.bes`.
 
 * As in FGES, every ordered pair's best operator waits in a priority queue ("arrows"),
   stamped with its target's context; an arrow whose options fail the semi-directed path
   test is parked with the refuting paths until a newly directed edge cuts one.
 * ``faithfulness_assumed=False`` (the default) searches GES's neighbourhood: after every
   step, each node whose context changed rescores *all* its candidate parents in one
-  stacked product (:func:`.bdeu_batch.family_gains`), so the search is Chickering's GES
-  (it reproduces causal-learn's GES result).  At large V each node's candidate parents
-  are its ``max_candidates`` best partners by pairwise gain (``"auto"`` = ⌈10⁶ / V⌉:
-  all up to V = 1001, 200 at V = 5000; ``None``: all); the pairwise gains are also every
-  node's empty-parent family, so that one is never recounted.
+  stacked product (:func:`~causalcal.bootstrap.score.family_gains.family_gains`), so the
+  search is Chickering's GES (it reproduces causal-learn's GES result).  At large V each
+  node's candidate parents are its ``max_candidates`` best partners by pairwise gain
+  (``"auto"`` = ⌈10⁶ / V⌉: all up to V = 1001, 200 at V = 5000; ``None``: all); the
+  pairwise gains are also every node's empty-parent family, so that one is never
+  recounted.
 * ``faithfulness_assumed=True`` is Tetrad's one-edge faithfulness heuristic: only pairs
   with a positive pairwise gain, then a second forward + backward pass that also admits
   pairs two steps apart through a non-collider (faster; can score well below GES).
 * ``knowledge`` (:class:`causalcal.Knowledge`): required arcs go in first and are never
   deleted; operators adding an excluded arc are never considered (Tetrad's way).
 * Ties are broken by ``(X, Y)`` index order: a run is a pure function of its inputs;
-  ``verbose`` logs every step (logger ``causalcal.bootstrap.ges_ops``, level INFO).
+  ``verbose`` logs every step (logger ``causalcal.bootstrap.search.ges_operators``,
+  level INFO).
 """
 
 from __future__ import annotations
@@ -35,11 +37,11 @@ from causalcal.errors import InputError
 from causalcal.graph import PDAG
 from causalcal.knowledge import BoundKnowledge, Knowledge, bind_knowledge
 
-from .bdeu import BDeuScore
-from .bdeu_batch import batch_layout, family_gains
-from .bdeu_pairs import empty_families
+from ..score.bdeu import BDeuScore
+from ..score.family_gains import batch_layout, family_gains
+from ..score.pair_gains import empty_families
 from .bes import BackwardPhase
-from .ges_ops import MIN_GAIN, GESState, candidate_limit, cliques_within, is_clique
+from .ges_operators import MIN_GAIN, GESState, candidate_limit, cliques_within, is_clique
 
 __all__ = ["fges", "FGES", "candidate_limit"]
 

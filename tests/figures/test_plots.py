@@ -13,7 +13,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import FancyArrowPatch  # noqa: E402
 
 from causalcal.edges import EdgeProbabilities  # noqa: E402
-from causalcal.evaluate.plots import plot_network, plot_reliability  # noqa: E402
+from causalcal.figures.plots import plot_network, plot_reliability  # noqa: E402
 
 BINS = {"none": {"count": [5, 0, 5], "sum_p": [0.5, 0, 4.5], "sum_y": [1, 0, 4]}}
 

@@ -3,20 +3,20 @@ and §11).
 
 With integer weights every number here is the numpy code's, **bit for bit**:
 
-* :func:`encode` — the reduced one-hot rows of :meth:`.bdeu_batch._Layout.encode`;
+* :func:`encode` — the reduced one-hot rows of :meth:`.family_gains._Layout.encode`;
 * :func:`family_rows` — a family's row per sample, row totals and configuration starts
-  (:func:`.bdeu_batch._family_rows`);
+  (:func:`.family_gains._family_rows`);
 * :func:`count_rows` — the counts of all candidates, ``Zᵀ X``, a sample's row of bytes
   added into its row of floats (instead of scipy's sparse product over float32);
 * :func:`count_bits` — the counts of a subset of candidates from bit sets, a weight a
   binary digit at a time (instead of gathering their columns for a dense BLAS product);
 * :func:`block_likelihoods` — the BDeu likelihood of ``s(y | P ∪ {x})`` for every
-  candidate ``x``, lookups in the lnΓ tables of :func:`.bdeu_sums._lookup_tables` in one
-  loop (instead of some 40 array operations in :func:`.bdeu_sums.block_likelihoods`),
+  candidate ``x``, lookups in the lnΓ tables of :func:`.lngamma_sums._lookup_tables` in one
+  loop (instead of some 40 array operations in :func:`.lngamma_sums.block_likelihoods`),
   the terms added in numpy's order (category by category, then numpy's pairwise
   summation over a family's columns, :func:`_pairwise`);
 * :func:`select_gains` — a family's candidates whose gain exceeds the threshold;
-* :func:`pair_terms` — the pairs' lnΓ sums of :mod:`.bdeu_pairs`, cell by cell.
+* :func:`pair_terms` — the pairs' lnΓ sums of :mod:`.pair_gains`, cell by cell.
 
 Counts are exact integers either way.  Without numba, or with ``CAUSALCAL_NO_NUMBA=1``
 (``KERNEL`` False), the numpy code runs and gives the same numbers.
@@ -158,7 +158,7 @@ def _kernel(counts, cfg_starts, tot, off, table, step, arities, groups, cuts, n_
         else:
             _candidate_values(counts, first[v], arity[v], start[v], table, off, both_tot,
                               cfg_starts, cell, rest, vals)
-        # each family's columns added as bdeu_sums._Terms.per_family adds them (written
+        # each family's columns added as lngamma_sums._Terms.per_family adds them (written
         # out here: a compiled call per candidate and family doubles the kernel's time)
         if n_fams == 1:
             lik[0, col] = (_leaf(vals, 0, ncols) if ncols <= _PAIRWISE_BLOCK
@@ -343,8 +343,8 @@ def count_bits(bits: np.ndarray, cols: np.ndarray, rows: np.ndarray, k: int,
 def pair_terms(g: np.ndarray, ma: np.ndarray, mb: np.ndarray, ra: int, rb: int,
                table: np.ndarray, out: np.ndarray) -> None:
     """Add to ``out`` (a × b) each pair's Σ over its ``r_a × r_b`` count table of
-    ``table[N]`` as :meth:`.bdeu_pairs._PairGains._log_gammas` does, a cell at a time in
-    the order of :func:`.bdeu_pairs._pair_cells`: from the reduced product block ``g``
+    ``table[N]`` as :meth:`.pair_gains._PairGains._log_gammas` does, a cell at a time in
+    the order of :func:`.pair_gains._pair_cells`: from the reduced product block ``g``
     (exact counts) and the integer marginals ``ma`` (a, ≥ r_a) and ``mb`` (b, ≥ r_b)."""
     _pair_terms(g, ma, mb, ra, rb, table, out)
 
@@ -366,7 +366,7 @@ def encode(codes: np.ndarray, order: np.ndarray, par: np.ndarray, cols: np.ndarr
 
 def family_rows(codes: np.ndarray, parents: np.ndarray, y: int, arities: np.ndarray,
                 weights: np.ndarray, max_configs: int):
-    """What :func:`.bdeu_batch._family_rows` returns (a row label per sample, the rows'
+    """What :func:`.family_gains._family_rows` returns (a row label per sample, the rows'
     weighted totals, each configuration's first row) when the parents have at most
     ``max_configs`` configurations, and whether they had (if not: empty arrays)."""
     return _family_rows(codes, parents, y, arities, weights, max_configs)
@@ -385,7 +385,7 @@ def block_likelihoods(counts: np.ndarray, cfg_starts: np.ndarray, tot: np.ndarra
                       off: np.ndarray, table: np.ndarray, step: int,
                       arities: np.ndarray, groups: np.ndarray, cuts: np.ndarray,
                       n_fams: int, n_vars: int) -> tuple[np.ndarray, np.ndarray]:
-    """What :func:`.bdeu_sums.block_likelihoods` returns for integer weights: the
+    """What :func:`.lngamma_sums.block_likelihoods` returns for integer weights: the
     likelihood parts ``(n_fams, n_vars)`` of every candidate and each family's own.
 
     ``counts`` (width × rows, exact) are the reduced counts, ``cfg_starts`` the rows'

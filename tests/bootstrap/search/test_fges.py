@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from causalcal.bootstrap import BDeuScore, available_searches, fges, get_search
-from causalcal.bootstrap.fges import FGES
-from causalcal.bootstrap.searches import _dense_codes, ges_causallearn
+from causalcal.bootstrap.search.fges import FGES
+from causalcal.bootstrap.search.registry import _dense_codes, ges_causallearn
 from causalcal.data import DiscreteData
 from causalcal.graph import PDAG, dag_to_cpdag, pdag_to_dag
 from causalcal.simulate import random_network
@@ -184,7 +184,7 @@ def test_phases_end_in_local_optima(seed, monkeypatch):
 
 def test_bulk_scoring_of_same_context_candidates_changes_nothing(monkeypatch):
     """The faithfulness heuristic scores few candidates one by one, many in bulk."""
-    fges_module = sys.modules["causalcal.bootstrap.fges"]  # the attribute is the function
+    fges_module = sys.modules["causalcal.bootstrap.search.fges"]  # the attribute is the function
 
     for seed in range(3):
         d = random_network(25, 45, seed=seed).sample(800, seed=seed)

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from causalcal.bootstrap import BDeuScore, bootstrap_edge_probabilities, fges, get_search
-from causalcal.bootstrap.boss import BOSS, GrowShrinkTree, boss
-from causalcal.bootstrap.searches import _dense_codes, ges_causallearn
+from causalcal.bootstrap.search.boss import BOSS, GrowShrinkTree, boss
+from causalcal.bootstrap.search.registry import _dense_codes, ges_causallearn
 from causalcal.data import DiscreteData
 from causalcal.graph import dag_to_cpdag, pdag_to_dag
 from causalcal.simulate import load_network, random_network

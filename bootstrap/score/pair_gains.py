@@ -1,7 +1,7 @@
 """Gains of every pair as one count product (thesis §6.2.2; docs/design.md §5).
 
 ``Xᵀ diag(w) X`` over the reduced one-hot encoding ``X`` (each variable's last category
-dropped, see :mod:`.bdeu_batch`) holds the r_i × r_j count tables of all pairs, hence
+dropped, see :mod:`.family_gains`) holds the r_i × r_j count tables of all pairs, hence
 ``s(j | {i}) − s(j | ∅)`` for every pair (BDeu is score equivalent, so one gain serves
 both directions).  The products run in blocks of rows, float32 BLAS for integer weights
 (exact counts, lnΓ from lookup tables), torch on ``score.device`` if set.
@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import gammaln
 
-from . import bdeu_kernel
-from .bdeu_batch import batch_layout
+from . import kernel
+from .family_gains import batch_layout
 
 __all__ = ["empty_families", "pairwise_gains"]
 
@@ -94,8 +94,8 @@ class _PairGains:
         table = self.tables.get((ra, rb)) if exact else None
         if exact and table is None:
             table = self.tables[(ra, rb)] = gammaln(self.counts_range + c) - gammaln(c)
-        if exact and bdeu_kernel.KERNEL:  # the same sums in one compiled loop
-            bdeu_kernel.pair_terms(g, self.imarg[r0:r1], self.imarg[c0:c1], ra, rb, table, out)
+        if exact and kernel.KERNEL:  # the same sums in one compiled loop
+            kernel.pair_terms(g, self.imarg[r0:r1], self.imarg[c0:c1], ra, rb, table, out)
             return
         marg = self.imarg if exact else self.marg
         if exact:
@@ -191,7 +191,7 @@ def pairwise_gains(
 def empty_families(a: np.ndarray, t: np.ndarray, gain: np.ndarray, n_vars: int) -> dict:
     """The improving gains of every family ``(t, ∅)``, from the pairwise gains of the
     arrows ``a → t``: ``{(t, frozenset()): (sources sorted, gains)}`` for every variable,
-    as :func:`.bdeu_batch.family_gains` would return them."""
+    as :func:`.family_gains.family_gains` would return them."""
     order = np.lexsort((a, t))
     a, t, gain = a[order], t[order], gain[order]
     bounds = np.searchsorted(t, np.arange(n_vars + 1))

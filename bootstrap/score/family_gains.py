@@ -3,7 +3,7 @@
 Counting is the hot path of every score-based search here, and counting many families at
 once is a matrix product.  Let ``X`` be the n × ΣA one-hot encoding of all variables.
 
-* :func:`.bdeu_pairs.pairwise_gains` — ``Xᵀ diag(w) X`` holds the r_i × r_j count tables
+* :func:`.pair_gains.pairwise_gains` — ``Xᵀ diag(w) X`` holds the r_i × r_j count tables
   of all pairs (see that module).
 * :func:`family_gains` — for requests ``(y, P)``, ``Zᵀ diag(w) X`` with ``Z`` the one-hot
   of the observed ``(configuration of P, y)`` values holds ``N(P, y, x)`` for every
@@ -15,8 +15,8 @@ once is a matrix product.  Let ``X`` be the n × ΣA one-hot encoding of all var
 Both products drop the last category of every variable from ``X`` (its counts are the
 row totals minus the others), which shrinks the product by a factor of about
 ``(ΣA − V) / ΣA`` (its square for the pairs).  For integer weights the float32 products
-are exact, lnΓ comes from lookup tables (:mod:`.bdeu_sums`), and the counts and sums run
-as the compiled loops of :mod:`.bdeu_kernel` (same numbers, bit for bit).
+are exact, lnΓ comes from lookup tables (:mod:`.lngamma_sums`), and the counts and sums run
+as the compiled loops of :mod:`.kernel` (same numbers, bit for bit).
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import sparse
 
-from . import bdeu_kernel
-from .bdeu_sums import block_likelihoods as _block_likelihoods
-from .bdeu_sums import block_sums
-from .bdeu_torch import DeviceCounts
+from . import kernel
+from .device import DeviceCounts
+from .lngamma_sums import block_likelihoods as _block_likelihoods
+from .lngamma_sums import block_sums
 
 __all__ = ["batch_layout", "family_gains"]
 
@@ -78,7 +78,7 @@ class _Layout:
         self.samples = np.arange(score.n_samples)
         self.table_size = int(round(score.total_weight)) + 1 if self.exact else 0
         # a family's lnΓ tables: one pair per arity of a candidate (1: none; see
-        # bdeu_sums._lookup_tables), at 2·table_size × its index
+        # lngamma_sums._lookup_tables), at 2·table_size × its index
         self.table_arities = tuple(sorted({1, *self.arities}))
         self.table_index = {r: i for i, r in enumerate(self.table_arities)}
         self.flag = np.zeros(score.n_vars, dtype=bool)  # scratch of :meth:`_Columns.members`
@@ -88,8 +88,8 @@ class _Layout:
         """Reduced one-hot of samples ``r0 … r1 − 1`` (sorted variable order), in the count
         type unless ``dtype`` is given."""
         x = np.zeros((r1 - r0, self.width), dtype=dtype or self.dtype)
-        if bdeu_kernel.KERNEL:
-            bdeu_kernel.encode(self.score._codes, self.order, self.par, self.cols, r0, x)
+        if kernel.KERNEL:
+            kernel.encode(self.score._codes, self.order, self.par, self.cols, r0, x)
             return x
         codes = self.score._codes[self.order, r0:r1]  # sorted variables × samples
         hit = codes < (self.par - 1)[:, None]
@@ -105,16 +105,16 @@ class _Layout:
 
     @property
     def onehot_u8(self) -> np.ndarray:
-        """The one-hot matrix as uint8, for the compiled count (:mod:`.bdeu_kernel`)."""
+        """The one-hot matrix as uint8, for the compiled count (:mod:`.kernel`)."""
         if self._onehot_u8 is None:
             self._onehot_u8 = self.encode(0, self.score.n_samples, np.uint8)
         return self._onehot_u8
 
     @property
     def bits(self) -> np.ndarray:
-        """The transposed one-hot's rows as bit sets (:func:`.bdeu_kernel.pack_bits`)."""
+        """The transposed one-hot's rows as bit sets (:func:`.kernel.pack_bits`)."""
         if self._bits is None:
-            self._bits = bdeu_kernel.pack_bits(self.transposed)
+            self._bits = kernel.pack_bits(self.transposed)
         return self._bits
 
     @property
@@ -180,7 +180,7 @@ class _Columns:
     group may be empty).  All variables (``cols`` None): counts come from a sparse product
     with the one-hot matrix; a subset: from a dense product with its rows ``cols`` of the
     transposed one-hot (a cheap gather).  With integer weights the compiled
-    :mod:`.bdeu_kernel` counts instead (bytes into floats; bit sets for a subset), with
+    :mod:`.kernel` counts instead (bytes into floats; bit sets for a subset), with
     the same numbers."""
 
     def __init__(self, lay: _Layout, variables: np.ndarray, group_table: np.ndarray,
@@ -214,11 +214,11 @@ class _Columns:
             rows = np.stack([lab + o for lab, o in zip(labels, offs)], axis=1).ravel()
         if lay.device is not None:
             return lay.device.count(self.cols, rows, k, sum(sizes))
-        if lay.exact and bdeu_kernel.KERNEL:
+        if lay.exact and kernel.KERNEL:
             if self.cols is not None:
-                return bdeu_kernel.count_bits(lay.bits, self.cols, rows, k, lay.int_weights,
+                return kernel.count_bits(lay.bits, self.cols, rows, k, lay.int_weights,
                                               lay.n_planes, sum(sizes))
-            counts = bdeu_kernel.count_rows(lay.onehot_u8, rows, k, w, sum(sizes))
+            counts = kernel.count_rows(lay.onehot_u8, rows, k, w, sum(sizes))
             return np.ascontiguousarray(counts.T)
         if self.cols is None:
             z = sparse.csc_matrix(
@@ -256,8 +256,8 @@ def _subset_columns(lay: _Layout, pos: np.ndarray) -> list[_Columns]:
 
 def _family_rows(score, y: int, parents: list[int]):
     """Observed (config, y) groups: row label per sample, weighted totals, config starts."""
-    if bdeu_kernel.KERNEL and score.weights is not None:  # the same arrays, compiled
-        found = bdeu_kernel.family_rows(score._codes, np.array(parents, dtype=np.intp), y,
+    if kernel.KERNEL and score.weights is not None:  # the same arrays, compiled
+        found = kernel.family_rows(score._codes, np.array(parents, dtype=np.intp), y,
                                         score.arities, score.weights, 4 * score.n_samples)
         if found[3]:
             return found[:3]
@@ -333,8 +333,8 @@ def _select(cs: _Columns, lik: np.ndarray, change: float, excluded: list[int],
             min_gain: float) -> tuple[np.ndarray, np.ndarray]:
     """The candidates (in their local order) whose gain ``lik + change`` exceeds
     ``min_gain``, none of ``excluded``, and their gains."""
-    if bdeu_kernel.KERNEL:  # the same selection in one compiled pass
-        return bdeu_kernel.select_gains(lik, change, cs.variables,
+    if kernel.KERNEL:  # the same selection in one compiled pass
+        return kernel.select_gains(lik, change, cs.variables,
                                         np.array(excluded, np.intp), min_gain)
     gain = lik + change
     keep = (gain > min_gain) & ~cs.members(excluded)

@@ -1,22 +1,26 @@
 """BDeu score with sample weights and batched counting (thesis §6.2.2; docs/design.md §5).
 
-The parameterisation is Tetrad's ``BdeuScore`` / causal-learn's ``local_score_BDeu``
-(Heckerman, Geiger & Chickering 1995): for a node ``y`` with ``r`` states and parent set
-``P`` with ``q = Π_{p∈P} r_p`` configurations,
+The parameterisation is causal-learn's ``local_score_BDeu`` (Heckerman, Geiger &
+Chickering 1995): for a node ``y`` with ``r`` states and parent set ``P`` with
+``q = Π_{p∈P} r_p`` configurations,
 
     s(y | P) = Σ_j [lnΓ(α/q) − lnΓ(N_j + α/q)] + Σ_jk [lnΓ(N_jk + α/(rq)) − lnΓ(α/(rq))]
                + k·ln(β/(V−1)) + (V−1−k)·ln(1 − β/(V−1)),
 
 with ``α`` = ``sample_prior`` (equivalent sample size), ``β`` = ``structure_prior``,
 ``k = |P|`` and ``V`` the number of variables (``β = 0`` drops the structure term).
-Higher is better (causal-learn returns the same number, maximised by its GES).
+Higher is better (causal-learn returns the same number, maximised by its GES); the
+defaults α = 1, β = 1 are causal-learn's.  Tetrad's ``BdeuScore`` (7.6) puts the number
+of rows ``n`` where ``V`` is in the structure term and documents α = 10, β = 0 as its
+defaults: Tetrad gives these gains with the same α and its structure prior set to
+``β·(n−1)/(V−1)`` (its local scores then differ from these by one constant).
 Counts ``N`` are weighted sums, so a bootstrap replicate is a vector of row
 multiplicities, not a copied data set.  Arities are the declared ``data.arities``
 (causal-learn counts observed distinct values; the two agree when every category occurs).
 
 Counting is batched: :meth:`BDeuScore.local_scores_batch` scores ``y | P ∪ {x}`` for many
 candidates ``x`` with one ``bincount`` over stacked indices, and the one-hot count products
-of :mod:`.bdeu_batch` give all pairwise gains (:meth:`BDeuScore.pairwise_gains`) and the
+of :mod:`.family_gains` give all pairwise gains (:meth:`BDeuScore.pairwise_gains`) and the
 gains of every variable as an extra parent of many families at once.
 """
 
@@ -32,8 +36,8 @@ from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData
 from causalcal.errors import InputError
 from causalcal.graph import PDAG, pdag_to_dag
 
-from .bdeu_pairs import pairwise_gains
-from .bdeu_torch import check_device
+from .device import check_device
+from .pair_gains import pairwise_gains
 
 __all__ = ["BDeuScore"]
 
@@ -47,13 +51,13 @@ class BDeuScore:
     ----------
     data : DiscreteData
     weights : optional (n,) non-negative row weights (bootstrap multiplicities; real allowed)
-    sample_prior : equivalent sample size ``α > 0`` (Tetrad/causal-learn default 1)
+    sample_prior : equivalent sample size ``α > 0`` (default 1, causal-learn's)
     structure_prior : ``β`` in ``[0, V − 1)``; 0 disables the structure-prior term (so does
         any ``β ≥ V − 1`` when ``V ≤ 2``, where the default would be undefined)
     max_arity : variables with more declared categories raise ``InputError``
     device : optional torch device (``"cuda"``; ``"cpu"`` runs the same code on CPU
         tensors) for the one-hot count products of :meth:`pairwise_gains` and of the
-        family gains (:mod:`.bdeu_torch`); ``None`` (default) uses numpy/BLAS
+        family gains (:mod:`.device`); ``None`` (default) uses numpy/BLAS
 
     Rows of weight 0 are dropped when the score is built (they add nothing to any count),
     so ``n_samples`` is the number of rows with a positive weight.
@@ -134,7 +138,7 @@ class BDeuScore:
             self._prior_on = self._prior_off = 0.0
         self._vm = v - 1
         self._cache: dict[tuple[int, frozenset[int]], float] = {}
-        self._lgamma_tables: dict[tuple, np.ndarray] = {}  # see bdeu_sums._lookup_tables
+        self._lgamma_tables: dict[tuple, np.ndarray] = {}  # see lngamma_sums._lookup_tables
         self.n_computed = 0
 
     # ------------------------------------------------------------ helpers
@@ -219,7 +223,7 @@ class BDeuScore:
 
         The uncached candidates are counted together: one ``bincount`` over the stacked
         (candidate, parent configuration, x, y) indices (for hundreds of candidates
-        :func:`.bdeu_batch.family_gains` is faster).  ``use_cache=False`` neither reads
+        :func:`.family_gains.family_gains` is faster).  ``use_cache=False`` neither reads
         nor fills the cache (for large one-off batches).
         """
         base = frozenset(int(p) for p in parents)
@@ -317,7 +321,7 @@ class BDeuScore:
         from lookup tables), float64 otherwise; the one-hot matrix is built in row chunks
         of at most ``onehot_bytes`` when n is large.  Returns ``(i, j, gain)`` arrays with
         ``i < j``, and with ``top`` also a (V, top) array of every variable's ``top`` best
-        partners by gain (see :func:`.bdeu_pairs.pairwise_gains`).
+        partners by gain (see :func:`.pair_gains.pairwise_gains`).
         """
         return pairwise_gains(self, min_gain, top, block_bytes, onehot_bytes)
 

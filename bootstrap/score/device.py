@@ -2,8 +2,8 @@
 
 With ``BDeuScore(device=…)`` the one-hot count products run with torch on that device
 (``"cuda"`` for a GPU; ``"cpu"`` runs the same code on CPU tensors, which is how the
-tests check it): the all-pairs product of :mod:`.bdeu_pairs` and the family products
-``Xᵀ Z`` of :func:`.bdeu_batch.family_gains`.  The counts come back as numpy arrays and
+tests check it): the all-pairs product of :mod:`.pair_gains` and the family products
+``Xᵀ Z`` of :func:`.family_gains.family_gains`.  The counts come back as numpy arrays and
 the lnΓ sums are the numpy ones, so with integer weights (exact float32 counts, any
 summation order) the device changes no score and no CPDAG.
 """
@@ -37,7 +37,7 @@ def check_device(device: str | None) -> str | None:
 
 
 class DeviceCounts:
-    """The reduced one-hot matrix of a :class:`.bdeu_batch._Layout` on ``device``, as
+    """The reduced one-hot matrix of a :class:`.family_gains._Layout` on ``device``, as
     (columns × samples), and the family count products over it."""
 
     def __init__(self, lay, device: str) -> None:

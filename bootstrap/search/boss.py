@@ -35,10 +35,10 @@ from causalcal.errors import InputError
 from causalcal.graph import PDAG, dag_to_cpdag, pdag_to_dag
 from causalcal.knowledge import Knowledge, bind_knowledge
 
-from .bdeu import BDeuScore
-from .bdeu_batch import family_gains
+from ..score.bdeu import BDeuScore
+from ..score.family_gains import family_gains
 from .fges import FGES, candidate_limit
-from .ges_ops import MIN_GAIN
+from .ges_operators import MIN_GAIN
 
 log = logging.getLogger(__name__)
 __all__ = ["boss", "GrowShrinkTree"]

@@ -1,4 +1,4 @@
-"""The compiled counts and lnΓ sums (:mod:`causalcal.bootstrap.bdeu_kernel`) give the numpy
+"""The compiled counts and lnΓ sums (:mod:`causalcal.bootstrap.score.kernel`) give the numpy
 code's numbers bit for bit, so the fallback without numba finds the same CPDAGs."""
 
 from __future__ import annotations
@@ -7,18 +7,19 @@ import numpy as np
 import pytest
 from scipy import sparse
 
-from causalcal.bootstrap import BDeuScore, bdeu_kernel, bootstrap_weights, fges
-from causalcal.bootstrap.bdeu_batch import family_gains
+from causalcal.bootstrap import BDeuScore, bootstrap_weights, fges
+from causalcal.bootstrap.score import kernel
+from causalcal.bootstrap.score.family_gains import family_gains
 from causalcal.data import DiscreteData
 from causalcal.simulate import random_network
 
-pytestmark = pytest.mark.skipif(not bdeu_kernel.KERNEL, reason="numba kernel turned off")
+pytestmark = pytest.mark.skipif(not kernel.KERNEL, reason="numba kernel turned off")
 
 
 def _with_and_without_kernel(monkeypatch, run):
-    monkeypatch.setattr(bdeu_kernel, "KERNEL", False)
+    monkeypatch.setattr(kernel, "KERNEL", False)
     numpy_result = run()
-    monkeypatch.setattr(bdeu_kernel, "KERNEL", True)
+    monkeypatch.setattr(kernel, "KERNEL", True)
     return numpy_result, run()
 
 
@@ -57,7 +58,7 @@ def test_family_gains_bit_for_bit(monkeypatch, cands):
 
 
 def test_one_hot_rows_equal(monkeypatch):
-    from causalcal.bootstrap.bdeu_batch import batch_layout
+    from causalcal.bootstrap.score.family_gains import batch_layout
 
     data, rng = _mixed_data(n=300)
     score = BDeuScore(data, weights=rng.integers(0, 4, data.n_samples))
@@ -72,7 +73,7 @@ def test_one_hot_rows_equal(monkeypatch):
 def test_family_rows_bit_for_bit(monkeypatch):
     """Labels, totals and configuration starts of 400 random families (up to 7 parents,
     some with unobserved (configuration, y) rows, some past the compiled size limit)."""
-    from causalcal.bootstrap.bdeu_batch import _family_rows
+    from causalcal.bootstrap.score.family_gains import _family_rows
 
     data, rng = _mixed_data(n=300)
     score = BDeuScore(data, weights=rng.integers(0, 4, data.n_samples))
@@ -103,7 +104,7 @@ def test_pairwise_sum_is_numpys(n):
     x = rng.standard_normal(n + 7) * 10.0 ** rng.integers(-3, 6, n + 7)
     stack, sums = np.zeros((64, 3), np.int64), np.zeros(64)
     for a in (0, 7):
-        got = bdeu_kernel._pairwise(x, a, min(n, len(x) - a), stack, sums)
+        got = kernel._pairwise(x, a, min(n, len(x) - a), stack, sums)
         assert got == x[a : a + min(n, len(x) - a)].sum()
 
 
@@ -117,7 +118,7 @@ def test_counts_equal_the_sparse_product(k):
     z = sparse.csc_matrix((np.repeat(w, k), rows, np.arange(0, n * k + 1, k)),
                           shape=(n_rows, n))
     want = z @ onehot.astype(np.float32)
-    np.testing.assert_array_equal(bdeu_kernel.count_rows(onehot, rows, k, w, n_rows), want)
+    np.testing.assert_array_equal(kernel.count_rows(onehot, rows, k, w, n_rows), want)
 
 
 @pytest.mark.parametrize("k, n, top_weight", [(1, 64, 1), (1, 300, 7), (3, 129, 40)])
@@ -135,7 +136,7 @@ def test_bit_counts_equal_the_dense_product(k, n, top_weight):
     for i in range(k):
         np.add.at(zt, (np.arange(n), rows[i::k]), w.astype(np.float32))
     want = onehot_t[cols].astype(np.float32) @ zt
-    got = bdeu_kernel.count_bits(bdeu_kernel.pack_bits(onehot_t), cols, rows, k, w,
+    got = kernel.count_bits(kernel.pack_bits(onehot_t), cols, rows, k, w,
                                  int(w.max()).bit_length(), n_rows)
     np.testing.assert_array_equal(got, want)
 

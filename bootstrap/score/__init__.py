@@ -1,0 +1,11 @@
+"""The BDeu score of the searches (thesis §6.2.2; docs/design.md §5).
+
+* :mod:`.bdeu` — :class:`~.bdeu.BDeuScore`, the local score with sample weights and its
+  cache;
+* :mod:`.pair_gains` — the gains of every pair from one count product;
+* :mod:`.family_gains` — the one-hot layout and the batched gains of every candidate
+  parent of many families;
+* :mod:`.lngamma_sums` — the lnΓ sums of stacked families from their counts;
+* :mod:`.kernel` — the same counts and sums as compiled numba loops (bit for bit);
+* :mod:`.device` — the count products on a torch device.
+"""
