@@ -435,8 +435,8 @@ def bootstrap_edge_probabilities(
         :func:`causalcal.bootstrap.get_search`) or a callable
         ``search(data, weights, **options) -> PDAG`` (picklable for parallel runs; a
         module-level function). ``weights`` are integer sample multiplicities.
-    n_jobs : parallel replicates (joblib semantics: ``-1`` = all cores). ``1`` runs in
-        this process. Ignored by the dask backend, which uses every worker thread.
+    n_jobs : parallel replicates (joblib: ``-1`` = all cores; ``1`` in this process);
+        the dask backend uses every worker thread.
     seed : non-negative integer; replicate ``b`` uses :func:`bootstrap_weights` ``(n, seed, b)``.
     checkpoint : a directory; every finished replicate is stored there atomically, and a
         rerun with the same arguments only computes the missing ones; one made with other
@@ -445,7 +445,7 @@ def bootstrap_edge_probabilities(
         ``"dask"`` (default when ``scheduler`` is given; needs ``causalcal[distributed]``).
     scheduler : the dask scheduler address (``"tcp://host:8786"``), a ``Client`` or a
         cluster; with ``backend="dask"`` and none, the active default client.
-    progress : show a tqdm progress bar (replicates done/total, rate, ETA) on stderr.
+    progress : a tqdm progress bar on stderr (replicates done/total, rate, ETA).
     knowledge : a :class:`causalcal.Knowledge` every replicate's search enforces (fges and
         boss; a search without a ``knowledge`` option refuses it).
     features : also compute the pair features of the learned graphs in the same pass
@@ -458,10 +458,8 @@ def bootstrap_edge_probabilities(
         definite ones at most, possible ones at least the exact counts.
     **search_options : passed to the search, e.g. ``max_degree=…``.
 
-    Returns
-    -------
-    EdgeProbabilities with ``n_boot`` and ``provenance`` (this run) set; each stored row is
-    the count of each edge type divided by ``n_boot``. The result does not depend on
+    Returns :class:`EdgeProbabilities` with ``n_boot`` and ``provenance`` (this run) set;
+    each stored row is the count of each edge type divided by ``n_boot``, whatever
     ``n_jobs``, the backend or the order replicates finish in.
     """
     data = _as_data(data)
