@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "evaluate": "edge-type precision/recall/F1, MCE, ECE, Brier of probabilities vs truth.csv",
     "simulate": "random or benchmark Bayesian network -> network.json, data.csv, truth.csv",
     "study": "simulation study of thesis Tables 33/34 (cached, resumable): before/after tables",
+    "suggest": "pairs to ask a scientist about, across the probability range (for discover)",
 }
 
 

@@ -104,6 +104,23 @@ def check_graph_arguments(args: argparse.Namespace) -> None:
         check_output_file(args.graph, "--graph", GRAPH_SUFFIXES)
 
 
+def add_search_arguments(parser: argparse.ArgumentParser) -> None:
+    """The bootstrap options of ``discover`` and ``suggest``: the search, its score, jobs,
+    seed, checkpoint, given probabilities and the arity bound."""
+    parser.add_argument("--search", default="fges",
+                        help="structure search: fges (default), boss, ges or pc (the last "
+                             "two: causal-learn, small data, no background knowledge)")
+    add_jobs_argument(parser)
+    add_score_argument(parser)
+    parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
+    parser.add_argument("--checkpoint", help="directory to save and resume bootstrap replicates")
+    parser.add_argument("--probabilities", help="precomputed bootstrap probabilities "
+                        "(.npz or .csv from `causalcal bootstrap`); skips the bootstrap")
+    parser.add_argument("--max-arity", type=int, default=20,
+                        help="most categories a column may have (20); a numeric column with "
+                             "more distinct values looks continuous and is refused")
+
+
 def plan_search_files(args: argparse.Namespace, outputs: dict[str, str | None]):
     """A checked :class:`~causalcal.cli._paths.FilePlan` of a command that reads data
     (DATA, --known, --knowledge, --tiers, --probabilities) and writes ``outputs`` (option ->

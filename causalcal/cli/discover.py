@@ -11,7 +11,9 @@ known.csv has columns a,b,relation; relation is one of
   <-    b causes a directly
   --    adjacent, direction unknown
   none  not adjacent
-Give at least 5 arcs (->, <- or --) and 5 none. Known pairs are not treated as a random
+Give at least 5 arcs (->, <- or --) and 5 none; or the answered file of `causalcal
+suggest` (pairs drawn across the probability range, whose inclusion rates are known: the
+best evidence there is; your own rows may be added to it). Known pairs are not treated as a random
 sample: their inclusion rates are estimated from all pairs' bootstrap probabilities,
 assuming as many adjacent pairs as the bootstrap graphs have on average, or
 --expected-edges; the summary shows how the top candidates move at half and double that.
@@ -65,9 +67,8 @@ from causalcal.cli import (
 from causalcal.cli._real_data_options import (
     add_data_arguments,
     add_graph_arguments,
-    add_jobs_argument,
     add_knowledge_arguments,
-    add_score_argument,
+    add_search_arguments,
     arity_option,
     check_graph_arguments,
     knowledge_from_arguments,
@@ -106,18 +107,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "bootstrap's probabilities (default 5; 0: calibrate everywhere)")
     parser.add_argument("--rank-by", choices=("p_adjacent", "p_directed"),
                         default="p_adjacent", help="ranking column (p_adjacent)")
-    parser.add_argument("--search", default="fges",
-                        help="structure search: fges (default), boss, ges or pc (the last "
-                             "two: causal-learn, small data, no background knowledge)")
-    add_jobs_argument(parser)
-    add_score_argument(parser)
-    parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
-    parser.add_argument("--checkpoint", help="directory to save and resume bootstrap replicates")
-    parser.add_argument("--probabilities", help="precomputed bootstrap probabilities "
-                        "(.npz or .csv from `causalcal bootstrap`); skips the bootstrap")
-    parser.add_argument("--max-arity", type=int, default=20,
-                        help="most categories a column may have (20); a numeric column with "
-                             "more distinct values looks continuous and is refused")
+    add_search_arguments(parser)
     parser.add_argument("--top", type=int, default=None,
                         help="write only the TOP highest-ranked pairs (default: all)")
     parser.add_argument("--quiet", action="store_true",

@@ -23,6 +23,8 @@ selection); :func:`fit_edge_calibrator` is the one function that fits a calibrat
   :class:`MapChoice`.
 * :mod:`.simulated` — the simulation-informed map of P(adjacent) or P(a causes b).
 * :mod:`.report` — what a known-relations fit reports (:class:`FitReport`).
+* :mod:`.designed` — pairs the tool asks the scientist to check: the draw
+  (:func:`suggest_pairs`), reading the answers with their design, the map fitted on them.
 """
 
 from causalcal.edgecal.base_rate import estimate_adjacent_pairs
@@ -42,6 +44,15 @@ from causalcal.edgecal.crossval import (
     choose_map,
     cross_validated_losses,
     known_pair_losses,
+)
+from causalcal.edgecal.designed import (
+    DESIGN_COLUMNS,
+    AnswerDesign,
+    Answers,
+    DesignedAdjacency,
+    DesignedCausal,
+    read_answers,
+    suggest_pairs,
 )
 from causalcal.edgecal.features import (
     FEATURE_GROUPS,
@@ -94,11 +105,14 @@ from causalcal.edgecal.simulated import (
 __all__ = [
     "CANDIDATES",
     "CAUSAL_COLUMNS",
+    "DESIGN_COLUMNS",
     "FEATURE_GROUPS",
     "KINDS",
     "MAPS",
     "RANK_COLUMNS",
     "SELECTIONS",
+    "AnswerDesign",
+    "Answers",
     "BootstrapIdentity",
     "CalibrationSample",
     "CalibrationSet",
@@ -106,6 +120,8 @@ __all__ = [
     "Candidate",
     "CausalRelations",
     "ClassTooSmallError",
+    "DesignedAdjacency",
+    "DesignedCausal",
     "EdgeCalibration",
     "EdgeTypes",
     "EvidenceBlend",
@@ -141,8 +157,10 @@ __all__ = [
     "known_calibration_set",
     "known_pair_losses",
     "label_counts",
+    "read_answers",
     "relation_kind",
     "selected_posterior",
     "stratified_calibration_set",
+    "suggest_pairs",
     "transform_features",
 ]

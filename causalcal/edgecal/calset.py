@@ -41,6 +41,8 @@ class CalibrationSet:
     source : ``"drawn"`` (a stratified draw with a known design) or ``"known"``
         (relations from the literature; their inclusion rates are estimated by the fit)
     design : the draw's :class:`SelectionDesign` (``"drawn"``), else None
+    rates : known relations: each pair's known inclusion rate when it answers a suggested
+        pair (:mod:`.designed`), NaN for a pair the scientist added; None without answers
     """
 
     inputs: PairInputs
@@ -50,6 +52,7 @@ class CalibrationSet:
     labels: np.ndarray
     source: str
     design: SelectionDesign | None = None
+    rates: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -63,7 +66,8 @@ class CalibrationSet:
     def subset(self, rows: np.ndarray) -> CalibrationSet:
         """The pairs at positions ``rows`` (same population and design)."""
         return CalibrationSet(self.inputs, self.keys[rows], self.X[rows], self.Y[rows],
-                              self.labels[rows], self.source, self.design)
+                              self.labels[rows], self.source, self.design,
+                              None if self.rates is None else self.rates[rows])
 
 
 def drawn_calibration_set(inputs: PairInputs, truth: np.ndarray, n: int,
@@ -81,7 +85,8 @@ def drawn_calibration_set(inputs: PairInputs, truth: np.ndarray, n: int,
     return CalibrationSet(inputs, keys, inputs.rows(keys), Y, labels, "drawn", design), test
 
 
-def known_calibration_set(inputs: PairInputs, known: pd.DataFrame) -> CalibrationSet:
+def known_calibration_set(inputs: PairInputs, known: pd.DataFrame,
+                          rates: np.ndarray | None = None) -> CalibrationSet:
     """The calibration set of known relations: ``known`` as the inputs' relation kind
     reads them (:meth:`RelationKind.read_known
     <causalcal.edgecal.kinds.RelationKind.read_known>`: for edge types columns ``i, j,
@@ -90,12 +95,14 @@ def known_calibration_set(inputs: PairInputs, known: pd.DataFrame) -> Calibratio
 
     At least 5 pairs of each kind are needed (``InputError``): known arcs and known
     non-adjacent pairs; for causal relations causally related pairs and pairs stated
-    without an effect.
+    without an effect. ``rates``: each pair's known inclusion rate where it answers a
+    suggested pair (NaN elsewhere; :func:`~causalcal.edgecal.designed.read_answers`).
     """
     labels, Y = inputs.kind.label_sets(known)
     inputs.kind.check_counts(Y)
     keys = inputs.keys(known["i"].to_numpy(np.int64), known["j"].to_numpy(np.int64))
-    return CalibrationSet(inputs, keys, inputs.rows(keys), Y, labels, "known")
+    return CalibrationSet(inputs, keys, inputs.rows(keys), Y, labels, "known",
+                          rates=rates if rates is not None and len(rates) else None)
 
 
 def label_counts(calset: CalibrationSet) -> dict[str, int]:

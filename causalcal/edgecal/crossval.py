@@ -25,8 +25,9 @@ from causalcal.edgecal.model import fit_with_offsets, floored_probabilities
 __all__ = ["CANDIDATES", "MAPS", "Z", "Z_CAUSAL", "Candidate", "LineFit", "MapChoice",
            "Score", "choose_map", "cross_validated_losses", "known_pair_losses"]
 
-#: The maps a fit on known relations can write, the first being the bootstrap itself.
-CANDIDATES = ("identity", "calibrated", "simulated")
+#: The maps a fit on known relations can write, the first being the bootstrap itself;
+#: ``designed``: the map fitted on answers to suggested pairs (docs/design.md §9.12).
+CANDIDATES = ("identity", "calibrated", "simulated", "designed")
 #: What ``fit_edge_calibrator(map=…)`` may be asked for: ``auto`` lets the held-out
 #: evidence choose among the candidates.
 MAPS = ("auto", *CANDIDATES)
@@ -34,14 +35,16 @@ MAPS = ("auto", *CANDIDATES)
 #: map needs two: its errors sit in the middle of the probability range, where known
 #: pairs are few, so a handful of them can make a harmful map look better by one (seen
 #: on the discover_known harness, docs/results.md).
-Z = {"calibrated": 1.0, "simulated": 2.0}
+Z = {"calibrated": 1.0, "simulated": 2.0, "designed": 1.0}
 #: The same for causal relations. Their calibrated map is written whole (the direction
 #: split included, where the edge-type map keeps the bootstrap's), so it changes more
 #: and must show more: two standard errors, as the simulation-informed map. With one,
 #: 8 of 151 acceptance lines of the discover_known harness failed (7 of them overall
 #: MCE, where a map written in 1 of 10 draws raised a setting's mean); with two, none
 #: (docs/results.md, "Causal relations on the discover_known harness").
-Z_CAUSAL = {"calibrated": 2.0, "simulated": 2.0}
+#: The map fitted on answers to suggested pairs is two parameters of each direction's
+#: P(a causes b), judged on pairs that represent the population: one, as for edge types.
+Z_CAUSAL = {"calibrated": 2.0, "simulated": 2.0, "designed": 1.0}
 
 
 def known_pair_losses(Q: np.ndarray, Y: np.ndarray, offsets: np.ndarray,
@@ -100,10 +103,18 @@ class Score:
     se: float
 
     @classmethod
-    def of(cls, values: np.ndarray) -> Score:
+    def of(cls, values: np.ndarray, weights: np.ndarray | None = None) -> Score:
+        """The mean of ``values`` and its standard error; with ``weights`` (inverse
+        inclusion rates) the weighted mean and the ratio estimator's standard error."""
         n = len(values)
-        se = float(np.std(values, ddof=1) / np.sqrt(n)) if n > 1 else float("inf")
-        return cls(float(values.mean()), se)
+        if weights is None:
+            se = float(np.std(values, ddof=1) / np.sqrt(n)) if n > 1 else float("inf")
+            return cls(float(values.mean()), se)
+        w = np.asarray(weights, dtype=np.float64)
+        mean = float((w * values).sum() / w.sum())
+        se = (float(np.sqrt((w ** 2 * (values - mean) ** 2).sum() * n / (n - 1)) / w.sum())
+              if n > 1 else float("inf"))
+        return cls(mean, se)
 
 
 @dataclass(frozen=True)
@@ -139,7 +150,7 @@ class LineFit:
 
 
 _CANDIDATE_TEXT = {"identity": "bootstrap", "calibrated": "calibrated on known pairs",
-                   "simulated": "simulation-informed"}
+                   "simulated": "simulation-informed", "designed": "fitted on the answers"}
 
 
 @dataclass(frozen=True)
@@ -184,6 +195,10 @@ class MapChoice:
             return (f"map written: {self.chosen} (it beat the bootstrap on known pairs it was "
                     f"not fitted on); p_* columns are the {_CANDIDATE_TEXT[self.chosen]} "
                     "probabilities, boot_* the bootstrap frequencies.")
+        if "designed" in self.candidates:
+            return ("no map beat the bootstrap frequencies on the answered pairs; p_* columns "
+                    "hold the bootstrap frequencies (the answers find them right, as far as "
+                    "their number can tell: more answers tell more).")
         return ("WARNING: no map beat the bootstrap frequencies on held-out known pairs; p_* "
                 "columns hold the bootstrap frequencies (trust those; more known pairs, spread "
                 "over the probability range, give the calibrator a chance).")
@@ -195,8 +210,13 @@ class MapChoice:
             return ["known pairs: too few of each kind to judge a map on them", self.sentence]
         simulated = ("; simulation-informed: not fitted on them"
                      if "simulated" in self.candidates else "")
-        lines = [f"known pairs, Brier of {judged} corrected for their selection "
-                 f"(calibrated: {self.folds}-fold cross-validated{simulated}):"]
+        if "designed" in self.candidates:
+            lines = [f"answered pairs, Brier of {judged} weighted by their inclusion rates "
+                     f"(fitted on the answers: {self.folds}-fold cross-validated; the others "
+                     "were not fitted on them):"]
+        else:
+            lines = [f"known pairs, Brier of {judged} corrected for their selection "
+                     f"(calibrated: {self.folds}-fold cross-validated{simulated}):"]
         for name, c in self.candidates.items():
             gain = ("" if c.z is None else
                     f" (improvement {c.improvement:.4f} ± {c.improvement_se:.4f}"
@@ -207,7 +227,8 @@ class MapChoice:
 
 
 def choose_map(losses: dict, asked: str = "auto", z: dict | None = None,
-               simulated_map: LineFit | None = None) -> MapChoice:
+               simulated_map: LineFit | None = None,
+               weights: np.ndarray | None = None) -> MapChoice:
     """The map to write and its evidence.
 
     ``losses``: ``{"folds": k, "brier": {candidate: per-pair array}, "log_loss": {…}}``
@@ -218,7 +239,9 @@ def choose_map(losses: dict, asked: str = "auto", z: dict | None = None,
     without known pairs to judge by) the bootstrap frequencies stay. The Brier score
     decides because it is bounded and needs no floor: the log-loss of the bootstrap's
     zeros depends on the floor chosen for them, so a map that merely moves known pairs
-    away from 0 and 1 would win by it.
+    away from 0 and 1 would win by it. ``weights``: the pairs' inverse inclusion rates,
+    when they are answers to suggested pairs (their weighted mean estimates the
+    population's).
     """
     z = {**Z, **(z or {})}
     folds = losses["folds"]
@@ -229,11 +252,11 @@ def choose_map(losses: dict, asked: str = "auto", z: dict | None = None,
     for name, brier in scores.items():
         if not folds or np.isnan(brier).any():
             continue
-        own = {loss: Score.of(losses[loss][name]) for loss in ("brier", "log_loss")}
+        own = {loss: Score.of(losses[loss][name], weights) for loss in ("brier", "log_loss")}
         if name == "identity":
             candidates[name] = Candidate(**own)
             continue
-        gain = Score.of(raw - brier)
+        gain = Score.of(raw - brier, weights)
         candidates[name] = c = Candidate(**own, improvement=gain.mean,
                                          improvement_se=gain.se, z=z[name])
         if c.passes and gain.mean > best_gain:

@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
+from sklearn.model_selection import StratifiedKFold
 
 from causalcal.calibration import SelectionDesign
 from causalcal.edgecal.calset import CalibrationSet
@@ -36,8 +37,19 @@ from causalcal.edgecal.crossval import (
     cross_validated_losses,
     known_pair_losses,
 )
-from causalcal.edgecal.known import EvidenceBlend, KnownRelationsFit, fit_known_relations
-from causalcal.edgecal.model import BootstrapIdentity, edge_calibrator, fit_with_offsets
+from causalcal.edgecal.designed import AnswerDesign
+from causalcal.edgecal.known import (
+    MIN_KNOWN,
+    EvidenceBlend,
+    KnownRelationsFit,
+    fit_known_relations,
+)
+from causalcal.edgecal.model import (
+    BootstrapIdentity,
+    edge_calibrator,
+    fit_with_offsets,
+    floored_probabilities,
+)
 from causalcal.edgecal.report import Sensitivity
 from causalcal.edgecal.settings import CalibrationSettings
 from causalcal.edgecal.simulated import SimulatedPairs
@@ -59,7 +71,9 @@ class EdgeCalibration:
     design : the selection design the fit corrected for (drawn, pooled when
         equivariant; or the EM estimate for known relations), or None
     offsets : (n, k) training offsets of the calibration pairs (None without correction)
-    em : for known relations, the EM's result (related pairs assumed, steps, converged)
+    em : for known relations, the EM's result (related pairs assumed, steps, converged);
+        None when only answers to suggested pairs were fitted
+    answers : the :class:`~.designed.AnswerDesign` of answered suggested pairs, or None
     choice : for known relations, the :class:`~.crossval.MapChoice`: which map was
         written (``"identity"``, the bootstrap frequencies; ``"calibrated"``; or
         ``"simulated"``) and the held-out evidence
@@ -73,6 +87,14 @@ class EdgeCalibration:
     offsets: np.ndarray | None = None
     em: KnownRelationsFit | None = None
     choice: MapChoice | None = None
+    answers: AnswerDesign | None = None
+
+    @property
+    def related_pairs(self) -> float:
+        """Related pairs assumed in the population: the EM's pin, else the answers'
+        estimate (:meth:`AnswerDesign.related_pairs`)."""
+        return self.em.expected_edges if self.em is not None else \
+            self.answers.related_pairs()[0]
 
     def predict_all(self, dtype=np.float32) -> np.ndarray:
         """Calibrated (V(V−1)/2, k) probabilities of every pair, in pair order."""
@@ -98,23 +120,29 @@ class EdgeCalibration:
         map assumes none, so it does not move)."""
         out = {}
         for label, factor in (("half", 0.5), ("double", 2.0)):
-            assumed = min(self.em.expected_edges * factor,
+            assumed = min(self.related_pairs * factor,
                           self.calibration_set.inputs.probabilities.n_pairs - 0.5)
             fit = self
             if self.choice.chosen == "calibrated":
                 settings = replace(self.settings, related_pairs=assumed, map="calibrated",
                                    simulations=0)
-                fit = fit_edge_calibrator(self.calibration_set, settings, self.seed,
-                                          cross_validate=False)
+                fit = fit_edge_calibrator(self.calibration_set.subset(self._own()), settings,
+                                          self.seed, cross_validate=False)
             out[label] = (1.0 - fit.predict_proba(X)[:, 0]).tolist()
             out[f"{label}_related"] = assumed
         return Sensitivity(**out)
+
+    def _own(self) -> np.ndarray:
+        """The known pairs the scientist added (not answers to suggested pairs)."""
+        rates = self.calibration_set.rates
+        return np.ones(len(self.calibration_set), bool) if rates is None else np.isnan(rates)
 
 
 def fit_edge_calibrator(calset: CalibrationSet,
                         settings: CalibrationSettings | None = None, seed: int = 0, *,
                         cross_validate: bool = True,
-                        simulated: SimulatedPairs | None = None) -> EdgeCalibration:
+                        simulated: SimulatedPairs | None = None,
+                        answers: AnswerDesign | None = None) -> EdgeCalibration:
     """Fit a calibrator on ``calset`` (see the module for the rules).
 
     Parameters
@@ -129,6 +157,9 @@ def fit_edge_calibrator(calset: CalibrationSet,
         (:func:`causalcal.workflow.simulated_pairs`), which add the simulation-informed
         map as a candidate (docs/design.md §9.7, §9.9); default ``settings.simulations``
         when those are counted pairs.
+    answers : known relations: the design of the answered suggested pairs among them
+        (``calset.rates``), which makes the map fitted on them a candidate and the judge
+        of every candidate (docs/design.md §9.12).
     """
     settings = CalibrationSettings() if settings is None else settings
     inputs, kind = calset.inputs, calset.inputs.kind
@@ -147,6 +178,11 @@ def fit_edge_calibrator(calset: CalibrationSet,
         if settings.map == "simulated" and simulated is None:
             raise InputError("map='simulated' needs simulations (simulations=R, "
                              "--simulations R)")
+        if settings.map == "designed" and (answers is None or calset.rates is None):
+            raise InputError("map='designed' needs answers to suggested pairs (causalcal "
+                             "suggest, then --known with the answered file)")
+        if answers is not None and calset.rates is not None:
+            return _fit_with_answers(calset, model, settings, seed, simulated, answers)
         return _fit_known(calset, model, settings, seed, cross_validate, simulated)
     design = calset.design.pooled([1, 2]) if equivariant else None
     offsets = design.offsets(calset.X[:, :kind.n_classes]) if equivariant else None
@@ -181,3 +217,78 @@ def _fit_known(calset: CalibrationSet, model, settings: CalibrationSettings, see
     choice = choose_map(losses, settings.map, kind.z, line)
     return EdgeCalibration(maps[choice.chosen], calset, settings, seed, em.design, offsets,
                            em, choice)
+
+
+def _fit_with_answers(calset: CalibrationSet, model, settings: CalibrationSettings,
+                      seed: int, simulated: SimulatedPairs | None,
+                      answers: AnswerDesign) -> EdgeCalibration:
+    """Known relations among which some answer suggested pairs (docs/design.md §9.12):
+    every candidate is judged on the answered pairs, weighted by their inverse inclusion
+    rates (the map fitted on them cross-validated, the others not fitted on them); the
+    candidates are the bootstrap, the map fitted on the answers, the calibrated map of
+    the scientist's own pairs (when there are enough, its EM pinned at the answers'
+    estimate of the related pairs) and the simulation-informed map."""
+    inputs, kind = calset.inputs, calset.inputs.kind
+    k, eps = kind.n_classes, inputs.eps
+    rows, counts = inputs.population()
+    d = ~np.isnan(calset.rates)
+    X, Y, w = calset.X[d], calset.Y[d], 1.0 / calset.rates[d]
+    losses = designed_losses(kind, X, Y, w, eps, rows, counts, seed)
+    maps = {"identity": BootstrapIdentity(k).fit(calset.X),
+            "designed": kind.designed_map(X, Y, w, eps, rows, counts)[1]}
+    own, em = calset.subset(~d), None
+    related, unrelated = kind.known_counts(own.Y)
+    if min(related, unrelated) >= MIN_KNOWN:
+        pin = settings.related_pairs or answers.related_pairs()[0]
+        blend = kind.shaped(EvidenceBlend(model, settings.evidence_strength, k), rows, counts)
+        em = fit_known_relations(blend, own.X, own.Y, rows, counts, pin)
+        maps["calibrated"] = kind.written(em.model)
+    line = None
+    if simulated is not None:
+        sim, maps["simulated"] = kind.simulated_map(simulated, eps)
+        line = LineFit(sim.slope_, sim.intercept_)
+    for name in ("calibrated", "simulated"):
+        if name in maps and losses["folds"]:  # not fitted on the answers: judged on all
+            scored = known_pair_losses(maps[name].predict_proba(X), Y, np.zeros((len(X), k)),
+                                       kind.known_brier)
+            for loss, values in scored.items():
+                losses[loss][name] = values
+    if settings.map not in ("auto", *maps):
+        raise InputError(f"map={settings.map!r} is not a candidate here (the candidates: "
+                         f"{', '.join(maps)})")
+    choice = choose_map(losses, settings.map, kind.z, line, weights=w)
+    return EdgeCalibration(maps[choice.chosen], calset, settings, seed,
+                           em.design if em else None, np.zeros((len(calset), k)), em,
+                           choice, answers)
+
+
+def designed_losses(kind, X: np.ndarray, Y: np.ndarray, weights: np.ndarray, eps: float,
+                    rows: np.ndarray, counts: np.ndarray, seed: int = 0) -> dict:
+    """Per-pair losses on answered suggested pairs (inputs ``X``, label sets ``Y``,
+    ``weights`` their inverse inclusion rates) of the bootstrap and, up to 5 folds
+    stratified by relatedness, of the map fitted on the other folds' answers
+    (:meth:`RelationKind.designed_map`). No offsets: the draw depends on a pair's
+    probabilities alone. ``{"folds": k, "brier": {…}, "log_loss": {…}}``."""
+    k = kind.n_classes
+    zero = np.zeros((len(X), k))
+    raw = known_pair_losses(X[:, :k], Y, zero, kind.known_brier)
+    floored = known_pair_losses(floored_probabilities(X[:, :k], eps), Y, zero,
+                                kind.known_brier)
+    out = {"folds": 0, "brier": {"identity": raw["brier"]},
+           "log_loss": {"identity": floored["log_loss"]}}
+    related = (~Y[:, 0]).astype(int)
+    folds = int(min(5, np.bincount(related, minlength=2).min()))
+    if folds < 2:
+        return out
+    cal = {loss: np.full(len(X), np.nan) for loss in ("brier", "log_loss")}
+    split = StratifiedKFold(folds, shuffle=True, random_state=seed).split(X, related)
+    for train, test in split:
+        writer = kind.designed_map(X[train], Y[train], weights[train], eps, rows, counts)[1]
+        scored = known_pair_losses(writer.predict_proba(X[test]), Y[test], zero[test],
+                                   kind.known_brier)
+        for loss in cal:
+            cal[loss][test] = scored[loss]
+    out["folds"] = folds
+    for loss in cal:
+        out[loss]["designed"] = cal[loss]
+    return out

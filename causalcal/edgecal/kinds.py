@@ -25,6 +25,7 @@ import pandas as pd
 from causalcal.ancestry import ancestral_relations_from_edges
 from causalcal.causal import CausalProbabilities
 from causalcal.edgecal.crossval import Z_CAUSAL, Z
+from causalcal.edgecal.designed import DesignedAdjacency, DesignedCausal
 from causalcal.edgecal.features import feature_groups
 from causalcal.edgecal.known import MIN_KNOWN, MonotoneAdjacency, relation_label_sets
 from causalcal.edgecal.model import KeepDirectionSplit
@@ -169,6 +170,12 @@ class RelationKind:
         """The simulation-informed map fitted on ``pairs`` and the model it writes."""
         raise NotImplementedError
 
+    def designed_map(self, X: np.ndarray, Y: np.ndarray, weights: np.ndarray, eps: float,
+                     rows: np.ndarray, counts: np.ndarray) -> tuple[object, object]:
+        """The map fitted on answered suggested pairs (inputs ``X``, label sets ``Y``,
+        ``weights`` their inverse inclusion rates) and the model it writes (§9.12)."""
+        raise NotImplementedError
+
     def simulation_counter(self, network):
         """A function of a simulated data set's bootstrap result that counts its pairs
         against ``network`` (:attr:`SimulatedPairs.table`)."""
@@ -202,8 +209,10 @@ def _ranked(table: pd.DataFrame, score: np.ndarray) -> pd.DataFrame:
 
 
 def _em_entries(fit: FitReport) -> dict:
+    answers = ({} if fit.answers is None else
+               {"answers": {**fit.answers.as_dict(), "unknown": fit.unknown_answers}})
     return {"em_iterations": fit.em_iterations, "em_converged": fit.em_converged,
-            "design": fit.design, "map": fit.map.as_dict()}
+            "design": fit.design, **answers, "map": fit.map.as_dict()}
 
 
 @dataclass(frozen=True)
@@ -287,6 +296,11 @@ class EdgeTypes(RelationKind):
     def simulated_map(self, pairs, eps):
         sim = SimulatedAdjacency(eps=eps).fit(pairs)
         return sim, KeepDirectionSplit(sim)
+
+    def designed_map(self, X, Y, weights, eps, rows, counts):
+        fitted = DesignedAdjacency(eps=eps).fit(X, (~Y[:, 0]).astype(int), weights, rows,
+                                                counts)
+        return fitted, KeepDirectionSplit(fitted)
 
     def simulation_counter(self, network):
         truth_pairs, truth_labels = network.edge_labels()
@@ -396,6 +410,10 @@ class CausalRelations(RelationKind):
     def simulated_map(self, pairs, eps):
         sim = SimulatedCausal(eps=eps).fit(pairs)
         return sim, sim  # causal labels settle directions: the map is written whole
+
+    def designed_map(self, X, Y, weights, eps, rows, counts):
+        fitted = DesignedCausal(eps=eps).fit(X, Y, weights)
+        return fitted, fitted
 
     def simulation_counter(self, network):
         ancestor = ancestral_relations_from_edges(network.n_vars, network.edges(),

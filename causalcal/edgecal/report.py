@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from causalcal.edgecal.crossval import MapChoice
+from causalcal.edgecal.designed import AnswerDesign
 from causalcal.edgecal.simulated import SimulatedPairs
 
 __all__ = ["FitReport", "RelatedPairsEstimate", "Sensitivity", "SimulationsNote"]
@@ -87,6 +88,8 @@ class FitReport:
     input_notes : lines on the input (rows dropped, untiered variables, rows ignored)
     sensitivity : the top candidates at half and double ``related_pairs``, or None
     knowledge_bounds : whether background knowledge made the raw frequencies bounds
+    answers : the :class:`~causalcal.edgecal.designed.AnswerDesign` of the answered
+        suggested pairs, or None; ``unknown_answers`` how many were left ``unknown``
     """
 
     calibrator: str
@@ -96,10 +99,12 @@ class FitReport:
     related_pairs: float
     em_iterations: int
     em_converged: bool
-    design: dict
+    design: dict | None
     map: MapChoice
     estimate: RelatedPairsEstimate
     simulations: SimulationsNote | None = None
     input_notes: tuple[str, ...] = ()
     sensitivity: Sensitivity | None = None
     knowledge_bounds: bool = False
+    answers: AnswerDesign | None = None
+    unknown_answers: int = 0

@@ -149,14 +149,22 @@ class LogitLinearMap(BaseEstimator):
     def _fit_counts(self, positive: np.ndarray, negative: np.ndarray, what: str) -> None:
         """Fit ``slope_`` and ``intercept_`` on ``positive`` and ``negative`` counts per
         table row (``what``: the two kinds, for the error)."""
-        if not 0 < self.eps < 0.5:
-            raise InputError(f"eps must be in (0, 0.5), got {self.eps!r}")
         if not positive.sum() or not negative.sum():
             raise InputError(f"the simulated pairs need {what} pairs")
-        x = self._logit(np.arange(len(positive)) / (len(positive) - 1))[:, None]
-        model = LogisticRegression(C=1e4).fit(
-            np.vstack([x, x]), np.repeat([1, 0], len(positive)),
-            sample_weight=np.concatenate([positive, negative]).astype(np.float64))
+        p = np.arange(len(positive)) / (len(positive) - 1)
+        self._fit_samples(np.concatenate([p, p]), np.repeat([1, 0], len(positive)),
+                          np.concatenate([positive, negative]).astype(np.float64), what)
+
+    def _fit_samples(self, p: np.ndarray, y: np.ndarray, weights: np.ndarray | None,
+                     what: str) -> None:
+        """Fit ``slope_`` and ``intercept_`` by logistic regression of labels ``y`` on
+        ``logit p`` with sample ``weights`` (``what``: the two kinds, for the error)."""
+        if not 0 < self.eps < 0.5:
+            raise InputError(f"eps must be in (0, 0.5), got {self.eps!r}")
+        w = np.ones(len(y)) if weights is None else np.asarray(weights, dtype=np.float64)
+        if not (w * y).sum() or not (w * (1 - y)).sum():
+            raise InputError(f"the map needs {what} pairs")
+        model = LogisticRegression(C=1e4).fit(self._logit(p)[:, None], y, sample_weight=w)
         self.slope_ = float(model.coef_[0, 0])
         self.intercept_ = float(model.intercept_[0])
 

@@ -23,6 +23,7 @@ import pandas as pd
 from causalcal.bootstrap import BootstrapSettings
 from causalcal.data import DiscreteData, missing_summary
 from causalcal.edgecal import (
+    Answers,
     CalibrationSettings,
     EdgeCalibration,
     FitReport,
@@ -32,6 +33,7 @@ from causalcal.edgecal import (
     estimate_adjacent_pairs,
     fit_edge_calibrator,
     known_calibration_set,
+    read_answers,
     relation_kind,
 )
 from causalcal.edges import EdgeProbabilities
@@ -105,19 +107,21 @@ def discover(
     kind.check_simulations(calibration.simulations)
     data = _as_data(data)
     given = _given_probabilities(probabilities, data)
-    pairs = kind.read_known(known, data.names)
+    answers = read_answers(known, data.names, kind)
+    pairs = answers.pairs
     source = "known relations" if isinstance(known, pd.DataFrame) else str(known)
     kind.check_known(bootstrap.knowledge, pairs, data.names, source)
     boot = _bootstrap(data, given, kind, bootstrap)
     inputs = PairInputs(kind.raw(boot), kind.features, kind)
-    calset = known_calibration_set(inputs, pairs)
+    calset = known_calibration_set(inputs, pairs, answers.rates)
     simulated = given_or_simulated(calibration.simulations, data, boot, bootstrap, kind)
     if bootstrap.progress:  # the steps below take seconds to minutes and show no bar
         log.info("calibrating on %d %s: inclusion rates by EM, the map cross-validated "
                  "against the bootstrap …", len(pairs), kind.words.known)
-    fit = fit_edge_calibrator(calset, calibration, bootstrap.seed, simulated=simulated)
+    fit = fit_edge_calibrator(calset, calibration, bootstrap.seed, simulated=simulated,
+                              answers=answers.design)
     table = kind.table(inputs.probabilities, fit.predict_all(np.float64), calset.keys)
-    report = _report(fit, kind, data, bootstrap.knowledge, pairs, simulated, table)
+    report = _report(fit, kind, data, bootstrap.knowledge, answers, simulated, table)
     return DiscoveryResult(kind, table, boot, fit, pairs, report)
 
 
@@ -169,17 +173,20 @@ def _input_notes(data: DiscreteData, knowledge, ignored: str | None) -> tuple[st
 
 
 def _report(fit: EdgeCalibration, kind: RelationKind, data: DiscreteData, knowledge,
-            pairs: pd.DataFrame, simulated, table: pd.DataFrame) -> FitReport:
-    """What the summary and the report say: counts, EM, design, the map written and its
-    held-out evidence, the simulations, the input, the top candidates' sensitivity."""
+            answers: Answers, simulated, table: pd.DataFrame) -> FitReport:
+    """What the summary and the report say: counts, EM, design, the answers, the map
+    written and its held-out evidence, the simulations, the input, the top candidates'
+    sensitivity."""
     calset, em = fit.calibration_set, fit.em
     related, unrelated = kind.known_counts(calset.Y)
-    ignored = kind.ignored_rows(pairs)
+    ignored = kind.ignored_rows(answers.pairs)
     return FitReport(
         calibrator=fit.settings.calibrator, known_related=related,
         known_unrelated=unrelated, known_ignored=ignored,
-        related_pairs=em.expected_edges, em_iterations=em.n_iter,
-        em_converged=em.converged, design=em.design.describe(), map=fit.choice,
+        related_pairs=fit.related_pairs, em_iterations=em.n_iter if em else 0,
+        em_converged=em.converged if em else True,
+        design=em.design.describe() if em else None, map=fit.choice,
+        answers=answers.design, unknown_answers=answers.unknown,
         estimate=estimate_adjacent_pairs(calset, seed=fit.seed),
         simulations=SimulationsNote.of(simulated),
         input_notes=_input_notes(data, knowledge, kind.ignored_note(ignored)),

@@ -148,10 +148,8 @@ class DiscoveryResult:
             f"{len(t)} candidate pairs scored; {len(self.known)} {w.known} used for "
             f"calibration ({r.calibrator}: {r.known_related} {w.related}, "
             f"{r.known_unrelated} {w.unrelated}).",
-            f"assumed {w.population} in the population: {r.related_pairs:.1f} "
-            f"(EM {'converged' if r.em_converged else 'stopped'} after "
-            f"{r.em_iterations} steps; --expected-edges to change)",
-            *_estimate_lines(r.estimate, w.population),
+            *_assumed_lines(r, w.population),
+            *(_estimate_lines(r.estimate, w.population) if r.answers is None else []),
             f"pairs with {w.counted} > 0.5: {int((related > 0.5).sum())}, "
             f"> 0.9: {int((related > 0.9).sum())}",
             *(["with background knowledge the bootstrap's causal frequencies are bounds "
@@ -169,6 +167,25 @@ class DiscoveryResult:
                      if sens and k < len(sens.half) else "")
             lines.append(self.kind.candidate_line(row) + moved)
         return "\n".join(lines)
+
+
+def _assumed_lines(report: FitReport, population: str) -> list[str]:
+    """The related pairs assumed: the EM's pin, and the answers' estimate with what more
+    answers would buy."""
+    lines = []
+    if report.em_iterations:
+        lines.append(f"assumed {population} in the population: {report.related_pairs:.1f} "
+                     f"(EM {'converged' if report.em_converged else 'stopped'} after "
+                     f"{report.em_iterations} steps; --expected-edges to change)")
+    answers = report.answers
+    if answers is not None:
+        estimate, se = answers.related_pairs()
+        lines.append(
+            f"answers: {int(answers.drawn.sum())} pairs suggested, "
+            f"{int(answers.answered.sum())} answered ({report.unknown_answers} unknown); "
+            f"{population} estimated from them: {estimate:.1f} ± {se:.1f} (standard error; "
+            f"four times the answers would halve it)")
+    return lines
 
 
 def _simulations_lines(report: FitReport) -> list[str]:
