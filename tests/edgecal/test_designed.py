@@ -1,0 +1,145 @@
+"""Suggested pairs and their answers (docs/design.md §9.12): the draw's recorded rates,
+the Horvitz–Thompson estimate by hand, unknown answers, and a fit that removes a known
+distortion."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.special import expit, logit
+
+from causalcal.edgecal import (
+    AnswerDesign,
+    CalibrationSettings,
+    EdgeTypes,
+    PairInputs,
+    fit_edge_calibrator,
+    known_calibration_set,
+    read_answers,
+    suggest_pairs,
+)
+from causalcal.edges import EdgeProbabilities, pair_from_index, pair_index
+from causalcal.errors import InputError
+
+
+def _world(seed: int, v: int = 60, n_boot: int = 20, distort=lambda p: p):
+    """Bootstrap P(adjacent) spread over [0, 1], truths drawn from ``distort(p)``."""
+    rng = np.random.default_rng(seed)
+    m = v * (v - 1) // 2
+    p_adj = np.where(rng.random(m) < 0.7, 0.0, rng.beta(0.7, 0.7, size=m))
+    hits = rng.binomial(n_boot, p_adj)
+    fwd = rng.binomial(hits, 0.5)
+    i, j = pair_from_index(np.arange(m), v)
+    probs = EdgeProbabilities.from_counts([f"x{k}" for k in range(v)], np.column_stack([i, j]),
+                                          np.column_stack([fwd, hits - fwd, np.zeros(m, int)]),
+                                          n_boot)
+    truth = rng.random(m) < distort(hits / n_boot)
+    return probs, truth
+
+
+def _answer(table: pd.DataFrame, names, truth: np.ndarray) -> pd.DataFrame:
+    index = {n: k for k, n in enumerate(names)}
+    keys = pair_index(table["a"].map(index).to_numpy(), table["b"].map(index).to_numpy(),
+                      len(names))
+    return table.assign(relation=np.where(truth[keys], "->", "none"))
+
+
+def test_recorded_rates_are_the_drawn_counts_over_the_stratum_sizes():
+    probs, _ = _world(0)
+    exclude = np.arange(10)
+    table = suggest_pairs(probs, 40, seed=3, exclude=exclude)
+    assert len(table) == 40 and (table["relation"] == "unknown").all()
+    p = 1 - probs.column(0).astype(float)
+    p[exclude] = np.nan
+    bins = np.minimum((p[~np.isnan(p)] * 5 + 1e-6).astype(int), 4)
+    sizes = np.bincount(bins, minlength=5)
+    for s, rows in table.groupby("stratum"):
+        assert (rows["stratum_pairs"] == sizes[s]).all()
+        assert (rows["stratum_drawn"] == len(rows)).all()
+        upper = s * 0.2 + 0.2 - 1e-6 if s < 4 else 1.0
+        assert ((rows["p_related"] >= s * 0.2 - 1e-6) & (rows["p_related"] <= upper)).all()
+    index = {n: k for k, n in enumerate(probs.names)}
+    keys = pair_index(table["a"].map(index), table["b"].map(index), probs.n_vars)
+    assert not set(keys) & set(exclude) and len(set(keys)) == 40
+    # equal shares where the strata allow (water-filling): 8 from each of five
+    assert sorted(table.groupby("stratum").size()) == [8] * 5
+
+
+def test_horvitz_thompson_by_hand():
+    design = AnswerDesign(sizes=np.array([100, 10, 0, 0, 20]), drawn=np.array([5, 5, 0, 0, 5]),
+                          answered=np.array([4, 5, 0, 0, 5]), related=np.array([1, 2, 0, 0, 5]))
+    estimate, se = design.related_pairs()
+    assert estimate == pytest.approx(100 * 1 / 4 + 10 * 2 / 5 + 20 * 1.0)
+    smooth = (np.array([1, 2, 5]) + 0.5) / (np.array([4, 5, 5]) + 1)
+    by_hand = np.sqrt(np.sum(np.array([100, 10, 20]) ** 2 * (1 - np.array([4, 5, 5]) /
+                                                             np.array([100, 10, 20]))
+                             * smooth * (1 - smooth) / np.array([4, 5, 5])))
+    assert se == pytest.approx(by_hand)
+    np.testing.assert_allclose(design.rates, [0.04, 0.5, 0, 0, 0.25])
+
+
+def test_answers_read_with_their_design_unknowns_and_own_rows(tmp_path):
+    probs, truth = _world(1)
+    table = _answer(suggest_pairs(probs, 30, seed=0), probs.names, truth)
+    table.loc[table.index[:4], "relation"] = ["unknown", "", "UNKNOWN ", "unknown"]
+    own = pd.DataFrame({"a": ["x0", "x1"], "b": ["x5", "x7"], "relation": ["->", "none"]})
+    pd.concat([table, own]).to_csv(tmp_path / "ask.csv", index=False)
+    answers = read_answers(tmp_path / "ask.csv", probs.names, EdgeTypes())
+    assert answers.unknown == 4 and len(answers.pairs) == 28
+    assert np.isnan(answers.rates).sum() == 2  # the scientist's own rows
+    assert int(answers.design.answered.sum()) == 26 and int(answers.design.drawn.sum()) == 30
+    bad = table.assign(stratum_pairs="many")
+    bad.to_csv(tmp_path / "bad.csv", index=False)
+    with pytest.raises(InputError, match="whole numbers"):
+        read_answers(tmp_path / "bad.csv", probs.names, EdgeTypes())
+    plain = read_answers(own, probs.names, EdgeTypes())
+    assert plain.design is None and len(plain.rates) == 0
+
+
+def _fit(probs, truth, n, seed, drop=0.0, settings=None):
+    rng = np.random.default_rng(seed)
+    table = _answer(suggest_pairs(probs, n, seed=seed), probs.names, truth)
+    gone = rng.random(len(table)) < drop  # missing at random within every stratum
+    table.loc[gone, "relation"] = "unknown"
+    answers = read_answers(table, probs.names, EdgeTypes())
+    calset = known_calibration_set(PairInputs(probs), answers.pairs, answers.rates)
+    return answers, fit_edge_calibrator(calset, settings or CalibrationSettings(), seed,
+                                        answers=answers.design)
+
+
+def test_answers_remove_a_known_distortion():
+    # the truth is far less certain than the bootstrap: logit q = 0.5 logit p - 1
+    probs, truth = _world(2, v=90, distort=lambda p: expit(0.5 * logit(np.clip(p, 0.025,
+                                                                               0.975)) - 1))
+    answers, fit = _fit(probs, truth, 120, seed=0)
+    assert fit.choice.chosen == "designed"
+    boot = 1 - probs.dense(np.float64)[:, 0]
+    written = 1 - fit.predict_all(np.float64)[:, 0]
+    brier = {name: np.mean((q - truth) ** 2) for name, q in (("raw", boot), ("cal", written))}
+    assert brier["cal"] < brier["raw"] - 0.005
+    estimate, se = answers.design.related_pairs()
+    assert abs(estimate - truth.sum()) < 3 * se
+
+
+def test_unknown_answers_at_random_leave_the_estimates_unbiased():
+    probs, truth = _world(3, v=70)
+    full, dropped = [], []
+    for seed in range(40):
+        full.append(_fit(probs, truth, 40, seed)[0].design.related_pairs()[0])
+        dropped.append(_fit(probs, truth, 40, seed, drop=0.3)[0].design.related_pairs()[0])
+    se = np.std(dropped) / np.sqrt(len(dropped))
+    assert abs(np.mean(dropped) - truth.sum()) < 3 * se
+    assert abs(np.mean(full) - truth.sum()) < 3 * np.std(full) / np.sqrt(len(full))
+
+
+def test_a_calibrated_bootstrap_keeps_its_values_and_forced_maps_are_refused():
+    probs, truth = _world(4, v=70)
+    _, fit = _fit(probs, truth, 40, seed=1)
+    assert fit.choice.chosen in ("identity", "designed")
+    with pytest.raises(InputError, match="not a candidate"):
+        _fit(probs, truth, 40, seed=1, settings=CalibrationSettings(map="calibrated"))
+    calset = known_calibration_set(PairInputs(probs), pd.DataFrame(
+        {"i": [0] * 10, "j": np.arange(1, 11), "label": [1] * 5 + [0] * 5}))
+    with pytest.raises(InputError, match="needs answers"):
+        fit_edge_calibrator(calset, CalibrationSettings(map="designed"))
