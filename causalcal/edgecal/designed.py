@@ -134,8 +134,9 @@ def _design_rows(frame: pd.DataFrame, source: str) -> np.ndarray:
     """Which rows carry a suggested pair's design (checked to be whole numbers)."""
     if not set(DESIGN_COLUMNS) <= set(frame.columns):
         return np.zeros(len(frame), dtype=bool)
-    cells = frame[list(DESIGN_COLUMNS[1:])].astype(str).apply(lambda c: c.str.strip())
-    designed = (cells != "").all(axis=1).to_numpy() & (cells != "nan").all(axis=1).to_numpy()
+    cells = frame[list(DESIGN_COLUMNS[1:])].map(
+        lambda v: "" if v is None or (isinstance(v, float) and np.isnan(v)) else str(v).strip())
+    designed = (cells != "").all(axis=1).to_numpy()
     values = pd.to_numeric(cells[designed].stack(), errors="coerce")
     if values.isna().any() or (values < 0).any() or (values % 1 != 0).any():
         raise InputError(f"{source}: the columns {', '.join(DESIGN_COLUMNS[1:])} of suggested "

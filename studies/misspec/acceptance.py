@@ -1,0 +1,77 @@
+"""The tables and acceptance lines of the calibrated draws (issue 39; :mod:`.calibrated`).
+
+Per family, n, relation kind and answer variant, the means over cases and draws of the
+held-out Brier, ECE and AUROC, raw and calibrated, the oracle ECE, the share of draws
+whose calibrated Brier is below the raw one, and the lines:
+
+* where the raw ECE exceeds 0.01: calibrated Brier below raw in ≥ 80 % of draws, and
+  calibrated ECE ≤ (raw ECE + oracle ECE) / 2 (half the gap to the best monotone map
+  closed);
+* everywhere: Brier ≤ raw + 0.002, ECE ≤ raw + 0.005, AUROC ≥ raw − 0.005.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from studies.discover_known.records import read_records
+
+from .cases import parse_name
+
+COLUMNS = ("raw_brier", "cal_brier", "raw_ece", "cal_ece", "raw_oracle_ece", "raw_auroc",
+           "cal_auroc")
+
+
+def setting(record: dict) -> tuple[str, str, str, str]:
+    """``(family, n, kind, variant)`` of a record."""
+    family, n, _ = parse_name(record["case"])
+    return family, "" if n is None else str(n), record["kind"], record["variant"]
+
+
+def lines_of(rows: list[dict]) -> dict:
+    """The means and the acceptance lines of one setting's draws."""
+    mean = {c: float(np.nanmean([r[c] for r in rows])) for c in COLUMNS}
+    better = float(np.mean([r["cal_brier"] < r["raw_brier"] for r in rows]))
+    written = float(np.mean([r["chosen"] != "identity" for r in rows]))
+    checks = {"brier": mean["cal_brier"] <= mean["raw_brier"] + 0.002,
+              "ece": mean["cal_ece"] <= mean["raw_ece"] + 0.005,
+              "auroc": not mean["cal_auroc"] < mean["raw_auroc"] - 0.005}
+    if mean["raw_ece"] > 0.01:
+        checks["better80"] = better >= 0.8
+        checks["half_gap"] = mean["cal_ece"] <= (mean["raw_ece"] + mean["raw_oracle_ece"]) / 2
+    return {**mean, "better": better, "written": written, "draws": len(rows),
+            "checks": checks}
+
+
+def summary_text(path: Path) -> str:
+    """A Markdown table per relation kind and variant, and the failing lines."""
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for record in read_records(path):
+        groups[setting(record)].append(record)
+    out, failing, total = [], [], 0
+    for kind in ("edges", "causal"):
+        for variant in ("clean", "unknown20", "wrong10"):
+            keys = sorted(k for k in groups if k[2] == kind and k[3] == variant)
+            if not keys:
+                continue
+            out += [f"\n### {kind}, answers {variant}\n",
+                    "| family | n | draws | Brier raw → cal | ECE raw → cal (oracle) | "
+                    "AUROC raw → cal | cal Brier < raw | map written | lines |",
+                    "|---|---|---|---|---|---|---|---|---|"]
+            for key in keys:
+                s = lines_of(groups[key])
+                bad = [name for name, ok in s["checks"].items() if not ok]
+                total += len(s["checks"])
+                failing += [f"{'/'.join(key)}: {name}" for name in bad]
+                out.append(
+                    f"| {key[0]} | {key[1]} | {s['draws']} | {s['raw_brier']:.4f} → "
+                    f"{s['cal_brier']:.4f} | {s['raw_ece']:.4f} → {s['cal_ece']:.4f} "
+                    f"({s['raw_oracle_ece']:.4f}) | {s['raw_auroc']:.3f} → "
+                    f"{s['cal_auroc']:.3f} | {s['better']:.0%} | {s['written']:.0%} | "
+                    f"{'ok' if not bad else ', '.join(bad)} |")
+    out.append(f"\n{len(failing)} of {total} lines fail" + (":" if failing else "."))
+    out += [f"- {line}" for line in failing]
+    return "\n".join(out)

@@ -1,0 +1,164 @@
+"""Calibrated against raw on held-out pairs of the misspecification benchmark, with 40
+suggested pairs answered from the truth (issue 39's acceptance; docs/design.md §9.12).
+
+For every case (:mod:`.cases`), relation kind and answer variant, ``--draws`` draws: 40
+pairs suggested from the case's cached bootstrap (:func:`causalcal.edgecal.suggest_pairs`,
+seeded by case, kind and draw), answered from the truth — ``clean``; ``unknown20``: 20 %
+of them left ``unknown`` at random; ``wrong10``: 10 % answered wrongly (related ↔ not) —,
+then ``causalcal.discover`` on them with the cached probabilities. Measured on the pairs
+not asked (held out): the Brier score, ECE (10 equal-count bins) and AUROC of P(adjacent)
+(unordered pairs) or P(A causes B) (ordered pairs), raw and calibrated, and the oracle:
+the isotonic map of the raw probability fitted on the held-out truth itself. One JSON line
+per draw in ``results/misspec/calibrated.jsonl`` (resumable by key).
+
+    python -m studies.misspec.calibrated --draws 10            # run (resumes)
+    python -m studies.misspec.calibrated --summary             # the tables and lines
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+import causalcal
+from causalcal.bootstrap import BootstrapSettings
+from causalcal.edgecal import relation_kind, suggest_pairs
+from causalcal.pairs import pair_index
+from studies.discover_known.cases import stable_seed
+from studies.discover_known.records import RecordFile
+
+from .cases import BOTH_WAYS, all_cases, load_case
+from .measures import binary_measures, oracle_measures
+
+RECORDS = Path(__file__).resolve().parents[2] / "results" / "misspec" / "calibrated.jsonl"
+#: answer variants: (share left unknown, share answered wrongly)
+VARIANTS = {"clean": (0.0, 0.0), "unknown20": (0.2, 0.0), "wrong10": (0.0, 0.1)}
+N_ASKED = 40
+
+
+def _keys(table: pd.DataFrame, names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    index = {n: k for k, n in enumerate(names)}
+    a, b = table["a"].map(index).to_numpy(), table["b"].map(index).to_numpy()
+    return a, b
+
+
+def answer(ask: pd.DataFrame, names: list[str], kind: str, edge_truth: np.ndarray,
+           causal_truth: np.ndarray, rng: np.random.Generator, unknown: float,
+           wrong: float) -> pd.DataFrame:
+    """The suggested file answered from the truth (``unknown`` and ``wrong`` shares at
+    random); causal pairs in a cycle are left ``unknown``."""
+    a, b = _keys(ask, names)
+    keys = pair_index(np.minimum(a, b), np.maximum(a, b), len(names))
+    flip = rng.random(len(ask)) < wrong
+    gone = rng.random(len(ask)) < unknown
+    rows = []
+    for k, row in enumerate(ask.to_dict("records")):
+        first = a[k] < b[k]  # the row reads the pair as (i, j), i < j
+        if kind == "edges":
+            t = int(edge_truth[keys[k]])
+            related = (t != 0) != flip[k]
+            t = t if related == (t != 0) else (0 if t else 1)
+            if not first and t in (1, 2):
+                t = 3 - t
+            rows.append({**row, "relation": ("none", "->", "<-", "--")[t]})
+            continue
+        t = int(causal_truth[keys[k]])
+        if t == BOTH_WAYS:
+            rows.append({**row, "relation": "unknown"})
+            continue
+        if flip[k]:
+            t = 0 if t else int(rng.integers(1, 3))
+        forward = t == (1 if first else 2)
+        if t == 0:
+            rows.append({**row, "relation": "not-causes"})
+            rows.append({"a": row["b"], "b": row["a"], "relation": "not-causes"})
+        else:
+            pair = (row["a"], row["b"]) if forward else (row["b"], row["a"])
+            rows.append({**row, "a": pair[0], "b": pair[1], "relation": "causes"})
+    out = pd.DataFrame(rows)
+    out.loc[out.index.isin(np.flatnonzero(gone)) & out["stratum"].notna(), "relation"] = \
+        "unknown"
+    return out
+
+
+def _held_out(kind: str, probs, Q: np.ndarray, raw, edge_truth, causal_truth,
+              asked: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(y, p_raw, p_cal)`` over the held-out pairs: unordered for edge types (P(adjacent)),
+    ordered for causal relations (P(A causes B); pairs in a cycle left out)."""
+    keep = np.ones(probs.n_pairs, dtype=bool)
+    keep[asked] = False
+    if kind == "edges":
+        y = (np.asarray(edge_truth) != 0)[keep].astype(int)
+        return y, 1.0 - raw.dense(np.float64)[keep, 0], 1.0 - Q[keep, 0]
+    truth = np.asarray(causal_truth)
+    keep &= truth != BOTH_WAYS
+    P = raw.dense(np.float64)
+    y = np.concatenate([truth[keep] == 1, truth[keep] == 2]).astype(int)
+    return (y, np.concatenate([P[keep, 1], P[keep, 2]]),
+            np.concatenate([Q[keep, 1], Q[keep, 2]]))
+
+
+def run_draw(case: str, kind: str, variant: str, draw: int) -> dict:
+    """One draw's record (see the module)."""
+    data, probs, edge_truth, causal_truth = load_case(case)
+    relations = relation_kind(kind)
+    raw = relations.raw(probs)
+    seed = stable_seed(case, kind, draw)
+    ask = suggest_pairs(raw, N_ASKED, seed=seed)
+    unknown, wrong = VARIANTS[variant]
+    answered = answer(ask, data.names, kind, edge_truth, causal_truth,
+                      np.random.default_rng(seed), unknown, wrong)
+    start = time.perf_counter()
+    result = causalcal.discover(data, answered, relations=kind, probabilities=probs,
+                                bootstrap=BootstrapSettings(seed=seed, progress=False))
+    seconds = time.perf_counter() - start
+    a, b = _keys(ask, data.names)
+    asked = pair_index(np.minimum(a, b), np.maximum(a, b), data.n_vars)
+    y, p_raw, p_cal = _held_out(kind, probs, result.fit.predict_all(np.float64), raw,
+                                edge_truth, causal_truth, asked)
+    report = result.report
+    return {"case": case, "kind": kind, "variant": variant, "draw": draw, "seed": seed,
+            "chosen": report.map.chosen, "answered": int(report.answers.answered.sum())
+            if report.answers is not None else 0,
+            "related_estimate": report.related_pairs, "seconds": seconds,
+            **binary_measures("raw", y, p_raw), **binary_measures("cal", y, p_cal),
+            **oracle_measures("raw", y, p_raw)}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m studies.misspec.calibrated",
+                                     description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--draws", type=int, default=10)
+    parser.add_argument("--kinds", nargs="+", default=["edges", "causal"])
+    parser.add_argument("--variants", nargs="+", default=list(VARIANTS))
+    parser.add_argument("--cases", nargs="+", default=None, help="default: every case")
+    parser.add_argument("--records", type=Path, default=RECORDS)
+    parser.add_argument("--summary", action="store_true", help="print the tables only")
+    args = parser.parse_args(argv)
+    if args.summary:
+        from .acceptance import summary_text
+
+        print(summary_text(args.records))
+        return
+    store = RecordFile(args.records)
+    for case in args.cases or all_cases():
+        for kind in args.kinds:
+            for variant in args.variants:
+                for draw in range(args.draws):
+                    if store.has(case, f"{kind}/{variant}", draw):
+                        continue
+                    record = run_draw(case, kind, variant, draw)
+                    store.append({**record, "scheme": f"{kind}/{variant}"})
+                    print(f"{case:28s} {kind:6s} {variant:9s} {draw:2d} {record['chosen']:9s}"
+                          f" Brier {record['raw_brier']:.4f}->{record['cal_brier']:.4f} ECE "
+                          f"{record['raw_ece']:.4f}->{record['cal_ece']:.4f} (oracle "
+                          f"{record['raw_oracle_ece']:.4f})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
