@@ -18,7 +18,8 @@ from causalcal.calibration import SelectionDesign
 from causalcal.edgecal.inputs import PairInputs
 from causalcal.edgecal.sampling import stratified_calibration_set
 
-__all__ = ["CalibrationSet", "drawn_calibration_set", "known_calibration_set", "label_counts"]
+__all__ = ["CalibrationSet", "drawn_calibration_set", "enough_answers", "known_calibration_set",
+           "label_counts"]
 
 #: Where a calibration set's labels come from.
 SOURCES = ("drawn", "known")
@@ -99,10 +100,21 @@ def known_calibration_set(inputs: PairInputs, known: pd.DataFrame,
     suggested pair (NaN elsewhere; :func:`~causalcal.edgecal.designed.read_answers`).
     """
     labels, Y = inputs.kind.label_sets(known)
-    inputs.kind.check_counts(Y)
+    if not enough_answers(Y, rates):  # answers to suggested pairs need only 2 and 2
+        inputs.kind.check_counts(Y)
     keys = inputs.keys(known["i"].to_numpy(np.int64), known["j"].to_numpy(np.int64))
     return CalibrationSet(inputs, keys, inputs.rows(keys), Y, labels, "known",
                           rates=rates if rates is not None and len(rates) else None)
+
+
+def enough_answers(Y: np.ndarray, rates: np.ndarray | None) -> bool:
+    """Whether the answered suggested pairs (``rates`` not NaN) hold at least 2 related
+    and 2 unrelated ones, the least a map fitted on them and its cross-validation need
+    (else they count as known pairs of docs/design.md §9.3 only)."""
+    if rates is None or not len(rates):
+        return False
+    answered, related = ~np.isnan(rates), ~Y[:, 0]
+    return min(int((answered & related).sum()), int((answered & ~related).sum())) >= 2
 
 
 def label_counts(calset: CalibrationSet) -> dict[str, int]:

@@ -29,7 +29,7 @@ import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
 from causalcal.calibration import SelectionDesign
-from causalcal.edgecal.calset import CalibrationSet
+from causalcal.edgecal.calset import CalibrationSet, enough_answers
 from causalcal.edgecal.crossval import (
     LineFit,
     MapChoice,
@@ -178,11 +178,12 @@ def fit_edge_calibrator(calset: CalibrationSet,
         if settings.map == "simulated" and simulated is None:
             raise InputError("map='simulated' needs simulations (simulations=R, "
                              "--simulations R)")
-        if settings.map == "designed" and (answers is None or not _enough_answers(calset)):
+        answered = answers is not None and enough_answers(calset.Y, calset.rates)
+        if settings.map == "designed" and not answered:
             raise InputError("map='designed' needs answers to suggested pairs, at least 2 "
                              "related and 2 unrelated (causalcal suggest, then --known with "
                              "the answered file)")
-        if answers is not None and _enough_answers(calset):
+        if answered:
             return _fit_with_answers(calset, model, settings, seed, simulated, answers)
         return _fit_known(calset, model, settings, seed, cross_validate, simulated)
     design = calset.design.pooled([1, 2]) if equivariant else None
@@ -218,17 +219,6 @@ def _fit_known(calset: CalibrationSet, model, settings: CalibrationSettings, see
     choice = choose_map(losses, settings.map, kind.z, line)
     return EdgeCalibration(maps[choice.chosen], calset, settings, seed, em.design, offsets,
                            em, choice)
-
-
-def _enough_answers(calset: CalibrationSet) -> bool:
-    """Whether the answered suggested pairs hold at least 2 related and 2 unrelated ones,
-    the least a map fitted on them and its cross-validation need (else they count as known
-    pairs of §9.3 only)."""
-    if calset.rates is None:
-        return False
-    d = ~np.isnan(calset.rates)
-    related = ~calset.Y[:, 0]
-    return min(int((d & related).sum()), int((d & ~related).sum())) >= 2
 
 
 def _fit_with_answers(calset: CalibrationSet, model, settings: CalibrationSettings,

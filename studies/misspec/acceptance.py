@@ -49,7 +49,11 @@ def lines_of(rows: list[dict]) -> dict:
 def summary_text(path: Path) -> str:
     """A Markdown table per relation kind and variant, and the failing lines."""
     groups: dict[tuple, list[dict]] = defaultdict(list)
+    refused = 0
     for record in read_records(path):
+        if "error" in record:
+            refused += 1
+            continue
         groups[setting(record)].append(record)
     out, failing, total = [], [], 0
     for kind in ("edges", "causal"):
@@ -72,6 +76,7 @@ def summary_text(path: Path) -> str:
                     f"({s['raw_oracle_ece']:.4f}) | {s['raw_auroc']:.3f} → "
                     f"{s['cal_auroc']:.3f} | {s['better']:.0%} | {s['written']:.0%} | "
                     f"{'ok' if not bad else ', '.join(bad)} |")
-    out.append(f"\n{len(failing)} of {total} lines fail" + (":" if failing else "."))
+    out.append(f"\n{refused} draws refused (answers that cannot be calibrated on). "
+               f"{len(failing)} of {total} lines fail" + (":" if failing else "."))
     out += [f"- {line}" for line in failing]
     return "\n".join(out)

@@ -27,6 +27,7 @@ import pandas as pd
 import causalcal
 from causalcal.bootstrap import BootstrapSettings
 from causalcal.edgecal import relation_kind, suggest_pairs
+from causalcal.errors import InputError
 from causalcal.pairs import pair_index
 from studies.discover_known.cases import stable_seed
 from studies.discover_known.records import RecordFile
@@ -152,7 +153,14 @@ def main(argv: list[str] | None = None) -> None:
                 for draw in range(args.draws):
                     if store.has(case, f"{kind}/{variant}", draw):
                         continue
-                    record = run_draw(case, kind, variant, draw)
+                    try:
+                        record = run_draw(case, kind, variant, draw)
+                    except InputError as err:  # e.g. answers of one kind only
+                        store.append({"case": case, "kind": kind, "variant": variant,
+                                      "draw": draw, "scheme": f"{kind}/{variant}",
+                                      "error": str(err)})
+                        print(f"{case:28s} {kind:6s} {variant:9s} {draw:2d} refused: {err}")
+                        continue
                     store.append({**record, "scheme": f"{kind}/{variant}"})
                     print(f"{case:28s} {kind:6s} {variant:9s} {draw:2d} {record['chosen']:9s}"
                           f" Brier {record['raw_brier']:.4f}->{record['cal_brier']:.4f} ECE "
