@@ -11,6 +11,9 @@ Public API (docs/design.md §4):
 - :func:`from_bif` — any BIF file (optional extra ``bif``: pgmpy).
 - :func:`fitted_network` — a network fitted to a data set and its bootstrap (the world
   of simulation-informed calibration, docs/design.md §9.7).
+- misspecified data sets with known truth (docs/design.md §9.11): :func:`hidden_benchmark`,
+  :func:`latent_confounders`, :func:`continuous_nonlinear`, :func:`pooled_conditions`,
+  :func:`measurement_noise`, each a :class:`MisspecifiedData`.
 """
 
 from causalcal.simulate.bif import (
@@ -22,18 +25,32 @@ from causalcal.simulate.bif import (
 )
 from causalcal.simulate.fitted import dirichlet_cpts, fitted_network, network_parents
 from causalcal.simulate.generate import DEFAULT_MAX_CPT_ENTRIES, random_dag, random_network
+from causalcal.simulate.misspecified import (
+    MisspecifiedData,
+    continuous_nonlinear,
+    hidden_benchmark,
+    latent_confounders,
+    measurement_noise,
+    pooled_conditions,
+)
 from causalcal.simulate.network import BayesianNetwork
 
 __all__ = [
     "DEFAULT_MAX_CPT_ENTRIES",
     "BayesianNetwork",
+    "MisspecifiedData",
     "available_networks",
+    "continuous_nonlinear",
     "dirichlet_cpts",
     "fitted_network",
     "from_bif",
     "from_pgmpy",
+    "hidden_benchmark",
+    "latent_confounders",
     "load_network",
+    "measurement_noise",
     "network_parents",
+    "pooled_conditions",
     "random_dag",
     "random_network",
     "to_pgmpy",
