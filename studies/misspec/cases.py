@@ -143,13 +143,13 @@ def cached_case(name: str, cache: Path = CACHE, n_boot: int = N_BOOT, jobs: int 
     return data, probs, edge_truth, causal_truth, meta
 
 
-def load_case(name: str, cache: Path = CACHE
+def load_case(name: str, cache: Path = CACHE, n_boot: int = N_BOOT
               ) -> tuple[DiscreteData, EdgeProbabilities, np.ndarray, np.ndarray]:
     """``(data, probabilities, edge_truth, causal_truth)`` of a cached case (computed
     first if it is not cached). ``edge_truth``: ``EdgeType`` int8 per pair;
     ``causal_truth``: ``CausalType`` int8 per pair (``BOTH_WAYS`` for a pair in a cycle
     of the Sachs consensus network)."""
-    data, probs, edge_truth, causal_truth, _ = cached_case(name, cache)
+    data, probs, edge_truth, causal_truth, _ = cached_case(name, cache, n_boot)
     return data, probs, edge_truth, causal_truth
 
 
