@@ -51,6 +51,10 @@ FAMILIES: dict[str, Callable[[int, int], MisspecifiedData]] = {
     "nonadditive": lambda n, s: continuous_nonlinear(n, s, additive=False),
     "pooled": lambda n, s: pooled_conditions(n, s),
     "noise-alarm": lambda n, s: measurement_noise("alarm", n, s),
+    # well-specified controls: alarm itself (no value replaced) and the pooled family's
+    # random network observed in one condition
+    "control-alarm": lambda n, s: measurement_noise("alarm", n, s, rate=0.0),
+    "control-random": lambda n, s: pooled_conditions(n, s, n_conditions=1),
 }
 
 #: the Sachs cases, and the row count of each of the nine condition files stacked in
