@@ -57,6 +57,10 @@ FAMILIES: dict[str, Callable[[int, int], MisspecifiedData]] = {
     "control-random": lambda n, s: pooled_conditions(n, s, n_conditions=1),
 }
 
+#: a control drawn with its misspecified family's seeds: the same network, column order
+#: and (for alarm) clean sample
+SEEDED_AS = {"control-alarm": "noise-alarm", "control-random": "pooled"}
+
 #: the Sachs cases, and the row count of each of the nine condition files stacked in
 #: ``cyto_full_data.csv`` (Sachs et al. 2005's supplement, files 1–9, in that order;
 #: 7466 rows in all). Condition 1 (anti-CD3/CD28, no inhibitor or activator) is the
@@ -113,7 +117,8 @@ def make_case(name: str) -> tuple[DiscreteData, np.ndarray, np.ndarray, str]:
     family, n, seed = parse_name(name)
     if family in SACHS_CASES:
         return sachs(family == "sachs-obs")
-    result = FAMILIES[family](n, stable_seed("misspec", family, seed))
+    seeded_as = SEEDED_AS.get(family, family)
+    result = FAMILIES[family](n, stable_seed("misspec", seeded_as, seed))
     return result.data, result.edge_truth, result.causal_truth, result.description
 
 
