@@ -32,7 +32,7 @@ ADJ_COLUMNS = [("share adj.", "adj_share"), ("mean P(adj)", "adj_mean_p"),
                ("oracle Brier", "adj_oracle_brier"), ("oracle ECE", "adj_oracle_ece")]
 CAUSES_COLUMNS = [("share causes", "causes_share"), ("mean P(causes)", "causes_mean_p"),
                   ("Brier", "causes_brier"), ("ECE", "causes_ece"),
-                  ("AUROC", "causes_auroc"), ("oracle ECE", "causes_oracle_ece")]
+                  ("AUROC", "causes_auroc"), ("oracle Brier", "causes_oracle_brier")]
 
 
 def run_case(name: str, records: RecordFile, n_boot: int, jobs: int,
