@@ -26,6 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy.special import expit
+from scipy.stats import chi2
 
 from causalcal._io import read_csv_file
 from causalcal.calibration import N_BINS, probability_bins
@@ -35,7 +37,7 @@ from causalcal.edges import pair_from_index, pair_index
 from causalcal.errors import InputError
 
 __all__ = ["DESIGN_COLUMNS", "UNKNOWN", "AnswerDesign", "Answers", "DesignedAdjacency",
-           "DesignedCausal", "read_answers", "suggest_pairs"]
+           "DesignedCausal", "calibration_test", "read_answers", "suggest_pairs"]
 
 #: The columns a suggested file carries beside ``a, b, relation``: the pair's bootstrap
 #: P(related), its stratum, the stratum's pairs and how many of them were asked.
@@ -179,6 +181,35 @@ def read_answers(known: pd.DataFrame | str | os.PathLike, names: list[str], kind
     return Answers(pairs, rates, design, int(open_.sum()))
 
 
+def calibration_test(x: np.ndarray, y: np.ndarray, weights: np.ndarray, slope: float,
+                     intercept: float, clusters: np.ndarray | None = None) -> float:
+    """The p-value of Cox's (1958) calibration test: is ``logit q = slope · x + intercept``
+    (fitted by weighted logistic regression of ``y`` on ``x`` = logit p) different from
+    the identity (slope 1, intercept 0)? A Wald test with the design-based (sandwich)
+    covariance of the weighted fit, clustered by ``clusters`` (the two directions of a
+    pair), χ² with 2 degrees of freedom. A map that reverses the bootstrap's order (slope
+    ≤ 0) counts only where the slope is below 0 by two standard errors (p = 1 else): the
+    answers must show the order reversed, not merely flat."""
+    X = np.column_stack([np.ones(len(x)), x])
+    w = np.asarray(weights, dtype=np.float64)
+    q = expit(X @ np.array([intercept, slope]))
+    bread = (X * (w * q * (1 - q))[:, None]).T @ X
+    score = X * (w * (np.asarray(y, dtype=np.float64) - q))[:, None]
+    if clusters is not None:
+        _, inverse = np.unique(clusters, return_inverse=True)
+        score = np.vstack([np.bincount(inverse, score[:, k]) for k in range(2)]).T
+    try:
+        inv = np.linalg.inv(bread)
+        cov = inv @ (score.T @ score) @ inv
+        d = np.array([intercept, slope - 1.0])
+        stat = float(d @ np.linalg.solve(cov, d))
+    except np.linalg.LinAlgError:
+        return 1.0
+    if slope <= 0 and not slope + 2 * np.sqrt(max(cov[1, 1], 0.0)) < 0:
+        return 1.0
+    return float(chi2.sf(stat, 2)) if np.isfinite(stat) else 1.0
+
+
 class DesignedAdjacency(SimulatedAdjacency):
     """The map of P(adjacent), ``logit q = a · logit p + b``, fitted by weighted logistic
     regression on answered pairs (weights ``1 / rate``: the population's fit); for a pair
@@ -192,6 +223,9 @@ class DesignedAdjacency(SimulatedAdjacency):
         X = np.asarray(X, dtype=np.float64)
         self._fit_samples(1.0 - X[:, 0], np.asarray(y), sample_weight, "adjacent and "
                           "non-adjacent")
+        w = np.ones(len(X)) if sample_weight is None else sample_weight
+        self.calibration_p_ = calibration_test(self._logit(1.0 - X[:, 0]), y, w,
+                                               self.slope_, self.intercept_)
         if rows is None:
             rows, row_counts = X, np.ones(len(X))
         mass = (np.asarray(rows)[:, 1:4] * np.asarray(row_counts)[:, None]).sum(axis=0)
@@ -210,7 +244,10 @@ class DesignedCausal(SimulatedCausal):
         allowed classes (exact answers)."""
         X, Y = np.asarray(X, dtype=np.float64), np.asarray(Y, dtype=bool)
         w = np.ones(len(X)) if sample_weight is None else np.asarray(sample_weight, float)
-        self._fit_samples(np.concatenate([X[:, 1], X[:, 2]]),
-                          np.concatenate([Y[:, 1], Y[:, 2]]).astype(int),
-                          np.concatenate([w, w]), "causally related and unrelated")
+        p, y = np.concatenate([X[:, 1], X[:, 2]]), np.concatenate([Y[:, 1], Y[:, 2]])
+        self._fit_samples(p, y.astype(int), np.concatenate([w, w]),
+                          "causally related and unrelated")
+        self.calibration_p_ = calibration_test(self._logit(p), y, np.concatenate([w, w]),
+                                               self.slope_, self.intercept_,
+                                               np.tile(np.arange(len(X)), 2))
         return self

@@ -236,8 +236,8 @@ def _fit_with_answers(calset: CalibrationSet, model, settings: CalibrationSettin
     d = ~np.isnan(calset.rates)
     X, Y, w = calset.X[d], calset.Y[d], 1.0 / calset.rates[d]
     losses = designed_losses(kind, X, Y, w, eps, rows, counts, seed)
-    maps = {"identity": BootstrapIdentity(k).fit(calset.X),
-            "designed": kind.designed_map(X, Y, w, eps, rows, counts)[1]}
+    fitted, written = kind.designed_map(X, Y, w, eps, rows, counts)
+    maps = {"identity": BootstrapIdentity(k).fit(calset.X), "designed": written}
     own, em = calset.subset(~d), None
     related, unrelated = kind.known_counts(own.Y)
     if min(related, unrelated) >= MIN_KNOWN:
@@ -258,7 +258,8 @@ def _fit_with_answers(calset: CalibrationSet, model, settings: CalibrationSettin
     if settings.map not in ("auto", *maps):
         raise InputError(f"map={settings.map!r} is not a candidate here (the candidates: "
                          f"{', '.join(maps)})")
-    choice = choose_map(losses, settings.map, kind.z, line, weights=w)
+    choice = choose_map(losses, settings.map, kind.z, line, weights=w,
+                        tests={"designed": fitted.calibration_p_})
     return EdgeCalibration(maps[choice.chosen], calset, settings, seed,
                            em.design if em else None, np.zeros((len(calset), k)), em,
                            choice, answers)

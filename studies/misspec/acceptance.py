@@ -26,9 +26,12 @@ COLUMNS = ("raw_brier", "cal_brier", "raw_ece", "cal_ece", "raw_oracle_ece", "ra
 
 
 def setting(record: dict) -> tuple[str, str, str, str]:
-    """``(family, n, kind, variant)`` of a record."""
+    """``(family, n, kind, variant)`` of a record (the variant with ``/N`` when other than
+    40 pairs were suggested)."""
     family, n, _ = parse_name(record["case"])
-    return family, "" if n is None else str(n), record["kind"], record["variant"]
+    asked = record.get("asked", 40)
+    return (family, "" if n is None else str(n), record["kind"],
+            record["variant"] + ("" if asked == 40 else f"/{asked}"))
 
 
 def lines_of(rows: list[dict]) -> dict:
@@ -57,7 +60,7 @@ def summary_text(path: Path) -> str:
         groups[setting(record)].append(record)
     out, failing, total = [], [], 0
     for kind in ("edges", "causal"):
-        for variant in ("clean", "unknown20", "wrong10"):
+        for variant in sorted({k[3] for k in groups}):
             keys = sorted(k for k in groups if k[2] == kind and k[3] == variant)
             if not keys:
                 continue

@@ -103,13 +103,13 @@ def _held_out(kind: str, probs, Q: np.ndarray, raw, edge_truth, causal_truth,
             np.concatenate([Q[keep, 1], Q[keep, 2]]))
 
 
-def run_draw(case: str, kind: str, variant: str, draw: int) -> dict:
-    """One draw's record (see the module)."""
+def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED) -> dict:
+    """One draw's record (see the module); ``asked``: pairs suggested."""
     data, probs, edge_truth, causal_truth = load_case(case)
     relations = relation_kind(kind)
     raw = relations.raw(probs)
     seed = stable_seed(case, kind, draw)
-    ask = suggest_pairs(raw, N_ASKED, seed=seed)
+    ask = suggest_pairs(raw, asked, seed=seed)
     unknown, wrong = VARIANTS[variant]
     answered = answer(ask, data.names, kind, edge_truth, causal_truth,
                       np.random.default_rng(seed), unknown, wrong)
@@ -118,11 +118,12 @@ def run_draw(case: str, kind: str, variant: str, draw: int) -> dict:
                                 bootstrap=BootstrapSettings(seed=seed, progress=False))
     seconds = time.perf_counter() - start
     a, b = _keys(ask, data.names)
-    asked = pair_index(np.minimum(a, b), np.maximum(a, b), data.n_vars)
+    asked_keys = pair_index(np.minimum(a, b), np.maximum(a, b), data.n_vars)
     y, p_raw, p_cal = _held_out(kind, probs, result.fit.predict_all(np.float64), raw,
-                                edge_truth, causal_truth, asked)
+                                edge_truth, causal_truth, asked_keys)
     report = result.report
     return {"case": case, "kind": kind, "variant": variant, "draw": draw, "seed": seed,
+            "asked": asked,
             "chosen": report.map.chosen, "answered": int(report.answers.answered.sum())
             if report.answers is not None else 0,
             "related_estimate": report.related_pairs, "seconds": seconds,
@@ -138,6 +139,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--kinds", nargs="+", default=["edges", "causal"])
     parser.add_argument("--variants", nargs="+", default=list(VARIANTS))
     parser.add_argument("--cases", nargs="+", default=None, help="default: every case")
+    parser.add_argument("--asked", type=int, default=N_ASKED, help="pairs suggested (40)")
     parser.add_argument("--records", type=Path, default=RECORDS)
     parser.add_argument("--summary", action="store_true", help="print the tables only")
     args = parser.parse_args(argv)
@@ -150,18 +152,20 @@ def main(argv: list[str] | None = None) -> None:
     for case in args.cases or all_cases():
         for kind in args.kinds:
             for variant in args.variants:
+                scheme = f"{kind}/{variant}" + ("" if args.asked == N_ASKED else
+                                                f"/{args.asked}")
                 for draw in range(args.draws):
-                    if store.has(case, f"{kind}/{variant}", draw):
+                    if store.has(case, scheme, draw):
                         continue
                     try:
-                        record = run_draw(case, kind, variant, draw)
+                        record = run_draw(case, kind, variant, draw, args.asked)
                     except InputError as err:  # e.g. answers of one kind only
                         store.append({"case": case, "kind": kind, "variant": variant,
-                                      "draw": draw, "scheme": f"{kind}/{variant}",
+                                      "draw": draw, "scheme": scheme, "asked": args.asked,
                                       "error": str(err)})
                         print(f"{case:28s} {kind:6s} {variant:9s} {draw:2d} refused: {err}")
                         continue
-                    store.append({**record, "scheme": f"{kind}/{variant}"})
+                    store.append({**record, "scheme": scheme})
                     print(f"{case:28s} {kind:6s} {variant:9s} {draw:2d} {record['chosen']:9s}"
                           f" Brier {record['raw_brier']:.4f}->{record['cal_brier']:.4f} ECE "
                           f"{record['raw_ece']:.4f}->{record['cal_ece']:.4f} (oracle "
