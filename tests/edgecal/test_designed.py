@@ -143,3 +143,24 @@ def test_a_calibrated_bootstrap_keeps_its_values_and_forced_maps_are_refused():
         {"i": [0] * 10, "j": np.arange(1, 11), "label": [1] * 5 + [0] * 5}))
     with pytest.raises(InputError, match="needs answers"):
         fit_edge_calibrator(calset, CalibrationSettings(map="designed"))
+
+
+def test_calibration_test_holds_its_level_and_sees_a_distortion():
+    from causalcal.edgecal.designed import calibration_test
+    from causalcal.edgecal.simulated import LogitLinearMap
+
+    rng = np.random.default_rng(7)
+    p_values, distorted = [], []
+    for _ in range(150):
+        p = rng.uniform(0.02, 0.98, size=300)
+        x = logit(p)
+        for y, out in ((rng.random(300) < p, p_values),
+                       (rng.random(300) < expit(0.5 * x - 0.5), distorted)):
+            fit = LogitLinearMap(eps=0.01)
+            fit._fit_samples(p, y.astype(int), None, "both")
+            out.append(calibration_test(x, y, np.ones(300), fit.slope_, fit.intercept_))
+    assert 0.01 <= np.mean(np.array(p_values) < 0.05) <= 0.12  # the level, about 5 %
+    assert np.mean(np.array(distorted) < 0.05) > 0.95  # the power against a real distortion
+    # a flat or reversed order counts only when the slope is clearly below 0
+    assert calibration_test(np.linspace(-3, 3, 40), np.tile([0, 1], 20), np.ones(40),
+                            -0.01, 0.0) == 1.0
