@@ -1,0 +1,51 @@
+"""Sachs with 20 suggested pairs answered from the consensus network, 10 splits: the ECE
+of the held-out predictions of all splits pooled (10 equal-count bins), raw and
+calibrated — issue 39's Sachs line, quoted in docs/results.md ("Suggested pairs").
+
+    python -m experiments.sachs_pooled_ece
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import causalcal
+from causalcal.bootstrap import BootstrapSettings
+from causalcal.edgecal import relation_kind, suggest_pairs
+from causalcal.metrics import brier_score, expected_calibration_error, roc_auc
+from causalcal.pairs import pair_index
+from studies.discover_known.cases import stable_seed
+from studies.misspec.calibrated import _held_out, _keys, answer
+from studies.misspec.cases import load_case
+
+
+def pooled(case: str, kind: str, splits: int = 10, asked: int = 20) -> str:
+    """One line: pooled held-out Brier, ECE and AUROC, raw and calibrated."""
+    data, probs, edge_truth, causal_truth = load_case(case)
+    raw = relation_kind(kind).raw(probs)
+    ys, raws, cals = [], [], []
+    for draw in range(splits):
+        seed = stable_seed(case, kind, draw)
+        ask = suggest_pairs(raw, asked, seed=seed)
+        answered = answer(ask, data.names, kind, edge_truth, causal_truth,
+                          np.random.default_rng(seed), 0.0, 0.0)
+        result = causalcal.discover(data, answered, relations=kind, probabilities=probs,
+                                    bootstrap=BootstrapSettings(seed=seed, progress=False))
+        a, b = _keys(ask, data.names)
+        keys = pair_index(np.minimum(a, b), np.maximum(a, b), data.n_vars)
+        y, p_raw, p_cal = _held_out(kind, probs, result.fit.predict_all(np.float64), raw,
+                                    edge_truth, causal_truth, keys)
+        ys.append(y), raws.append(p_raw), cals.append(p_cal)
+    y, p_raw, p_cal = np.concatenate(ys), np.concatenate(raws), np.concatenate(cals)
+    out = [f"{case} {kind}, {asked} answers x {splits} splits, {len(y)} held-out predictions:"]
+    for name, p in (("raw", p_raw), ("calibrated", p_cal)):
+        out.append(f"  {name:10s} Brier {brier_score(y, p):.4f}  ECE "
+                   f"{expected_calibration_error(y, p, n_bins=10):.4f}  AUROC "
+                   f"{roc_auc(y, p):.3f}")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    for case in ("sachs-all", "sachs-obs"):
+        for kind in ("edges", "causal"):
+            print(pooled(case, kind), flush=True)
