@@ -164,3 +164,32 @@ def test_calibration_test_holds_its_level_and_sees_a_distortion():
     # a flat or reversed order counts only when the slope is clearly below 0
     assert calibration_test(np.linspace(-3, 3, 40), np.tile([0, 1], 20), np.ones(40),
                             -0.01, 0.0) == 1.0
+
+
+def test_answers_and_the_scientists_own_pairs_together():
+    probs, truth = _world(5, v=70)
+    table = _answer(suggest_pairs(probs, 40, seed=2), probs.names, truth)
+    index = {n: k for k, n in enumerate(probs.names)}
+    asked = set(pair_index(table["a"].map(index), table["b"].map(index), probs.n_vars))
+    rng = np.random.default_rng(5)
+    arcs = [k for k in rng.permutation(np.flatnonzero(truth)) if k not in asked][:6]
+    nones = [k for k in rng.permutation(np.flatnonzero(~truth)) if k not in asked][:6]
+    i, j = pair_from_index(np.array(arcs + nones), probs.n_vars)
+    names = np.asarray(probs.names)
+    own = pd.DataFrame({"a": names[i], "b": names[j], "relation": ["->"] * 6 + ["none"] * 6})
+    answers = read_answers(pd.concat([table, own], ignore_index=True), probs.names,
+                           EdgeTypes())
+    assert np.isnan(answers.rates).sum() == 12
+    calset = known_calibration_set(PairInputs(probs), answers.pairs, answers.rates)
+    fit = fit_edge_calibrator(calset, CalibrationSettings("dirichlet"), 0,
+                              answers=answers.design)
+    assert set(fit.choice.candidates) == {"identity", "designed", "calibrated"}
+    # the EM of the scientist's own pairs is pinned at the answers' estimate
+    assert fit.em.expected_edges == pytest.approx(answers.design.related_pairs()[0])
+    forced = fit_edge_calibrator(calset, CalibrationSettings("dirichlet", map="calibrated"),
+                                 0, answers=answers.design)
+    X = calset.inputs.rows(calset.keys[:3])
+    moved = forced.sensitivity(X)  # refitted on the scientist's own pairs at half / double
+    assert len(moved.half) == 3 and moved.half_related < moved.double_related
+    Q = forced.predict_all(np.float64)
+    np.testing.assert_allclose(Q.sum(axis=1), 1.0)
