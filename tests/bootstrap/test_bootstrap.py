@@ -45,13 +45,28 @@ def weighted_mi(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     return float((p[nz] * np.log(p[nz] / (px @ py)[nz])).sum())
 
 
+def _wait_at_gate(gate: Path) -> None:
+    """Let the first caller through (an exclusive create decides who is first); hold every
+    other until ``gate / "open"`` exists."""
+    try:
+        os.close(os.open(gate / "first", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        return
+    except FileExistsError:
+        pass
+    deadline = time.monotonic() + 600
+    while not (gate / "open").exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
 def threshold_search(data: DiscreteData, weights=None, threshold: float = 0.02) -> PDAG:
     """TEST DOUBLE for a structure search: link pairs whose weighted MI exceeds
     ``threshold``; the edge type is fixed by the indices ((i + j) mod 3 → i→j, j→i, i—j).
-    Sleeps ``$BOOTSTRAP_TEST_DELAY`` seconds first (so a run can be killed mid-way)."""
-    delay = float(os.environ.get("BOOTSTRAP_TEST_DELAY", "0"))
-    if delay:
-        time.sleep(delay)
+    With ``$BOOTSTRAP_TEST_GATE`` (a folder) only the first call runs at once; every other
+    call waits until the file ``open`` appears in the folder (at most 10 minutes), so a
+    run can be killed mid-way at a point the test controls, whatever the machine's load."""
+    gate = os.environ.get("BOOTSTRAP_TEST_GATE")
+    if gate:
+        _wait_at_gate(Path(gate))
     w = np.ones(data.n_samples) if weights is None else np.asarray(weights, float)
     g = PDAG(data.n_vars, data.names)
     codes = data.codes.astype(np.int64)
@@ -324,13 +339,16 @@ bootstrap_edge_probabilities(chain_data(), n_boot={n_boot}, search=threshold_sea
 )
 def test_killed_run_resumes_to_the_uninterrupted_result(data, tmp_path, n_jobs, sig, target,
                                                         session_processes, poll):
-    """Kill the runner (and its workers) — or only one loky worker process — once at least
-    one replicate is on disk; resuming must give the uninterrupted result. Every wait is
-    on a condition with a deadline generous enough for a loaded machine."""
+    """Kill the runner (and its workers) — or only one loky worker process — once one
+    replicate is on disk while every other search is held at a gate (``_wait_at_gate``):
+    the kill always lands mid-run, however loaded the machine; resuming must give the
+    uninterrupted result. Every wait is on a condition with a generous deadline."""
     ckpt = tmp_path / "ck"
     n_boot = 14
     code = _RUNNER.format(tests=str(TESTS), n_boot=n_boot, ckpt=str(ckpt), n_jobs=n_jobs)
-    env = {**ENV, "BOOTSTRAP_TEST_DELAY": "0.15"}
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    env = {**ENV, "BOOTSTRAP_TEST_GATE": str(gate)}
     proc = subprocess.Popen([sys.executable, "-c", code], env=env, start_new_session=True)
     try:
         def replicate_on_disk() -> bool:
@@ -348,6 +366,7 @@ def test_killed_run_resumes_to_the_uninterrupted_result(data, tmp_path, n_jobs, 
             assert workers, "no loky worker found"
             workers[0].send_signal(sig)  # the runner sees a dead worker and stops
         proc.wait(timeout=300)
+        (gate / "open").touch()  # a worker still held at the gate may finish its shutdown
         # the workers finish their shutdown before the resumed run looks at the folder
         assert poll(lambda: not session_processes(proc.pid), timeout=300, interval=0.1)
     finally:
