@@ -113,6 +113,9 @@ class StudyConfig:
         for name in ("repeats", "n_samples", "n_boot", "n_jobs", "bin_size"):
             if getattr(self, name) < 1:
                 raise InputError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) \
+                or self.seed < 0:
+            raise InputError(f"seed must be a non-negative integer, got {self.seed!r}")
 
     @property
     def causal(self) -> bool:

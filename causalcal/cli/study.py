@@ -52,6 +52,7 @@ from __future__ import annotations
 import argparse
 
 from causalcal.cli import (
+    CLIError,
     add_calibrator_arguments,
     add_features_argument,
     add_selection_argument,
@@ -93,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
     from causalcal.evaluate import PRESETS, preset, run_study
 
     check_output_dir(args.out, "--out")
+    if args.seed < 0:
+        raise CLIError(f"--seed must be non-negative, got {args.seed}")
     base = PRESETS[args.preset]
     grid = base["grid"]
     if args.nodes is not None or args.edges is not None:

@@ -398,3 +398,14 @@ def test_sigterm_is_handled_like_ctrl_c(sim, tmp_path, poll):
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == 143
     assert "terminated (SIGTERM)" in err and "leaked" not in err
+
+
+def test_study_negative_seed_names_the_option(tmp_path, capsys):
+    code, err = run(capsys, "study", "--preset", "quick", "--seed", -3, "--out",
+                    tmp_path / "s")
+    assert code == 2 and "--seed" in err and "internal" not in err
+    from causalcal.errors import InputError
+    from causalcal.evaluate import preset
+
+    with pytest.raises(InputError, match="seed must be a non-negative integer"):
+        preset("quick", seed=-1)
