@@ -23,6 +23,8 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from causalcal.errors import InputError
 
 if TYPE_CHECKING:
@@ -318,6 +320,40 @@ class BoundKnowledge:
         if ti is None or tj is None:
             return False
         return ti > tj or (ti == tj and ti in self.forbidden_within)
+
+    def tiers_forbid(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Whether the tiers exclude each arc ``i[k] → j[k]`` (a boolean array): into an
+        earlier tier, or within a tier whose edges are forbidden."""
+        tier = np.array([-1 if t is None else t for t in self.tier], dtype=np.int64)
+        ti, tj = tier[np.asarray(i, dtype=np.int64)], tier[np.asarray(j, dtype=np.int64)]
+        within = np.isin(ti, list(self.forbidden_within))
+        return (ti >= 0) & (tj >= 0) & ((ti > tj) | ((ti == tj) & within))
+
+    @property
+    def all_tiered(self) -> bool:
+        """Whether every variable has a tier (then tiers rise along every directed path)."""
+        return all(t is not None for t in self.tier)
+
+    def forbids_arcs(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """:meth:`forbids` of many arcs ``i[k] → j[k]`` at once (a boolean array)."""
+        i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
+        out = self.tiers_forbid(i, j)
+        n = len(self.tier)
+        listed = {a * n + b for a, b in self.forbidden} | {b * n + a for a, b in self.required}
+        if listed:
+            out |= np.isin(i * n + j, np.fromiter(listed, np.int64))
+        return out
+
+    def causes_required(self) -> np.ndarray:
+        """The V × V boolean ``[a, b]``: required arcs make a directed path from a to b."""
+        n = len(self.tier)
+        reach = np.zeros((n, n), dtype=bool)
+        for a, b in self.required:
+            reach[a, b] = True
+        for k in range(n):  # Warshall's transitive closure (required arcs are few)
+            if reach[:, k].any():
+                reach |= reach[:, [k]] & reach[[k], :]
+        return reach
 
     def requires_adjacent(self, i: int, j: int) -> bool:
         """Whether ``i`` and ``j`` must stay adjacent (a required arc either way)."""

@@ -40,7 +40,12 @@ from causalcal.edgecal.simulated import (
 )
 from causalcal.edges import PROBABILITY_COLUMNS, EdgeProbabilities, EdgeType, pair_from_index
 from causalcal.errors import InputError
-from causalcal.knowledge import check_known_causal_relations, check_known_relations
+from causalcal.knowledge import (
+    BoundKnowledge,
+    Knowledge,
+    check_known_causal_relations,
+    check_known_relations,
+)
 from causalcal.relations_io import read_known_causal_pairs, read_known_pairs
 
 __all__ = ["CAUSAL_COLUMNS", "KINDS", "RANK_COLUMNS", "CausalRelations", "EdgeTypes",
@@ -185,6 +190,33 @@ class RelationKind:
         """One row per unknown pair: names, calibrated ``Q`` and raw columns, ranked."""
         raise NotImplementedError
 
+    def excluded(self, bound: BoundKnowledge, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """(n, k) bool: the classes of the pairs (i, j), i < j, that the knowledge makes
+        impossible."""
+        raise NotImplementedError
+
+    def respect(self, Q: np.ndarray, knowledge: Knowledge | None,
+                names: list[str]) -> np.ndarray:
+        """Every pair's probabilities ``Q`` (pair order) with the classes the background
+        knowledge excludes at exactly 0, their mass shared by the allowed classes in
+        proportion (evenly where those have none): no output contradicts the user's own
+        constraints, whatever map was written (docs/design.md §9.10)."""
+        if knowledge is None or knowledge.is_empty:
+            return Q
+        i, j = pair_from_index(np.arange(len(Q)), len(names))
+        excluded = self.excluded(knowledge.bind(names), i, j)
+        rows = np.flatnonzero(excluded.any(axis=1))
+        if not len(rows):
+            return Q
+        Q = np.array(Q, dtype=np.float64)
+        kept = np.where(excluded[rows], 0.0, Q[rows])
+        mass = kept.sum(axis=1)
+        allowed = (~excluded[rows]).astype(np.float64)
+        even = allowed / np.maximum(allowed.sum(axis=1, keepdims=True), 1.0)
+        Q[rows] = np.where(mass[:, None] > 0, kept / np.where(mass > 0, mass, 1.0)[:, None],
+                           even)
+        return Q
+
     def related(self, table: pd.DataFrame) -> np.ndarray:
         """Each row's probability of being related (what the summary counts)."""
         raise NotImplementedError
@@ -323,6 +355,16 @@ class EdgeTypes(RelationKind):
     def related(self, table):
         return table["p_adjacent"].to_numpy()
 
+    def excluded(self, bound, i, j):
+        forward, backward = bound.forbids_arcs(i, j), bound.forbids_arcs(j, i)
+        required = np.zeros(len(forward), dtype=bool)
+        if bound.required:
+            n = len(bound.tier)
+            keys = np.fromiter((min(a, b) * n + max(a, b) for a, b in bound.required),
+                               np.int64)
+            required = np.isin(np.asarray(i) * n + np.asarray(j), keys)
+        return np.column_stack([required, forward, backward, forward | backward])
+
     def report(self, fit):
         return {
             "calibrator": fit.calibrator, "rank_by": self.rank_by,
@@ -434,6 +476,15 @@ class CausalRelations(RelationKind):
 
     def related(self, table):
         return np.maximum(table["p_a_causes_b"], table["p_b_causes_a"]).to_numpy()
+
+    def excluded(self, bound, i, j):
+        # tiers decide only when every variable is tiered (an untiered one may mediate);
+        # required arcs forming a path decide always (docs/design.md §9.3)
+        tiers = bound.all_tiered
+        reach = bound.causes_required()
+        forward = (tiers & bound.tiers_forbid(i, j)) | reach[j, i]
+        backward = (tiers & bound.tiers_forbid(j, i)) | reach[i, j]
+        return np.column_stack([reach[i, j] | reach[j, i], forward, backward])
 
     def report(self, fit):
         return {

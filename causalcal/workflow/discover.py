@@ -120,7 +120,8 @@ def discover(
                  "against the bootstrap …", len(pairs), kind.words.known)
     fit = fit_edge_calibrator(calset, calibration, bootstrap.seed, simulated=simulated,
                               answers=answers.design)
-    table = kind.table(inputs.probabilities, fit.predict_all(np.float64), calset.keys)
+    Q = kind.respect(fit.predict_all(np.float64), bootstrap.knowledge, data.names)
+    table = kind.table(inputs.probabilities, Q, calset.keys)
     report = _report(fit, kind, data, bootstrap.knowledge, answers, simulated, table)
     return DiscoveryResult(kind, table, boot, fit, pairs, report)
 

@@ -214,3 +214,34 @@ def _topological_rank(world) -> np.ndarray:
     ancestor[i[truth == 1], j[truth == 1]] = True
     ancestor[j[truth == 2], i[truth == 2]] = True
     return ancestor.sum(axis=0)  # number of ancestors: increases along every arc
+
+
+def test_calibrated_output_respects_the_knowledge(world):
+    """Forced calibrated maps move every probability, yet a relation the knowledge makes
+    impossible stays at exactly 0 (issue 41 item 1), for both kinds."""
+    _, data, probs, known, _ = world
+    order = np.argsort(np.argsort(_topological_rank(world)))
+    tiers = Knowledge(tiers={name: int(order[k] // 5) for k, name in enumerate(data.names)})
+    settings = BootstrapSettings(progress=False, knowledge=tiers)
+    causal = causalcal.discover(data, known, relations="causal", bootstrap=settings,
+                                calibration=CalibrationSettings(map="calibrated"),
+                                probabilities=probs)
+    tier = {name: int(order[k] // 5) for k, name in enumerate(data.names)}
+    t = causal.table
+    later = t["a"].map(tier) > t["b"].map(tier)
+    assert later.any() and (t.loc[later, "p_a_causes_b"] == 0).all()
+    np.testing.assert_allclose(t[list(CAUSAL_COLUMNS)].sum(axis=1), 1)
+    # edge types: an arc forbidden both ways stays "no edge" under a forced map
+    dense = probs.dense(np.float64)
+    ranked = np.argsort(dense[:, 0], kind="stable")  # most often adjacent first
+    names = np.asarray(data.names)
+    a, b = (str(names[k[0]]) for k in pair_from_index(ranked[:1], data.n_vars))
+    i, j = pair_from_index(np.concatenate([ranked[1:7], ranked[-6:]]), data.n_vars)
+    rows = pd.DataFrame({"a": names[i], "b": names[j], "relation": ["->"] * 6 + ["none"] * 6})
+    edges = causalcal.discover(
+        data, rows, probabilities=probs,
+        bootstrap=BootstrapSettings(progress=False,
+                                    knowledge=Knowledge(forbidden=[(a, b), (b, a)])),
+        calibration=CalibrationSettings(map="calibrated", evidence_strength=0))
+    row = edges.table[(edges.table["a"] == a) & (edges.table["b"] == b)].iloc[0]
+    assert row["boot_none"] < 1 and row["p_none"] == 1 and row["p_adjacent"] == 0
