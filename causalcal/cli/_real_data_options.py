@@ -52,7 +52,7 @@ def knowledge_from_arguments(args: argparse.Namespace, names: list[str]):
             raise InputError("--forbid-within-tiers needs tiers: --tiers or a Tetrad "
                              "--knowledge file with addtemporal")
         return None
-    from causalcal.knowledge import read_knowledge
+    from causalcal.knowledge_files import read_knowledge
 
     knowledge = read_knowledge(args.knowledge, args.tiers, args.forbid_within_tiers)
     try:

@@ -23,6 +23,7 @@ selection); :func:`fit_edge_calibrator` is the one function that fits a calibrat
   :class:`MapChoice`.
 * :mod:`.simulated` — the simulation-informed map of P(adjacent) or P(a causes b).
 * :mod:`.report` — what a known-relations fit reports (:class:`FitReport`).
+* :mod:`.respect` — calibrated output at 0 wherever the user's knowledge excludes a class.
 * :mod:`.designed` — pairs the tool asks the scientist to check: the draw
   (:func:`suggest_pairs`), reading the answers with their design, the map fitted on them.
 """
@@ -85,6 +86,7 @@ from causalcal.edgecal.report import (
     Sensitivity,
     SimulationsNote,
 )
+from causalcal.edgecal.respect import respect_knowledge
 from causalcal.edgecal.sampling import (
     CalibrationSample,
     ClassTooSmallError,
@@ -159,6 +161,7 @@ __all__ = [
     "label_counts",
     "read_answers",
     "relation_kind",
+    "respect_knowledge",
     "selected_posterior",
     "stratified_calibration_set",
     "suggest_pairs",

@@ -2,10 +2,8 @@
 (docs/design.md §9.10).
 
 ``discover`` and the calibrate stage run one sequence of steps for every kind; a
-:class:`RelationKind` supplies the rest: its classes and their swap, how known relations
-are read and checked against the background knowledge, the raw probabilities of a
-bootstrap, what a known pair's Brier score is of, the map a known-relations fit writes,
-the simulation-informed map, the ranked table's columns and the summary's words.
+:class:`RelationKind` supplies the rest (classes, swap, known relations and their
+knowledge check, raw probabilities, the judged Brier score, the maps, table and words).
 
 * :class:`EdgeTypes` — the four edge types of the CPDAG (none, →, ←, —), §9.3.
 * :class:`CausalRelations` — neither, a causes b, b causes a (ancestry), §9.9.
@@ -42,7 +40,6 @@ from causalcal.edges import PROBABILITY_COLUMNS, EdgeProbabilities, EdgeType, pa
 from causalcal.errors import InputError
 from causalcal.knowledge import (
     BoundKnowledge,
-    Knowledge,
     check_known_causal_relations,
     check_known_relations,
 )
@@ -194,28 +191,6 @@ class RelationKind:
         """(n, k) bool: the classes of the pairs (i, j), i < j, that the knowledge makes
         impossible."""
         raise NotImplementedError
-
-    def respect(self, Q: np.ndarray, knowledge: Knowledge | None,
-                names: list[str]) -> np.ndarray:
-        """Every pair's probabilities ``Q`` (pair order) with the classes the background
-        knowledge excludes at exactly 0, their mass shared by the allowed classes in
-        proportion (evenly where those have none): no output contradicts the user's own
-        constraints, whatever map was written (docs/design.md §9.10)."""
-        if knowledge is None or knowledge.is_empty:
-            return Q
-        i, j = pair_from_index(np.arange(len(Q)), len(names))
-        excluded = self.excluded(knowledge.bind(names), i, j)
-        rows = np.flatnonzero(excluded.any(axis=1))
-        if not len(rows):
-            return Q
-        Q = np.array(Q, dtype=np.float64)
-        kept = np.where(excluded[rows], 0.0, Q[rows])
-        mass = kept.sum(axis=1)
-        allowed = (~excluded[rows]).astype(np.float64)
-        even = allowed / np.maximum(allowed.sum(axis=1, keepdims=True), 1.0)
-        Q[rows] = np.where(mass[:, None] > 0, kept / np.where(mass > 0, mass, 1.0)[:, None],
-                           even)
-        return Q
 
     def related(self, table: pd.DataFrame) -> np.ndarray:
         """Each row's probability of being related (what the summary counts)."""

@@ -35,6 +35,7 @@ from causalcal.edgecal import (
     known_calibration_set,
     read_answers,
     relation_kind,
+    respect_knowledge,
 )
 from causalcal.edges import EdgeProbabilities
 from causalcal.errors import InputError
@@ -120,7 +121,7 @@ def discover(
                  "against the bootstrap …", len(pairs), kind.words.known)
     fit = fit_edge_calibrator(calset, calibration, bootstrap.seed, simulated=simulated,
                               answers=answers.design)
-    Q = kind.respect(fit.predict_all(np.float64), bootstrap.knowledge, data.names)
+    Q = respect_knowledge(kind, fit.predict_all(np.float64), bootstrap.knowledge, data.names)
     table = kind.table(inputs.probabilities, Q, calset.keys)
     report = _report(fit, kind, data, bootstrap.knowledge, answers, simulated, table)
     return DiscoveryResult(kind, table, boot, fit, pairs, report)

@@ -19,7 +19,7 @@ from causalcal.bootstrap.search.fges import FGES
 from causalcal.data import DiscreteData
 from causalcal.errors import InputError
 from causalcal.graph import PDAG, apply_meek_rules, dag_to_cpdag
-from causalcal.knowledge import read_knowledge
+from causalcal.knowledge_files import read_knowledge
 from causalcal.simulate import random_network
 
 
