@@ -307,7 +307,7 @@ class EdgeTypes(RelationKind):
     def designed_map(self, X, Y, weights, eps, rows, counts):
         fitted = DesignedAdjacency(eps=eps).fit(X, (~Y[:, 0]).astype(int), weights, rows,
                                                 counts)
-        return fitted, KeepDirectionSplit(fitted)
+        return fitted, KeepDirectionSplit(fitted, eps)
 
     def simulation_counter(self, network):
         truth_pairs, truth_labels = network.edge_labels()

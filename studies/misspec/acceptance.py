@@ -2,7 +2,8 @@
 
 Per family, n, relation kind and answer variant, the means over cases and draws of the
 held-out Brier, ECE and AUROC, raw and calibrated, the oracle ECE, the share of draws
-whose calibrated Brier is below the raw one, and the lines:
+whose calibrated Brier is below the raw one, the k-class log-loss and micro ECE (4 edge
+types or 3 causal classes; reported, no line), and the lines:
 
 * where the raw ECE exceeds 0.01: calibrated Brier below raw in ≥ 80 % of draws, and
   calibrated ECE ≤ (raw ECE + oracle ECE) / 2 (half the gap to the best monotone map
@@ -22,7 +23,7 @@ from studies.discover_known.records import read_records
 from .cases import parse_name
 
 COLUMNS = ("raw_brier", "cal_brier", "raw_ece", "cal_ece", "raw_oracle_ece", "raw_auroc",
-           "cal_auroc")
+           "cal_auroc", "raw_logloss_k", "cal_logloss_k", "raw_ece_k", "cal_ece_k")
 
 
 def setting(record: dict) -> tuple[str, str, str, str]:
@@ -36,7 +37,7 @@ def setting(record: dict) -> tuple[str, str, str, str]:
 
 def lines_of(rows: list[dict]) -> dict:
     """The means and the acceptance lines of one setting's draws."""
-    mean = {c: float(np.nanmean([r[c] for r in rows])) for c in COLUMNS}
+    mean = {c: float(np.nanmean([r.get(c, np.nan) for r in rows])) for c in COLUMNS}
     better = float(np.mean([r["cal_brier"] < r["raw_brier"] for r in rows]))
     written = float(np.mean([r["chosen"] != "identity" for r in rows]))
     checks = {"brier": mean["cal_brier"] <= mean["raw_brier"] + 0.002,
@@ -66,8 +67,9 @@ def summary_text(path: Path) -> str:
                 continue
             out += [f"\n### {kind}, answers {variant}\n",
                     "| family | n | draws | Brier raw → cal | ECE raw → cal (oracle) | "
-                    "AUROC raw → cal | cal Brier < raw | map written | lines |",
-                    "|---|---|---|---|---|---|---|---|---|"]
+                    "AUROC raw → cal | k-class log-loss | k-class ECE | cal Brier < raw | "
+                    "map written | lines |",
+                    "|---|---|---|---|---|---|---|---|---|---|---|"]
             for key in keys:
                 s = lines_of(groups[key])
                 bad = [name for name, ok in s["checks"].items() if not ok]
@@ -77,7 +79,9 @@ def summary_text(path: Path) -> str:
                     f"| {key[0]} | {key[1]} | {s['draws']} | {s['raw_brier']:.4f} → "
                     f"{s['cal_brier']:.4f} | {s['raw_ece']:.4f} → {s['cal_ece']:.4f} "
                     f"({s['raw_oracle_ece']:.4f}) | {s['raw_auroc']:.3f} → "
-                    f"{s['cal_auroc']:.3f} | {s['better']:.0%} | {s['written']:.0%} | "
+                    f"{s['cal_auroc']:.3f} | {s['raw_logloss_k']:.3f} → "
+                    f"{s['cal_logloss_k']:.3f} | {s['raw_ece_k']:.4f} → {s['cal_ece_k']:.4f} | "
+                    f"{s['better']:.0%} | {s['written']:.0%} | "
                     f"{'ok' if not bad else ', '.join(bad)} |")
     out.append(f"\n{refused} draws refused (answers that cannot be calibrated on). "
                f"{len(failing)} of {total} lines fail" + (":" if failing else "."))

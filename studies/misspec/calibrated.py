@@ -26,8 +26,9 @@ import pandas as pd
 
 import causalcal
 from causalcal.bootstrap import BootstrapSettings
-from causalcal.edgecal import relation_kind, suggest_pairs
+from causalcal.edgecal import floored_probabilities, relation_kind, suggest_pairs
 from causalcal.errors import InputError
+from causalcal.metrics import cross_entropy, ece_micro
 from causalcal.pairs import pair_index
 from studies.discover_known.cases import stable_seed
 from studies.discover_known.records import RecordFile
@@ -103,6 +104,23 @@ def _held_out(kind: str, probs, Q: np.ndarray, raw, edge_truth, causal_truth,
             np.concatenate([Q[keep, 1], Q[keep, 2]]))
 
 
+def class_measures(kind: str, probs, Q: np.ndarray, raw, eps: float, edge_truth,
+                   causal_truth, asked: np.ndarray) -> dict:
+    """The k-class log-loss (raw floored at half its smallest step) and micro ECE (the k
+    columns stacked, 10 equal-count bins) of the held-out pairs against their true class:
+    the 4 CPDAG edge types, or neither / a causes b / b causes a (cycles left out)."""
+    keep = np.ones(probs.n_pairs, dtype=bool)
+    keep[asked] = False
+    truth = np.asarray(edge_truth if kind == "edges" else causal_truth).astype(np.int64)
+    keep &= truth != BOTH_WAYS
+    P = floored_probabilities(raw.dense(np.float64)[keep], eps)
+    out = {}
+    for name, R in (("raw", P), ("cal", Q[keep])):
+        out[f"{name}_logloss_k"] = cross_entropy(truth[keep], R, eps=1e-6)
+        out[f"{name}_ece_k"] = ece_micro(truth[keep], R, n_bins=10)
+    return out
+
+
 def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED) -> dict:
     """One draw's record (see the module); ``asked``: pairs suggested."""
     data, probs, edge_truth, causal_truth = load_case(case)
@@ -119,8 +137,10 @@ def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED
     seconds = time.perf_counter() - start
     a, b = _keys(ask, data.names)
     asked_keys = pair_index(np.minimum(a, b), np.maximum(a, b), data.n_vars)
-    y, p_raw, p_cal = _held_out(kind, probs, result.fit.predict_all(np.float64), raw,
-                                edge_truth, causal_truth, asked_keys)
+    Q = result.fit.predict_all(np.float64)
+    y, p_raw, p_cal = _held_out(kind, probs, Q, raw, edge_truth, causal_truth, asked_keys)
+    k_class = class_measures(kind, probs, Q, raw, result.fit.calibration_set.inputs.eps,
+                             edge_truth, causal_truth, asked_keys)
     report = result.report
     return {"case": case, "kind": kind, "variant": variant, "draw": draw, "seed": seed,
             "asked": asked,
@@ -128,7 +148,7 @@ def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED
             if report.answers is not None else 0,
             "related_estimate": report.related_pairs, "seconds": seconds,
             **binary_measures("raw", y, p_raw), **binary_measures("cal", y, p_cal),
-            **oracle_measures("raw", y, p_raw)}
+            **oracle_measures("raw", y, p_raw), **k_class}
 
 
 def main(argv: list[str] | None = None) -> None:
