@@ -193,3 +193,18 @@ def test_answers_and_the_scientists_own_pairs_together():
     assert len(moved.half) == 3 and moved.half_related < moved.double_related
     Q = forced.predict_all(np.float64)
     np.testing.assert_allclose(Q.sum(axis=1), 1.0)
+
+
+def test_the_answers_map_floors_the_direction_split_by_hand():
+    from causalcal.edgecal.model import KeepDirectionSplit
+
+    class _Adjacency80:
+        def predict_proba(self, X):
+            return np.tile([0.2, 0.3, 0.3, 0.2], (len(X), 1))
+
+    X = np.array([[0.5, 0.5, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]])
+    Q = KeepDirectionSplit(_Adjacency80(), eps=0.01).predict_proba(X)
+    np.testing.assert_allclose(Q[0], [0.2, *(0.8 * np.array([0.51, 0.01, 0.01]) / 0.53)])
+    np.testing.assert_allclose(Q[1], [0.2, 0.3, 0.3, 0.2])  # never joined: the map's split
+    plain = KeepDirectionSplit(_Adjacency80()).predict_proba(X)
+    np.testing.assert_allclose(plain[0], [0.2, 0.8, 0.0, 0.0])
