@@ -28,6 +28,11 @@ from causalcal.pairs import (
     pair_index,
     swap_labels,
 )
+from causalcal.relation_chains import (
+    arc_statements,
+    causal_statements,
+    refuse_contradicting_chains,
+)
 
 __all__ = ["CAUSAL_PAIR_COLUMNS", "RELATIONS", "RELATION_COLUMNS", "pairs_frame",
            "read_known_causal_pairs", "read_known_pairs", "truth_frame", "truth_from_csv"]
@@ -144,6 +149,11 @@ def read_known_pairs(known: pd.DataFrame | str | os.PathLike,
             f"{source}: pair ({names[i]}, {names[j]}) listed with conflicting relations: {listed}"
         )
     out = out.drop_duplicates(["i", "j"]).reset_index(drop=True)
+    arcs = out[out["label"].isin([EdgeType.FORWARD, EdgeType.BACKWARD])]
+    refuse_contradicting_chains(
+        arc_statements(arcs["i"], arcs["j"], arcs["label"] == EdgeType.FORWARD,
+                       [f"{r.a} {r.relation} {r.b}" for r in arcs.itertuples()]),
+        names, source)
     out.attrs["ignored_causal"] = int(causal.sum())
     return out
 
@@ -192,6 +202,7 @@ def read_known_causal_pairs(known: pd.DataFrame | str | os.PathLike,
                      first["relation"] if len(statements) == 1 else "; ".join(statements)))
     out = pd.DataFrame(rows, columns=CAUSAL_PAIR_COLUMNS).astype(
         {"i": np.int64, "j": np.int64, "neither": bool, "forward": bool, "backward": bool})
+    refuse_contradicting_chains(causal_statements(out, names), names, source)
     out.attrs["ignored_none"] = int(len(relations) - len(keep))
     return out
 

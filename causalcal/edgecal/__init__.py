@@ -74,6 +74,7 @@ from causalcal.edgecal.kinds import (
     relation_kind,
 )
 from causalcal.edgecal.known import EvidenceBlend, MonotoneAdjacency, selected_posterior
+from causalcal.edgecal.known_results import contradicted_line, known_results
 from causalcal.edgecal.model import (
     BootstrapIdentity,
     edge_calibrator,
@@ -86,7 +87,7 @@ from causalcal.edgecal.report import (
     Sensitivity,
     SimulationsNote,
 )
-from causalcal.edgecal.respect import respect_knowledge
+from causalcal.edgecal.respect import forced_by_knowledge, respect_knowledge
 from causalcal.edgecal.sampling import (
     CalibrationSample,
     ClassTooSmallError,
@@ -144,6 +145,7 @@ __all__ = [
     "SimulationsNote",
     "allocate_draws",
     "choose_map",
+    "contradicted_line",
     "count_causal_pairs",
     "count_pairs",
     "cross_validated_losses",
@@ -155,8 +157,10 @@ __all__ = [
     "fit_edge_calibrator",
     "fit_with_offsets",
     "floored_probabilities",
+    "forced_by_knowledge",
     "kind_of",
     "known_calibration_set",
+    "known_results",
     "known_pair_losses",
     "label_counts",
     "read_answers",

@@ -131,6 +131,13 @@ class Answers:
     design: AnswerDesign | None = None
     unknown: int = 0
 
+    def without(self, drop: np.ndarray) -> Answers:
+        """The answers less the pairs at the rows ``drop`` (bool) marks."""
+        pairs = self.pairs[~drop].reset_index(drop=True)
+        pairs.attrs = dict(self.pairs.attrs)
+        rates = self.rates[~drop] if len(self.rates) else self.rates
+        return Answers(pairs, rates, self.design, self.unknown)
+
 
 def _design_rows(frame: pd.DataFrame, source: str) -> np.ndarray:
     """Which rows carry a suggested pair's design (checked to be whole numbers)."""

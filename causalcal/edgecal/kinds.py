@@ -27,7 +27,7 @@ from causalcal.edgecal.designed import DesignedAdjacency, DesignedCausal
 from causalcal.edgecal.features import feature_groups
 from causalcal.edgecal.known import MIN_KNOWN, MonotoneAdjacency, relation_label_sets
 from causalcal.edgecal.model import KeepDirectionSplit
-from causalcal.edgecal.report import FitReport
+from causalcal.edgecal.report import FitReport, Words
 from causalcal.edgecal.simulated import (
     SimulatedAdjacency,
     SimulatedCausal,
@@ -53,22 +53,6 @@ __all__ = ["CAUSAL_COLUMNS", "KINDS", "RANK_COLUMNS", "CausalRelations", "EdgeTy
 RANK_COLUMNS = ("p_adjacent", "p_directed")
 #: The calibrated columns of the causal ranking, then the bootstrap's (``boot_…``).
 CAUSAL_COLUMNS = ("p_a_causes_b", "p_b_causes_a", "p_neither")
-
-
-@dataclass(frozen=True)
-class Words:
-    """How the summary names a kind's things."""
-
-    #: the known pairs ("known pairs"), those related ("arcs") and unrelated ("none")
-    known: str
-    related: str
-    unrelated: str
-    #: pairs related in the population ("adjacent pairs")
-    population: str
-    #: the probability whose Brier score judges a map ("P(adjacent)")
-    judged: str
-    #: the probability the summary counts pairs by
-    counted: str
 
 
 class RelationKind:
@@ -184,7 +168,12 @@ class RelationKind:
         raise NotImplementedError
 
     def table(self, raw, Q: np.ndarray, known_keys: np.ndarray) -> pd.DataFrame:
-        """One row per unknown pair: names, calibrated ``Q`` and raw columns, ranked."""
+        """One row per unknown pair: :meth:`frame`, ranked."""
+        raise NotImplementedError
+
+    def frame(self, raw, Q: np.ndarray, keys: np.ndarray) -> pd.DataFrame:
+        """The pairs at ``keys`` (pair order, ``a`` before ``b``): names, calibrated ``Q``
+        and raw columns."""
         raise NotImplementedError
 
     def excluded(self, bound: BoundKnowledge, i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -208,18 +197,11 @@ class RelationKind:
 def _unknown_rows(n_pairs: int, known_keys: np.ndarray) -> np.ndarray:
     keep = np.ones(n_pairs, dtype=bool)
     keep[known_keys] = False
-    return keep
+    return np.flatnonzero(keep)
 
 
 def _ranked(table: pd.DataFrame, score: np.ndarray) -> pd.DataFrame:
     return table.iloc[np.argsort(-score, kind="stable")].reset_index(drop=True)
-
-
-def _em_entries(fit: FitReport) -> dict:
-    answers = ({} if fit.answers is None else
-               {"answers": {**fit.answers.as_dict(), "unknown": fit.unknown_answers}})
-    return {"em_iterations": fit.em_iterations, "em_converged": fit.em_converged,
-            "design": fit.design, **answers, "map": fit.map.as_dict()}
 
 
 @dataclass(frozen=True)
@@ -314,10 +296,13 @@ class EdgeTypes(RelationKind):
         return lambda run: count_pairs(run, truth_pairs, truth_labels)
 
     def table(self, raw, Q, known_keys):
-        keep = _unknown_rows(raw.n_pairs, known_keys)
-        P = raw.dense(np.float64)[keep]
-        Q = Q[keep]
-        i, j = pair_from_index(np.flatnonzero(keep), raw.n_vars)
+        table = self.frame(raw, Q, _unknown_rows(raw.n_pairs, known_keys))
+        return _ranked(table, table[self.rank_by].to_numpy())
+
+    def frame(self, raw, Q, keys):
+        P = raw.dense(np.float64)[keys]
+        Q = Q[keys]
+        i, j = pair_from_index(keys, raw.n_vars)
         names = np.asarray(raw.names, dtype=object)
         table = pd.DataFrame({"a": names[i], "b": names[j],
                               "p_adjacent": 1.0 - Q[:, 0], "p_directed": Q[:, 1] + Q[:, 2]})
@@ -325,7 +310,7 @@ class EdgeTypes(RelationKind):
             table[col] = Q[:, k]
         for k, col in enumerate(PROBABILITY_COLUMNS):
             table[col.replace("p_", "boot_")] = P[:, k]
-        return _ranked(table, table[self.rank_by].to_numpy())
+        return table
 
     def related(self, table):
         return table["p_adjacent"].to_numpy()
@@ -345,7 +330,7 @@ class EdgeTypes(RelationKind):
             "calibrator": fit.calibrator, "rank_by": self.rank_by,
             "features": list(self.features), "known_arcs": fit.known_related,
             "known_none": fit.known_unrelated, "expected_edges": fit.related_pairs,
-            **_em_entries(fit), "adjacent_pairs_estimate": fit.estimate.as_dict(),
+            **fit.shared_entries(), "adjacent_pairs_estimate": fit.estimate.as_dict(),
             "simulations": fit.simulations and fit.simulations.as_dict(),
             "input": list(fit.input_notes),
             "sensitivity": fit.sensitivity and fit.sensitivity.as_dict(),
@@ -438,16 +423,19 @@ class CausalRelations(RelationKind):
         return lambda run: count_causal_pairs(run, ancestor)
 
     def table(self, raw, Q, known_keys):
-        keep = _unknown_rows(raw.n_pairs, known_keys)
-        i, j = pair_from_index(np.flatnonzero(keep), raw.n_vars)
+        table = self.frame(raw, Q, _unknown_rows(raw.n_pairs, known_keys))
+        return _ranked(table, self.related(table))
+
+    def frame(self, raw, Q, keys):
+        i, j = pair_from_index(keys, raw.n_vars)
         names = np.asarray(raw.names, dtype=object)
         table = pd.DataFrame({"a": names[i], "b": names[j]})
         boot = tuple(c.replace("p_", "boot_") for c in CAUSAL_COLUMNS)
         for col, values in zip(CAUSAL_COLUMNS + boot,
-                               np.hstack([Q[keep][:, _ORDER], raw.probs[keep][:, _ORDER]]).T,
+                               np.hstack([Q[keys][:, _ORDER], raw.probs[keys][:, _ORDER]]).T,
                                strict=True):
             table[col] = values.astype(np.float64)
-        return _ranked(table, self.related(table))
+        return table
 
     def related(self, table):
         return np.maximum(table["p_a_causes_b"], table["p_b_causes_a"]).to_numpy()
@@ -466,7 +454,7 @@ class CausalRelations(RelationKind):
             "relations": self.name, "calibrator": fit.calibrator,
             "known_related": fit.known_related, "known_unrelated": fit.known_unrelated,
             "known_none_ignored": fit.known_ignored, "expected_related": fit.related_pairs,
-            **_em_entries(fit), "related_pairs_estimate": fit.estimate.as_dict(),
+            **fit.shared_entries(), "related_pairs_estimate": fit.estimate.as_dict(),
             "knowledge_bounds": fit.knowledge_bounds,
             "simulations": fit.simulations and fit.simulations.as_dict(),
             **({"input": list(fit.input_notes)} if fit.input_notes else {}),

@@ -13,7 +13,23 @@ from causalcal.edgecal.crossval import MapChoice
 from causalcal.edgecal.designed import AnswerDesign
 from causalcal.edgecal.simulated import SimulatedPairs
 
-__all__ = ["FitReport", "RelatedPairsEstimate", "Sensitivity", "SimulationsNote"]
+__all__ = ["FitReport", "RelatedPairsEstimate", "Sensitivity", "SimulationsNote", "Words"]
+
+
+@dataclass(frozen=True)
+class Words:
+    """How the summary names a kind's things."""
+
+    #: the known pairs ("known pairs"), those related ("arcs") and unrelated ("none")
+    known: str
+    related: str
+    unrelated: str
+    #: pairs related in the population ("adjacent pairs")
+    population: str
+    #: the probability whose Brier score judges a map ("P(adjacent)")
+    judged: str
+    #: the probability the summary counts pairs by
+    counted: str
 
 
 @dataclass(frozen=True)
@@ -90,6 +106,8 @@ class FitReport:
     knowledge_bounds : whether background knowledge made the raw frequencies bounds
     answers : the :class:`~causalcal.edgecal.designed.AnswerDesign` of the answered
         suggested pairs, or None; ``unknown_answers`` how many were left ``unknown``
+    known_forced : the known relations left out of the fit because the background
+        knowledge already forces them (as stated)
     """
 
     calibrator: str
@@ -108,3 +126,14 @@ class FitReport:
     knowledge_bounds: bool = False
     answers: AnswerDesign | None = None
     unknown_answers: int = 0
+    known_forced: tuple[str, ...] = ()
+
+    def shared_entries(self) -> dict:
+        """The report file's entries every kind shares: the known pairs the knowledge
+        forces, the EM, the design, the answers, the map."""
+        answers = ({} if self.answers is None else
+                   {"answers": {**self.answers.as_dict(), "unknown": self.unknown_answers}})
+        forced = {"known_forced": list(self.known_forced)} if self.known_forced else {}
+        return {**forced, "em_iterations": self.em_iterations,
+                "em_converged": self.em_converged, "design": self.design, **answers,
+                "map": self.map.as_dict()}

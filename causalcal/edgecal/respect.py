@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from causalcal.edgecal.kinds import RelationKind
 from causalcal.knowledge import Knowledge
 from causalcal.pairs import pair_from_index
 
-__all__ = ["respect_knowledge"]
+__all__ = ["forced_by_knowledge", "respect_knowledge"]
 
 
 def respect_knowledge(kind: RelationKind, Q: np.ndarray, knowledge: Knowledge | None,
@@ -32,3 +33,17 @@ def respect_knowledge(kind: RelationKind, Q: np.ndarray, knowledge: Knowledge | 
     even = allowed / np.maximum(allowed.sum(axis=1, keepdims=True), 1.0)
     Q[rows] = np.where(mass[:, None] > 0, kept / np.where(mass > 0, mass, 1.0)[:, None], even)
     return Q
+
+
+def forced_by_knowledge(kind: RelationKind, pairs: pd.DataFrame, knowledge: Knowledge | None,
+                        names: list[str]) -> np.ndarray:
+    """(n,) bool: the known relations ``pairs`` (as the kind reads them) that the
+    background knowledge already forces: every class it leaves possible is one the
+    statement allows (``none`` between two variables whose arcs are both forbidden). Such
+    a statement is no evidence about the bootstrap (docs/design.md §9.3)."""
+    if knowledge is None or knowledge.is_empty or not len(pairs):
+        return np.zeros(len(pairs), dtype=bool)
+    allowed = kind.label_sets(pairs)[1]
+    i, j = pairs["i"].to_numpy(np.int64), pairs["j"].to_numpy(np.int64)
+    possible = ~kind.excluded(knowledge.bind(names), i, j)
+    return ~(possible & ~allowed).any(axis=1)

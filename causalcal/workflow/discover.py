@@ -32,7 +32,9 @@ from causalcal.edgecal import (
     SimulationsNote,
     estimate_adjacent_pairs,
     fit_edge_calibrator,
+    forced_by_knowledge,
     known_calibration_set,
+    known_results,
     read_answers,
     relation_kind,
     respect_knowledge,
@@ -109,12 +111,13 @@ def discover(
     data = _as_data(data)
     given = _given_probabilities(probabilities, data)
     answers = read_answers(known, data.names, kind)
-    pairs = answers.pairs
     source = "known relations" if isinstance(known, pd.DataFrame) else str(known)
-    kind.check_known(bootstrap.knowledge, pairs, data.names, source)
+    kind.check_known(bootstrap.knowledge, answers.pairs, data.names, source)
+    answers, forced = _without_forced(answers, kind, bootstrap.knowledge, data.names)
+    pairs = answers.pairs
     boot = _bootstrap(data, given, kind, bootstrap)
     inputs = PairInputs(kind.raw(boot), kind.features, kind)
-    calset = known_calibration_set(inputs, pairs, answers.rates)
+    calset = _calibration_set(inputs, answers, forced)
     simulated = given_or_simulated(calibration.simulations, data, boot, bootstrap, kind)
     if bootstrap.progress:  # the steps below take seconds to minutes and show no bar
         log.info("calibrating on %d %s: inclusion rates by EM, the map cross-validated "
@@ -123,8 +126,34 @@ def discover(
                               answers=answers.design)
     Q = respect_knowledge(kind, fit.predict_all(np.float64), bootstrap.knowledge, data.names)
     table = kind.table(inputs.probabilities, Q, calset.keys)
-    report = _report(fit, kind, data, bootstrap.knowledge, answers, simulated, table)
-    return DiscoveryResult(kind, table, boot, fit, pairs, report)
+    own = known_results(calset, Q, pairs)
+    report = _report(fit, kind, data, bootstrap.knowledge, answers, simulated, table, forced)
+    return DiscoveryResult(kind, table, boot, fit, pairs, report, own)
+
+
+def _calibration_set(inputs: PairInputs, answers: Answers, forced: tuple[str, ...]):
+    """The known pairs' calibration set; too few pairs left once the forced ones are out
+    is an ``InputError`` that says so."""
+    try:
+        return known_calibration_set(inputs, answers.pairs, answers.rates)
+    except InputError as error:
+        if not forced:
+            raise
+        raise InputError(f"{error} ({len(forced)} more left out: the background knowledge "
+                         "already forces them)") from None
+
+
+def _without_forced(answers: Answers, kind: RelationKind, knowledge, names: list[str]
+                    ) -> tuple[Answers, tuple[str, ...]]:
+    """The answers less the scientist's own known pairs that the background knowledge
+    already forces (no evidence, docs/design.md §9.3), and those pairs as stated; answers
+    to suggested pairs keep their place in the design."""
+    drop = forced_by_knowledge(kind, answers.pairs, knowledge, names)
+    if len(answers.rates):
+        drop &= np.isnan(answers.rates)
+    rows = answers.pairs[drop]
+    stated = tuple(f"{r.a} {r.relation} {r.b}" for r in rows.itertuples(index=False))
+    return (answers.without(drop), stated) if drop.any() else (answers, ())
 
 
 def _as_data(data) -> DiscreteData:
@@ -161,12 +190,18 @@ def _bootstrap(data: DiscreteData, given: EdgeProbabilities | None, kind: Relati
     return given
 
 
-def _input_notes(data: DiscreteData, knowledge, ignored: str | None) -> tuple[str, ...]:
+def _input_notes(data: DiscreteData, knowledge, ignored: str | None,
+                 forced: tuple[str, ...] = ()) -> tuple[str, ...]:
     """Summary lines on the input: rows dropped for missing values, known relations the
-    kind cannot use, variables the tiers leave free."""
+    kind cannot use or the knowledge forces, variables the tiers leave free."""
     notes = [missing_summary(data.missing_report)] if data.missing_report else []
     if ignored:
         notes.append(ignored)
+    if forced:
+        shown = "; ".join(forced[:5]) + (f"; … ({len(forced) - 5} more)" if len(forced) > 5
+                                         else "")
+        notes.append(f"known relations: {len(forced)} left out of the fit, the background "
+                     f"knowledge already forces them (no evidence): {shown}")
     untiered = knowledge.untiered(data.names) if isinstance(knowledge, Knowledge) else []
     if untiered:
         notes.append(f"tiers: {len(untiered)} of {data.n_vars} variables have no tier and "
@@ -175,7 +210,8 @@ def _input_notes(data: DiscreteData, knowledge, ignored: str | None) -> tuple[st
 
 
 def _report(fit: EdgeCalibration, kind: RelationKind, data: DiscreteData, knowledge,
-            answers: Answers, simulated, table: pd.DataFrame) -> FitReport:
+            answers: Answers, simulated, table: pd.DataFrame, forced: tuple[str, ...]
+            ) -> FitReport:
     """What the summary and the report say: counts, EM, design, the answers, the map
     written and its held-out evidence, the simulations, the input, the top candidates'
     sensitivity."""
@@ -191,7 +227,8 @@ def _report(fit: EdgeCalibration, kind: RelationKind, data: DiscreteData, knowle
         answers=answers.design, unknown_answers=answers.unknown,
         estimate=estimate_adjacent_pairs(calset, seed=fit.seed),
         simulations=SimulationsNote.of(simulated),
-        input_notes=_input_notes(data, knowledge, kind.ignored_note(ignored)),
+        input_notes=_input_notes(data, knowledge, kind.ignored_note(ignored), forced),
+        known_forced=forced,
         sensitivity=fit.sensitivity(calset.inputs.rows(
             _keys(calset.inputs, table.head(kind.sensitivity_rows))))
         if kind.sensitivity_rows else None,

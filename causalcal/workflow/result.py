@@ -17,6 +17,7 @@ from causalcal.edgecal import (
     FitReport,
     RelatedPairsEstimate,
     RelationKind,
+    contradicted_line,
     floored_probabilities,
     selected_posterior,
 )
@@ -37,9 +38,12 @@ class DiscoveryResult:
     probabilities : the bootstrap's :class:`EdgeProbabilities` (with ancestral counts for
         causal relations)
     fit : the :class:`~causalcal.edgecal.EdgeCalibration` fitted on the known pairs
-    known : the known relations as read (one row per pair)
+    known : the known relations as read (one row per pair), less those the background
+        knowledge forces (``report.known_forced``)
     report : the :class:`~causalcal.edgecal.FitReport`: counts, EM, design, the map
         written and its evidence, the simulations, the sensitivity
+    known_results : each known relation's bootstrap and calibrated values, the most
+        contradicted first (:func:`~causalcal.edgecal.known_results`)
     """
 
     kind: RelationKind
@@ -48,6 +52,7 @@ class DiscoveryResult:
     fit: EdgeCalibration
     known: pd.DataFrame
     report: FitReport
+    known_results: pd.DataFrame
 
     @property
     def raw(self):
@@ -67,6 +72,7 @@ class DiscoveryResult:
         d = {"format": "causalcal.discover-report", **self.kind.report(self.report)}
         d["rows_written"] = len(self.table) if rows is None else int(rows)
         d["n_boot"] = self.probabilities.n_boot
+        d["known_relations"] = self.known_results.to_dict("records")
         return json.dumps(d, indent=1, default=float) + "\n"
 
     def save(self, path: str | Path, top: int | None = None) -> tuple[Path, Path]:
@@ -150,6 +156,7 @@ class DiscoveryResult:
             f"{r.known_unrelated} {w.unrelated}).",
             *_assumed_lines(r, w.population),
             *(_estimate_lines(r.estimate, w.population) if r.answers is None else []),
+            contradicted_line(self.known_results),
             f"pairs with {w.counted} > 0.5: {int((related > 0.5).sum())}, "
             f"> 0.9: {int((related > 0.9).sum())}",
             *(["with background knowledge the bootstrap's causal frequencies are bounds "
