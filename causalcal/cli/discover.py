@@ -198,16 +198,29 @@ def _write_plots(result, folder: Path, threshold: float | str, tiers: dict | Non
     """The averaged network (known relations in their own colour, ``tiers`` as columns)
     and the known pairs' reliability diagram as PNG files."""
     from causalcal._io import atomic_write
-    from causalcal.figures.plots import plot_network, plot_reliability
+    from causalcal.figures.plots import plot_network
 
     figures = {
         "network.png": plot_network(result.network_probabilities(threshold), threshold,
                                     known=result.known_edges(), tiers=tiers or None),
-        "reliability.png": plot_reliability(
-            *result.known_reliability(), labels=("bootstrap", "calibrated"),
-            title="known pairs, in-sample, corrected for their selection"),
+        "reliability.png": _reliability_figure(result),
     }
     for name, fig in figures.items():
         with atomic_write(folder / name, "wb") as handle:
             fig.savefig(handle, format="png", dpi=100)
     return f"figures -> {folder / 'network.png'}, {folder / 'reliability.png'}"
+
+
+def _reliability_figure(result):
+    """The known pairs' reliability diagram: the bootstrap and the map written (only the
+    bootstrap when it was written)."""
+    from causalcal.figures.plots import plot_reliability
+
+    before, after = result.known_reliability()
+    written = result.report.map.chosen
+    identity = written == "identity"
+    return plot_reliability(
+        before, {} if identity else after,
+        labels=("bootstrap (written)", "") if identity else ("bootstrap",
+                                                             f"{written} map (written)"),
+        title="known pairs, in-sample, corrected for their selection")

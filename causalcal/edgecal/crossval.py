@@ -205,7 +205,7 @@ class MapChoice:
             return f"map written: {self.chosen} (asked for, --map {self.asked}); " + (
                 "p_* columns equal the bootstrap frequencies boot_*." if self.chosen == "identity"
                 else f"p_* columns are the {_CANDIDATE_TEXT[self.chosen]} probabilities, boot_* "
-                "the bootstrap frequencies.")
+                "the bootstrap frequencies." + self._worse_warning)
         if self.chosen != "identity":
             return (f"map written: {self.chosen} (it beat the bootstrap on known pairs it was "
                     f"not fitted on); p_* columns are the {_CANDIDATE_TEXT[self.chosen]} "
@@ -217,6 +217,16 @@ class MapChoice:
         return ("WARNING: no map beat the bootstrap frequencies on held-out known pairs; p_* "
                 "columns hold the bootstrap frequencies (trust those; more known pairs, spread "
                 "over the probability range, give the calibrator a chance).")
+
+    @property
+    def _worse_warning(self) -> str:
+        """A forced map's warning when the held-out evidence finds it worse than the
+        bootstrap."""
+        c = self.candidates.get(self.chosen)
+        if c is None or c.improvement is None or c.improvement >= 0:
+            return ""
+        return (f" WARNING: on held-out pairs it is worse than the bootstrap (Brier "
+                f"{-c.improvement:+.4f} above it); --map auto would not write it.")
 
     def lines(self, judged: str = "P(adjacent)") -> list[str]:
         """Summary lines: each candidate's held-out evidence (``judged``: the probability

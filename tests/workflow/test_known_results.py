@@ -127,3 +127,19 @@ def test_known_pairs_the_knowledge_forces_are_left_out_and_named(world, tmp_path
                                                              knowledge=Knowledge(
                                                                  forbidden=forbidden)))
     assert one_way.report.known_forced == () and len(one_way.known) == len(known)
+
+
+def test_reliability_figure_draws_the_map_written(world):
+    pytest.importorskip("matplotlib")
+    from causalcal.cli.discover import _reliability_figure
+
+    data, probs, _ = world
+    known = _edge_known(data, probs)
+    for asked, legend in (("identity", ["bootstrap (written)"]),
+                          ("calibrated", ["bootstrap", "calibrated map (written)"])):
+        result = causalcal.discover(data, known, probabilities=probs,
+                                    bootstrap=BootstrapSettings(progress=False),
+                                    calibration=CalibrationSettings(map=asked))
+        fig = _reliability_figure(result)
+        texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+        assert texts == legend
