@@ -2,8 +2,10 @@
 issue 41 item 3).
 
 "Causes" is transitive and a DAG has no cycle: ``sex causes ht`` and ``ht causes wt71``
-make ``sex not-causes wt71`` impossible, and arcs ``a -> b``, ``b -> c``, ``c -> a`` are
-no DAG. Each statement alone is fine; together they are refused, naming the chain.
+make ``sex not-causes wt71`` impossible, and ``a causes b``, ``b causes c``, ``c causes a``
+no causal model of the project (a DAG) can hold. Each statement alone is fine; together
+they are refused, naming the chain. Edge types are not checked: a cycle of known arcs
+(feedback, as in the Sachs consensus network) contradicts no single pair's edge type.
 """
 
 from __future__ import annotations
@@ -12,11 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import networkx as nx
-import numpy as np
 
 from causalcal.errors import InputError
 
-__all__ = ["Statement", "arc_statements", "causal_statements", "refuse_contradicting_chains"]
+__all__ = ["Statement", "causal_statements", "refuse_contradicting_chains"]
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,8 @@ def refuse_contradicting_chains(statements: Sequence[Statement], names: Sequence
     if cycle is not None:
         chain = ", ".join(graph.edges[u, v]["text"] for u, v in cycle)
         raise InputError(f"{source}: known relations contradict each other: {chain} form a "
-                         "cycle (a variable cannot cause itself)")
+                         "cycle (causal relations are read in a DAG: no variable causes "
+                         "itself)")
     denied = [s for s in statements if not s.holds and s.cause in graph and s.effect in graph]
     if not denied:
         return
@@ -75,10 +77,3 @@ def causal_statements(frame, names: Sequence[str]) -> list[Statement]:
             if only or not allowed[k]:
                 out.append(Statement(int(cause), int(effect), only, text))
     return out
-
-
-def arc_statements(i: np.ndarray, j: np.ndarray, forward: np.ndarray, texts) -> list[Statement]:
-    """Known arcs as definite causes: ``forward`` true for i → j, false for j → i."""
-    return [Statement(int(a), int(b), True, str(t)) if f else
-            Statement(int(b), int(a), True, str(t))
-            for a, b, f, t in zip(i, j, forward, texts, strict=True)]

@@ -28,11 +28,7 @@ from causalcal.pairs import (
     pair_index,
     swap_labels,
 )
-from causalcal.relation_chains import (
-    arc_statements,
-    causal_statements,
-    refuse_contradicting_chains,
-)
+from causalcal.relation_chains import causal_statements, refuse_contradicting_chains
 
 __all__ = ["CAUSAL_PAIR_COLUMNS", "RELATIONS", "RELATION_COLUMNS", "pairs_frame",
            "read_known_causal_pairs", "read_known_pairs", "truth_frame", "truth_from_csv"]
@@ -149,11 +145,6 @@ def read_known_pairs(known: pd.DataFrame | str | os.PathLike,
             f"{source}: pair ({names[i]}, {names[j]}) listed with conflicting relations: {listed}"
         )
     out = out.drop_duplicates(["i", "j"]).reset_index(drop=True)
-    arcs = out[out["label"].isin([EdgeType.FORWARD, EdgeType.BACKWARD])]
-    refuse_contradicting_chains(
-        arc_statements(arcs["i"], arcs["j"], arcs["label"] == EdgeType.FORWARD,
-                       [f"{r.a} {r.relation} {r.b}" for r in arcs.itertuples()]),
-        names, source)
     out.attrs["ignored_causal"] = int(causal.sum())
     return out
 
