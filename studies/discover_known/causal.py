@@ -42,6 +42,7 @@ from causalcal.edges import EdgeProbabilities, pair_from_index, pair_index
 from causalcal.metrics import (
     brier_score,
     cross_entropy,
+    ece_micro,
     expected_calibration_error,
     mce_micro,
 )
@@ -169,6 +170,7 @@ def measures(P: np.ndarray, t: np.ndarray, smooth: float = 0.0) -> dict[str, flo
         "auroc": draws_mod.auroc_or_none(y, p),
         "logloss3": cross_entropy(t, Q, eps=LOG_LOSS_CLIP),
         "mce": mce_micro(t, P, bin_size=100),
+        "ece_k": ece_micro(t, P, n_bins=10),
         "sum_p_causal": float(p_causal.sum()),
         "mean_p_causal_unrelated": float(p_causal[~related].mean()) if (~related).any()
         else None,

@@ -32,7 +32,13 @@ from causalcal.bootstrap import BootstrapSettings
 from causalcal.edgecal import CalibrationSettings
 from causalcal.edges import PROBABILITY_COLUMNS, EdgeProbabilities, pair_from_index, pair_index
 from causalcal.evaluate import edge_type_metrics
-from causalcal.metrics import brier_score, cross_entropy, expected_calibration_error, roc_auc
+from causalcal.metrics import (
+    brier_score,
+    cross_entropy,
+    ece_micro,
+    expected_calibration_error,
+    roc_auc,
+)
 
 #: scheme name -> (kind, pairs per class)
 SCHEMES: dict[str, tuple[str, int]] = {
@@ -165,6 +171,8 @@ def measures(P: np.ndarray, y: np.ndarray, smooth: float = 0.0) -> dict[str, flo
         "logloss4": cross_entropy(y.astype(np.int64), Q, eps=LOG_LOSS_CLIP),
         "mce": float(metrics["overall_mce"]),
         **{f"mce_{kind}": float(metrics[f"{kind}_mce"]) for kind in MCE_TYPES},
+        "ece_k": ece_micro(y.astype(np.int64), P, n_bins=10),
+        **{f"ece_{kind}": float(metrics[f"{kind}_ece"]) for kind in MCE_TYPES},
         "sum_p_adj": float(p_adj.sum()),
         "mean_p_adj_nonadj": float(p_adj[adjacent == 0].mean()) if (adjacent == 0).any()
         else None,

@@ -58,7 +58,9 @@ def test_record_fields(run):
     summary = (run / "summary-baseline.md").read_text()
     assert "child-n200 | random10" in summary
     assert "PASS" in summary or "FAIL" in summary
-    assert "per-type MCE (not acceptance lines)" in summary and "- mce_none:" in summary
+    assert "per-type ECE (not acceptance lines)" in summary and "- mce_none:" in summary
+    assert "- ece_none:" in summary and "k-class ECE" in summary
+    assert "cal mce" not in summary  # the overall-MCE line is retired (issue 39 item 4)
 
 
 def test_known_pairs_are_not_held_out(harness):
