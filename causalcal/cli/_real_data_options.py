@@ -76,14 +76,14 @@ def add_graph_arguments(parser: argparse.ArgumentParser, what: str) -> None:
              "exactly with causalcal.graph_io.read_graph; edges carry weight (= "
              "P(adjacent)), direction (share of it in the drawn direction) and, from "
              "discover, known (1: a relation of --known, drawn as given)")
-    parser.add_argument("--graph-threshold", type=_threshold, default=0.5, metavar="T",
+    parser.add_argument("--graph-threshold", type=threshold_value, default=0.5, metavar="T",
                         help="P(adjacent) an edge needs in the --graph network (0.5), or "
                              "'estimated': bnlearn's threshold estimated from all pairs' "
                              "P(adjacent) (Scutari & Nagarajan 2013); an edge must exceed it")
 
 
-def _threshold(text: str) -> float | str:
-    """--graph-threshold: a number in (0, 1] or ``estimated``."""
+def threshold_value(text: str) -> float | str:
+    """--graph-threshold (and fit's --threshold): a number in (0, 1] or ``estimated``."""
     if text == "estimated":
         return text
     try:
