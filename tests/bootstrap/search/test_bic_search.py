@@ -61,3 +61,11 @@ def test_bootstrap_with_bic_and_refusals():
     assert probs.n_boot == 4
     with pytest.raises(InputError, match="unknown score"):
         get_search("fges")(data, score="aic")
+
+
+def test_bic_on_a_torch_device_is_the_same_search():
+    pytest.importorskip("torch")
+    data = _chain_and_collider(600, 3)
+    w = np.random.default_rng(0).multinomial(600, np.full(600, 1 / 600)).astype(float)
+    assert (get_search("fges")(data, w, score="bic", device="cpu")
+            == get_search("fges")(data, w, score="bic"))
