@@ -1,6 +1,6 @@
-"""BDeu scoring, FGES and BOSS searches, bootstrapped edge-type probabilities (§6.2.2–6.2.4).
+"""BDeu and BIC scores, FGES and BOSS, bootstrapped edge-type probabilities (§6.2.2–6.2.4).
 
-The BDeu score is in :mod:`.score`, the searches over it in :mod:`.search`; the bootstrap
+The scores (BDeu, BIC) are in :mod:`.score`, the searches in :mod:`.search`; the bootstrap
 itself (:mod:`.bootstrap`, its :mod:`.checkpoint`, :mod:`.settings` and the sinks
 :mod:`.ancestral` and :mod:`.pair_features`) sits above them (docs/design.md §2).
 """
@@ -13,6 +13,7 @@ from .bootstrap import (
 )
 from .checkpoint import CheckpointMismatchError
 from .score.bdeu import BDeuScore
+from .score.bic import BICScore
 from .search.boss import boss
 from .search.fges import fges
 from .search.registry import available_searches, get_search
@@ -20,6 +21,7 @@ from .settings import BootstrapSettings
 
 __all__ = [
     "BDeuScore",
+    "BICScore",
     "BootstrapSettings",
     "CheckpointMismatchError",
     "EdgeTypeCounter",

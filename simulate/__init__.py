@@ -9,6 +9,8 @@ Public API (docs/design.md §4):
   drawn from ``(2, 3)``, flat-Dirichlet CPT rows).
 - :func:`load_network`, :func:`available_networks` — standard benchmark networks (alarm, …).
 - :func:`from_bif` — any BIF file (optional extra ``bif``: pgmpy).
+- :func:`fit_network` — CPTs for a structure (bnlearn's ``bn.fit``; the averaged network's
+  DAG extension), :func:`write_bif` — a network as a BIF file (labels kept in order).
 - :func:`fitted_network` — a network fitted to a data set and its bootstrap (the world
   of simulation-informed calibration, docs/design.md §9.7).
 - misspecified data sets with known truth (docs/design.md §9.11): :func:`hidden_benchmark`,
@@ -23,7 +25,13 @@ from causalcal.simulate.bif import (
     load_network,
     to_pgmpy,
 )
-from causalcal.simulate.fitted import dirichlet_cpts, fitted_network, network_parents
+from causalcal.simulate.bif_write import bif_text, write_bif
+from causalcal.simulate.fitted import (
+    dirichlet_cpts,
+    fit_network,
+    fitted_network,
+    network_parents,
+)
 from causalcal.simulate.generate import DEFAULT_MAX_CPT_ENTRIES, random_dag, random_network
 from causalcal.simulate.misspecified import (
     MisspecifiedData,
@@ -40,8 +48,10 @@ __all__ = [
     "BayesianNetwork",
     "MisspecifiedData",
     "available_networks",
+    "bif_text",
     "continuous_nonlinear",
     "dirichlet_cpts",
+    "fit_network",
     "fitted_network",
     "from_bif",
     "from_pgmpy",
@@ -54,4 +64,5 @@ __all__ = [
     "random_dag",
     "random_network",
     "to_pgmpy",
+    "write_bif",
 ]

@@ -25,11 +25,12 @@ import numpy as np
 from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities
 from causalcal.errors import InputError
+from causalcal.graph import PDAG, pdag_to_dag
 from causalcal.knowledge import BoundKnowledge, Knowledge, bind_knowledge
 
 from .network import BayesianNetwork
 
-__all__ = ["dirichlet_cpts", "fitted_network", "network_parents"]
+__all__ = ["dirichlet_cpts", "fit_network", "fitted_network", "network_parents"]
 
 
 def _add_arc(graph: nx.DiGraph, a: int, b: int, knowledge: BoundKnowledge | None) -> bool:
@@ -100,3 +101,26 @@ def fitted_network(data: DiscreteData, probabilities: EdgeProbabilities,
     return BayesianNetwork(data.names, data.arities, parents,
                            dirichlet_cpts(data, parents, prior), data.categories,
                            meta={"generator": "fitted_network", "prior": prior})
+
+
+def fit_network(data: DiscreteData, graph: PDAG, ess: float = 1.0) -> BayesianNetwork:
+    """Parameters for a structure (bnlearn's ``bn.fit`` with ``method="bayes"``): the
+    network of ``graph``'s DAG extension (:func:`causalcal.graph.pdag_to_dag`, Dor & Tarsi;
+    ``graph`` may be a CPDAG or the averaged network) with the CPTs of
+    :func:`dirichlet_cpts` (posterior means under a BDeu prior of equivalent sample size
+    ``ess``, split evenly over each node's parent configurations and states), and the
+    data's category labels in their order.  ``graph``'s names must be the data's (any
+    order); ``meta`` records ``ess``.  A graph with no DAG extension (a directed cycle
+    where the replicates disagree) is an ``InputError`` naming the conflict."""
+    index = {name: k for k, name in enumerate(data.names)}
+    if sorted(graph.names) != sorted(data.names):
+        other = sorted(set(graph.names) ^ set(data.names))
+        raise InputError("the graph's variables are not the data's (in one, not the other: "
+                         f"{', '.join(other[:5])}{' …' if len(other) > 5 else ''})")
+    dag = pdag_to_dag(graph)
+    at = {name: k for k, name in enumerate(dag.names)}
+    parents = [sorted(index[dag.names[p]] for p in dag.parents(at[name]))
+               for name in data.names]
+    return BayesianNetwork(data.names, data.arities, parents,
+                           dirichlet_cpts(data, parents, ess), data.categories,
+                           meta={"generator": "fit_network", "ess": float(ess)})

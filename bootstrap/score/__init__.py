@@ -1,7 +1,9 @@
-"""The BDeu score of the searches (thesis §6.2.2; docs/design.md §5).
+"""The local scores of the searches, BDeu and BIC (thesis §6.2.2; docs/design.md §5).
 
 * :mod:`.bdeu` — :class:`~.bdeu.BDeuScore`, the local score with sample weights and its
   cache;
+* :mod:`.bic` — :class:`~.bic.BICScore`, the discrete BIC on the same counting, and
+  :func:`~.bic.make_score`, a score by name;
 * :mod:`.pair_gains` — the gains of every pair from one count product;
 * :mod:`.family_gains` — the one-hot layout and the batched gains of every candidate
   parent of many families;

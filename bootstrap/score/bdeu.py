@@ -168,6 +168,23 @@ class BDeuScore:
             size = int(cfg.max()) + 1
         return cfg, size
 
+    def cell_terms(self, counts, c):
+        """``lnΓ(N + c) − lnΓ(c)`` of counts ``N``: the likelihood term of a table cell
+        (prior ``c`` = α/(qr)) and, negated, of a configuration (``c`` = α/q).  A score's
+        likelihood part is Σ_cells − Σ_configurations of these (thesis §2.3.2)."""
+        return gammaln(counts + c) - gammaln(c)
+
+    def add_penalties(self, lik, base, q, ry, xs) -> None:
+        """Add to ``base`` (families) and ``lik`` (families × candidates ``xs``, or
+        ``None``) the parameter penalty of families with ``q`` parent configurations and a
+        child of ``ry`` states, each candidate as one more parent.  BDeu has none
+        (its prior is in :meth:`cell_terms`); see :class:`.bic.BICScore`."""
+
+    def add_pair_penalties(self, gains, rx, ry) -> None:
+        """Add to ``gains`` (``x`` × ``y``, the gains of ``x → y`` from the empty family,
+        whose penalty :meth:`add_penalties` gave) the penalty of the family ``y | {x}``.
+        None for BDeu."""
+
     def _log_q(self, parents: Iterable[int]) -> float:
         return float(sum(math.log(self.arities[p]) for p in parents))
 
@@ -260,6 +277,7 @@ class BDeuScore:
             sub = xs[s0 : s0 + chunk]
             vals[s0 : s0 + chunk] = self._batch_scores(sub, cfg, y, size, log_q)
         vals += self.structure_term(len(pa) + 1)
+        self.add_penalties(None, vals, math.exp(log_q) * self.arities[xs], r, None)
         out[todo] = vals
         if use_cache:
             for x, sc in zip(xs.tolist(), vals.tolist()):
@@ -289,20 +307,18 @@ class BDeuScore:
                 k, size * amax, r
             )
             nj = njk.sum(axis=2)
-            ga = gammaln(a)[:, None]
-            gb = gammaln(b)[:, None, None]
-            t1 = (ga - gammaln(nj + a[:, None])).sum(axis=1)
-            t2 = (gammaln(njk + b[:, None, None]) - gb).sum(axis=(1, 2))
+            t1 = -self.cell_terms(nj, a[:, None]).sum(axis=1)
+            t2 = self.cell_terms(njk, b[:, None, None]).sum(axis=(1, 2))
             return t1 + t2
         # sparse path: only observed cells
         uk, inv = np.unique(keys.ravel(), return_inverse=True)
         cnt = np.bincount(inv.reshape(-1), weights=w)
         kk = uk // cells
-        t2 = gammaln(cnt + b[kk]) - gammaln(b[kk])
+        t2 = self.cell_terms(cnt, b[kk])
         uj, invj = np.unique(uk // r, return_inverse=True)
         cj = np.bincount(invj.reshape(-1), weights=cnt)
         kj = uj // (size * amax)
-        t1 = gammaln(a[kj]) - gammaln(cj + a[kj])
+        t1 = -self.cell_terms(cj, a[kj])
         return np.bincount(kk, weights=t2, minlength=k) + np.bincount(kj, weights=t1, minlength=k)
 
     def pairwise_gains(

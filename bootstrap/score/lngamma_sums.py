@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import gammaln
 
 from . import kernel
 
@@ -36,7 +35,7 @@ def _lookup_tables(score, keys: list[tuple[float, int]], arities: tuple[int, ...
             for r in arities:
                 a = score.sample_prior / (q * r)
                 b = a / ry
-                parts += [gammaln(k + b) - gammaln(b), gammaln(a) - gammaln(k + a)]
+                parts += [score.cell_terms(k, b), -score.cell_terms(k, a)]
             block = cache[(q, ry, arities)] = np.concatenate(parts)
         blocks.append(block)
     if len(blocks) == 1:
@@ -53,9 +52,10 @@ class _Terms:
     place in the stacked tables of :func:`_lookup_tables` (without, ``off`` is 0)."""
 
     def __init__(self, score, lay, fams: list, sizes: list, n_cfg: list) -> None:
-        self.exact = lay.exact
+        self.exact, self.score = lay.exact, score
         q = [math.exp(score._log_q(f[1])) for f in fams]
         ry = [int(score.arities[f[0]]) for f in fams]
+        self.fam_q, self.fam_ry = np.array(q), np.array(ry)
         n_rows, n_cfgs = sum(sizes), sum(n_cfg)
         self.cuts = None if len(fams) == 1 else np.cumsum([0] + sizes + n_cfg[:-1])
         if not self.exact:
@@ -95,7 +95,7 @@ class _Terms:
         if self.exact:
             return self.table[self.index[r] * 2 * self.step :][cells]
         p = self.alpha / (r * self.q) / self.ry
-        return self.sign * (gammaln(cells + p) - gammaln(p))
+        return self.sign * self.score.cell_terms(cells, p)
 
     def per_family(self, terms: np.ndarray, out: np.ndarray) -> None:
         """Sum ``terms`` (… × columns) family by family into ``out`` (families × …)."""
@@ -129,10 +129,19 @@ def block_likelihoods(score, cs, fams: list, counts: np.ndarray) -> tuple[np.nda
     sizes, n_cfg, tot, cfg_starts = stacked_rows(fams)
     terms = _Terms(score, cs.lay, fams, sizes, n_cfg)
     if terms.exact and kernel.KERNEL:  # the same sums in one compiled loop
-        return kernel.block_likelihoods(
+        lik, base = kernel.block_likelihoods(
             counts, cfg_starts, tot, terms.off, terms.table, terms.step,
             cs.lay.kernel_arities, cs.group_table, _NO_CUTS if terms.cuts is None
             else terms.cuts, len(fams), len(cs.variables))
+    else:
+        lik, base = _numpy_likelihoods(terms, cs, counts, cfg_starts, tot, len(fams))
+    score.add_penalties(lik, base, terms.fam_q, terms.fam_ry, cs.variables)
+    return lik, base
+
+
+def _numpy_likelihoods(terms: _Terms, cs, counts: np.ndarray, cfg_starts: np.ndarray,
+                       tot: np.ndarray, n_fams: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`block_likelihoods` without the compiled kernel."""
     off = terms.off
     # rows, then (configuration, x) counts: the cells of both lnΓ sums side by side
     both = np.concatenate([counts, block_sums(counts, cfg_starts, terms.exact)], axis=1)
@@ -143,9 +152,9 @@ def block_likelihoods(score, cs, fams: list, counts: np.ndarray) -> tuple[np.nda
     # the totals plus r·off: the last category's cells (arity r) before the others'
     # (each holding count + off) are subtracted
     last = both_tot + np.multiply.outer(np.array(cs.lay.table_arities), off)
-    base = np.empty((len(fams), 1))
+    base = np.empty((n_fams, 1))
     terms.per_family(terms.look(1, last[:1]), base)
-    lik = np.empty((len(fams), len(cs.variables)))
+    lik = np.empty((n_fams, len(cs.variables)))
     for r, p0, p1, c0 in cs.groups:
         if r == 1:
             lik[:, p0:p1] = base

@@ -10,7 +10,6 @@ both directions).  The products run in blocks of rows, float32 BLAS for integer 
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import gammaln
 
 from . import kernel
 from .family_gains import batch_layout
@@ -67,9 +66,10 @@ class _PairGains:
         # S = Σ_k lnΓ(N_k + α/r) − lnΓ(α/r) (a category beyond r adds 0): s(y | ∅) is
         # lnΓ(α) − lnΓ(N + α) + S, and each x adds −S_x to s(y | {x}) (thesis §2.3.2)
         alpha, b = score.sample_prior, score.sample_prior / par[:, None]
-        per_category = gammaln(self.marg + b) - gammaln(b)
+        per_category = score.cell_terms(self.marg, b)
         per_var = per_category.sum(axis=1)
-        self.empty = gammaln(alpha) - gammaln(score.total_weight + alpha) + per_var
+        self.empty = -score.cell_terms(score.total_weight, alpha) + per_var
+        score.add_penalties(None, self.empty, np.ones(len(par)), par, None)
         self.ax_terms = -per_var
         self.tables: dict[tuple[int, int], np.ndarray] = {}
         self.counts_range = np.arange(int(round(score.total_weight)) + 1)
@@ -93,7 +93,7 @@ class _PairGains:
         exact = self.lay.exact
         table = self.tables.get((ra, rb)) if exact else None
         if exact and table is None:
-            table = self.tables[(ra, rb)] = gammaln(self.counts_range + c) - gammaln(c)
+            table = self.tables[(ra, rb)] = self.score.cell_terms(self.counts_range, c)
         if exact and kernel.KERNEL:  # the same sums in one compiled loop
             kernel.pair_terms(g, self.imarg[r0:r1], self.imarg[c0:c1], ra, rb, table, out)
             return
@@ -103,7 +103,7 @@ class _PairGains:
         cells = _pair_cells(g, marg[r0:r1, :ra], marg[c0:c1, :rb], ra, rb)
         if not exact or g.size <= len(self.counts_range):
             for cell in cells:
-                out += gammaln(cell + c) - gammaln(c)
+                out += self.score.cell_terms(cell, c)
             return
         looked = np.empty(out.shape)
         for cell in cells:  # into one buffer ("clip": no bounds-check copy; all in range)
@@ -133,6 +133,7 @@ class _PairGains:
             self._log_gammas(g, ra, r0, r1, rb, c0, c1, b[r0 - s : r1 - s, c0 - s : c1 - s])
         d_prior = self.score.structure_term(1) - self.score.structure_term(0)
         b += self.ax_terms[s:e, None] - self.empty[None, s:] + d_prior
+        self.score.add_pair_penalties(b, lay.par[s:e], lay.par[s:])
         return b
 
 

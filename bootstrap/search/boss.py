@@ -36,6 +36,7 @@ from causalcal.graph import PDAG, dag_to_cpdag, pdag_to_dag
 from causalcal.knowledge import Knowledge, bind_knowledge
 
 from ..score.bdeu import BDeuScore
+from ..score.bic import make_score
 from ..score.family_gains import family_gains
 from .fges import FGES, candidate_limit
 from .ges_operators import MIN_GAIN
@@ -130,15 +131,18 @@ def boss(
     data: DiscreteData,
     weights: np.ndarray | Sequence[float] | None = None,
     *,
+    score: str = "bdeu",
     sample_prior: float = 1.0,
     structure_prior: float = 1.0,
+    penalty_discount: float = 1.0,
     max_candidates: int | str | None = "auto",
     max_rounds: int = 50,
     verbose: bool = False,
     max_arity: int = DEFAULT_MAX_ARITY,
     knowledge: Knowledge | None = None,
 ) -> PDAG:
-    """BOSS with the BDeu score on ``data`` (rows weighted by ``weights``); returns the CPDAG.
+    """BOSS on ``data`` (rows weighted by ``weights``) with the local score ``score``
+    (``"bdeu"`` or ``"bic"``, as for :func:`.fges.fges`); returns the CPDAG.
 
     ``max_candidates`` bounds each variable's candidate parents as in :func:`fges`;
     ``max_rounds`` bounds the rounds of moves + BES (each must improve the score).
@@ -148,11 +152,12 @@ def boss(
     """
     if int(max_rounds) != max_rounds or max_rounds < 1:
         raise InputError(f"max_rounds must be a positive integer, got {max_rounds}")
-    score = BDeuScore(
-        data, weights, sample_prior=sample_prior, structure_prior=structure_prior,
+    scorer = make_score(
+        data, weights, score=score, sample_prior=sample_prior,
+        structure_prior=structure_prior, penalty_discount=penalty_discount,
         max_arity=max_arity,
     )
-    return BOSS(score, max_candidates=max_candidates, verbose=verbose,
+    return BOSS(scorer, max_candidates=max_candidates, verbose=verbose,
                 knowledge=knowledge).search(int(max_rounds))
 
 

@@ -38,6 +38,7 @@ from causalcal.graph import PDAG
 from causalcal.knowledge import BoundKnowledge, Knowledge, bind_knowledge
 
 from ..score.bdeu import BDeuScore
+from ..score.bic import make_score
 from ..score.family_gains import batch_layout, family_gains
 from ..score.pair_gains import empty_families
 from .bes import BackwardPhase
@@ -52,8 +53,10 @@ def fges(
     data: DiscreteData,
     weights: np.ndarray | Sequence[float] | None = None,
     *,
+    score: str = "bdeu",
     sample_prior: float = 1.0,
     structure_prior: float = 1.0,
+    penalty_discount: float = 1.0,
     max_degree: int | None = None,
     faithfulness_assumed: bool = False,
     max_candidates: int | str | None = "auto",
@@ -62,7 +65,9 @@ def fges(
     max_arity: int = DEFAULT_MAX_ARITY,
     knowledge: Knowledge | None = None,
 ) -> PDAG:
-    """Run FGES with the BDeu score on ``data`` (rows weighted by ``weights``).
+    """Run FGES on ``data`` (rows weighted by ``weights``) with the local score ``score``:
+    ``"bdeu"`` (``sample_prior``, ``structure_prior``) or ``"bic"``
+    (``penalty_discount``); see :func:`..score.bic.make_score`.
 
     Returns the CPDAG (names = ``data.names``). ``max_degree`` bounds the number of
     adjacencies of any node during the forward phase (``None``: unbounded);
@@ -72,16 +77,13 @@ def fges(
     with more than ``max_arity`` categories is an ``InputError`` naming the column.
     ``knowledge`` (:class:`causalcal.Knowledge`) is enforced inside the search.
     """
-    score = BDeuScore(
-        data,
-        weights,
-        sample_prior=sample_prior,
-        structure_prior=structure_prior,
-        max_arity=max_arity,
-        device=device,
+    scorer = make_score(
+        data, weights, score=score, sample_prior=sample_prior,
+        structure_prior=structure_prior, penalty_discount=penalty_discount,
+        max_arity=max_arity, device=device,
     )
     return FGES(
-        score, max_degree=max_degree, faithfulness_assumed=faithfulness_assumed,
+        scorer, max_degree=max_degree, faithfulness_assumed=faithfulness_assumed,
         max_candidates=max_candidates, verbose=verbose, knowledge=knowledge,
     ).search()
 

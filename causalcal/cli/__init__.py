@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "bootstrap": "bootstrapped edge-type probabilities of every pair (n_boot structure searches)",
     "calibrate": "fit a calibrator on labelled pairs; write calibrated probabilities of all pairs",
     "discover": "calibrated causal-relation probabilities for real data + known relations",
+    "fit": "a Bayesian network (DAG + CPTs) for the averaged network or a graph -> net.bif",
     "evaluate": "edge-type precision/recall/F1, MCE, ECE, Brier of probabilities vs truth.csv",
     "simulate": "random or benchmark Bayesian network -> network.json, data.csv, truth.csv",
     "study": "simulation study of thesis Tables 33/34 (cached, resumable): before/after tables",

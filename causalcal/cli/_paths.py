@@ -32,6 +32,7 @@ IMAGE = "an image"
 #: What a figure can be written as (matplotlib's formats that need no extra program).
 IMAGE_SUFFIXES = (".png", ".pdf", ".svg")
 NETWORK = "a Bayesian network (network.json)"
+BIF = "a Bayesian network (BIF)"
 #: an output that replaces no existing file unless --force
 NEW = "nothing (a new file)"
 
@@ -104,7 +105,8 @@ def describe_file(path: str | os.PathLike) -> str | None:
             return _describe_npz(path)
     except OSError:
         return "a file that cannot be read"
-    return {".png": IMAGE, ".gml": GRAPH, ".dot": GRAPH, ".graphml": GRAPH}.get(suffix, "a file")
+    return {".png": IMAGE, ".gml": GRAPH, ".dot": GRAPH, ".graphml": GRAPH,
+            ".bif": BIF}.get(suffix, "a file")
 
 
 def _key(path: Path) -> tuple:

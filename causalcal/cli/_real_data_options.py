@@ -76,14 +76,14 @@ def add_graph_arguments(parser: argparse.ArgumentParser, what: str) -> None:
              "exactly with causalcal.graph_io.read_graph; edges carry weight (= "
              "P(adjacent)), direction (share of it in the drawn direction) and, from "
              "discover, known (1: a relation of --known, drawn as given)")
-    parser.add_argument("--graph-threshold", type=_threshold, default=0.5, metavar="T",
+    parser.add_argument("--graph-threshold", type=threshold_value, default=0.5, metavar="T",
                         help="P(adjacent) an edge needs in the --graph network (0.5), or "
                              "'estimated': bnlearn's threshold estimated from all pairs' "
                              "P(adjacent) (Scutari & Nagarajan 2013); an edge must exceed it")
 
 
-def _threshold(text: str) -> float | str:
-    """--graph-threshold: a number in (0, 1] or ``estimated``."""
+def threshold_value(text: str) -> float | str:
+    """--graph-threshold (and fit's --threshold): a number in (0, 1] or ``estimated``."""
     if text == "estimated":
         return text
     try:
@@ -185,20 +185,40 @@ def jobs(args: argparse.Namespace) -> int:
 
 def add_score_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
+        "--score", choices=("bdeu", "bic"), default=None,
+        help="the local score of the searches fges and boss: bdeu (default; Bayesian "
+             "Dirichlet, see --sample-prior) or bic (discrete BIC: log-likelihood minus "
+             "C·ln(n)/2 per free parameter, bnlearn's bic, Tetrad's Discrete BIC Score)")
+    parser.add_argument(
+        "--penalty-discount", type=float, default=None, metavar="C",
+        help="BIC's penalty discount C (default 1; with --score bic): larger values "
+             "favour sparser graphs")
+    parser.add_argument(
         "--sample-prior", type=float, default=None, metavar="ESS",
         help="BDeu's equivalent sample size (Tetrad's sample prior, bnlearn's iss) for the "
              "searches fges and boss (default 1); larger values favour denser graphs")
 
 
 def score_option(args: argparse.Namespace, options: dict) -> dict:
-    """``options`` with ``sample_prior`` from ``--sample-prior`` (given twice: an error)."""
-    if args.sample_prior is None:
-        return options
-    if "sample_prior" in options:
-        from causalcal.cli import CLIError
+    """``options`` with ``score``, ``penalty_discount`` and ``sample_prior`` from
+    ``--score``, ``--penalty-discount`` and ``--sample-prior`` (an option given twice, or
+    one of the other score's: an error)."""
+    from causalcal.cli import CLIError
 
-        raise CLIError("--sample-prior and --option sample_prior=… both given; use one")
-    return {**options, "sample_prior": args.sample_prior}
+    given = {"score": args.score, "penalty_discount": args.penalty_discount,
+             "sample_prior": args.sample_prior}
+    given = {key: value for key, value in given.items() if value is not None}
+    for key in given:
+        if key in options:
+            flag = "--" + key.replace("_", "-")
+            raise CLIError(f"{flag} and --option {key}=… both given; use one")
+    options = {**options, **given}
+    bic = str(options.get("score", "bdeu")).lower() == "bic"
+    if bic and "sample_prior" in options:
+        raise CLIError("--sample-prior is BDeu's; --score bic has --penalty-discount")
+    if not bic and "penalty_discount" in options:
+        raise CLIError("--penalty-discount is BIC's; add --score bic")
+    return options
 
 
 def add_data_arguments(parser: argparse.ArgumentParser) -> None:

@@ -149,15 +149,18 @@ def sachs_case(folder: Path) -> Case:
 
 
 def cached_bootstrap(case: Case, n_boot: int, cache: Path, jobs: int = 1,
-                     ancestral: bool = False) -> tuple[EdgeProbabilities, float]:
+                     ancestral: bool = False, score: str = "bdeu"
+                     ) -> tuple[EdgeProbabilities, float]:
     """The case's bootstrap probabilities (seed 0) and the seconds they took: read from
     ``cache`` or computed (resumable through a checkpoint folder) and stored there.
 
     ``ancestral``: with the ancestral counts (``CASE_bNBOOT_anc.npz``, issue 30); the
     replicates are seeded, so its edge probabilities must equal those of the plain
-    ``CASE_bNBOOT.npz`` where that exists (asserted when computed)."""
+    ``CASE_bNBOOT.npz`` where that exists (asserted when computed).  ``score``: FGES's
+    local score (``_bic`` ends the names of BIC's files)."""
     cache.mkdir(parents=True, exist_ok=True)
-    stem = cache / f"{case.name}_b{n_boot}{'_anc' if ancestral else ''}"
+    tail = "" if score == "bdeu" else f"_{score}"
+    stem = cache / f"{case.name}_b{n_boot}{'_anc' if ancestral else ''}{tail}"
     path, timing = Path(f"{stem}.npz"), Path(f"{stem}.timing.json")
     if path.is_file() and timing.is_file():
         probs = EdgeProbabilities.load(path)
@@ -166,11 +169,12 @@ def cached_bootstrap(case: Case, n_boot: int, cache: Path, jobs: int = 1,
         return probs, json.loads(timing.read_text())["seconds"]
     checkpoint = Path(f"{stem}_checkpoint")
     start = time.perf_counter()
+    options = {} if score == "bdeu" else {"score": score}
     probs = bootstrap_edge_probabilities(case.data, n_boot=n_boot, n_jobs=jobs, seed=0,
                                          checkpoint=checkpoint, progress=False,
-                                         ancestral=ancestral)
+                                         ancestral=ancestral, **options)
     seconds = time.perf_counter() - start
-    plain = cache / f"{case.name}_b{n_boot}.npz"
+    plain = cache / f"{case.name}_b{n_boot}{tail}.npz"
     if ancestral and plain.is_file():
         check_same_edges(probs, EdgeProbabilities.load(plain), plain)
     probs.save(path)

@@ -84,6 +84,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="bootstrap cache (default OUT/cache)")
     parser.add_argument("--relations", choices=list(SCHEMES), default="edges",
                         help="edge types (default) or causal relations (issue 30)")
+    parser.add_argument("--score", choices=["bdeu", "bic"], default="bdeu",
+                        help="the searches' local score (bdeu); give a --tag of its own")
     parser.add_argument("--summary", action="store_true",
                         help="only rebuild the summary from the records")
     return parser

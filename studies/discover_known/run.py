@@ -141,19 +141,20 @@ def run_draws(case, args, store: RecordFile, relations: str, draw_one) -> None:
             if store.has(case.name, scheme, draw):
                 continue
             result = draw_one(scheme, draw)
+            score = {} if args.score == "bdeu" else {"score": args.score}
             if isinstance(result, str):
                 record = base_record(case, scheme, args.tag, args.n_boot, relations)
-                store.append({**record, "skipped": True, "reason": result})
+                store.append({**record, **score, "skipped": True, "reason": result})
                 print(f"{case.name:16s} {scheme:9s} skipped: {result}", flush=True)
                 break
-            store.append(result)
+            store.append({**result, **score})
             print(_line(result), flush=True)
 
 
 def run_causal_case(case, args, store: RecordFile, kwargs: dict) -> None:
     """Ancestral bootstrap (cached) and every missing causal draw of ``case``."""
     probs, boot_seconds = cases_mod.cached_bootstrap(case, args.n_boot, args.cache, args.jobs,
-                                                     ancestral=True)
+                                                     ancestral=True, score=args.score)
     truth = causal_mod.causal_truth(case.n_vars, case.arcs)
     mutual = int((truth == causal_mod.MUTUAL).sum())
     print(f"# {case.name}: {case.n_vars} variables, {case.data.n_samples} rows, ancestral "
@@ -171,7 +172,8 @@ def run_case(case, args, store: RecordFile, kwargs: dict) -> None:
     if args.relations == "causal":
         run_causal_case(case, args, store, kwargs)
         return
-    probs, boot_seconds = cases_mod.cached_bootstrap(case, args.n_boot, args.cache, args.jobs)
+    probs, boot_seconds = cases_mod.cached_bootstrap(case, args.n_boot, args.cache, args.jobs,
+                                                     score=args.score)
     print(f"# {case.name}: {case.n_vars} variables, {case.data.n_samples} rows, bootstrap "
           f"{args.n_boot} x: {boot_seconds:.1f} s", flush=True)
     p_adjacent = 1.0 - probs.dense(np.float64)[:, 0]

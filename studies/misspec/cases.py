@@ -6,7 +6,8 @@ seed only, so one seed is one network at every n) or ``sachs-all`` / ``sachs-obs
 Sachs et al. flow-cytometry data, all nine conditions pooled or the first, observational
 one alone, each in its own tertiles, with the consensus network). Its bootstrap
 (ancestral, seed 0) is computed once and cached with its truth in ``results/misspec/cache/``
-(ignored by git): ``CASE.npz`` (the :class:`EdgeProbabilities`, ancestral counts kept)
+(ignored by git): ``CASE.npz`` (the :class:`EdgeProbabilities`, ancestral counts kept;
+``CASE.bic.npz`` with the BIC score)
 and ``CASE.truth.npz`` (``edge_truth``, ``causal_truth``, ``names``, ``description``).
 """
 
@@ -122,19 +123,24 @@ def make_case(name: str) -> tuple[DiscreteData, np.ndarray, np.ndarray, str]:
     return result.data, result.edge_truth, result.causal_truth, result.description
 
 
-def cached_case(name: str, cache: Path = CACHE, n_boot: int = N_BOOT, jobs: int = 2
+def cached_case(name: str, cache: Path = CACHE, n_boot: int = N_BOOT, jobs: int = 2,
+                score: str = "bdeu"
                 ) -> tuple[DiscreteData, EdgeProbabilities, np.ndarray, np.ndarray, dict]:
-    """The case with its bootstrap, read from ``cache`` or computed (resumable through a
-    checkpoint folder) and stored there; the last item is the truth file's metadata."""
+    """The case with its bootstrap (FGES with the local score ``score``), read from
+    ``cache`` or computed (resumable through a checkpoint folder) and stored there
+    (``CASE.npz`` for BDeu, ``CASE.SCORE.npz`` for another score); the last item is the
+    truth file's metadata."""
     cache.mkdir(parents=True, exist_ok=True)
-    path, truth = cache / f"{name}.npz", cache / f"{name}.truth.npz"
+    stem = name if score == "bdeu" else f"{name}.{score}"
+    path, truth = cache / f"{stem}.npz", cache / f"{name}.truth.npz"
     data, edge_truth, causal_truth, description = make_case(name)
     if not (path.is_file() and truth.is_file()):
-        checkpoint = cache / f"{name}_checkpoint"
+        checkpoint = cache / f"{stem}_checkpoint"
+        options = {} if score == "bdeu" else {"score": score}
         start = time.perf_counter()
         probs = bootstrap_edge_probabilities(data, n_boot=n_boot, seed=0, n_jobs=jobs,
                                              ancestral=True, progress=False,
-                                             checkpoint=checkpoint)
+                                             checkpoint=checkpoint, **options)
         meta = {"description": description, "seconds": time.perf_counter() - start,
                 "n_boot": n_boot, "jobs": jobs}
         probs.save(path)

@@ -2,7 +2,8 @@
 
     python -m studies.misspec [--families hidden-alarm …] [--n 500 2000 8000]
         [--seeds 0 1 2] [--no-sachs] [--cases NAME …] [--n-boot 200] [--jobs 2]
-        [--records results/misspec/raw.jsonl] [--cache results/misspec/cache] [--summary]
+        [--records results/misspec/raw.jsonl] [--cache results/misspec/cache]
+        [--score bdeu|bic] [--summary]
 
 Every case not yet in the records is bootstrapped (or read from the cache) and measured,
 and its record appended as one JSON line (resumable by case). ``--summary`` prints the
@@ -36,15 +37,17 @@ CAUSES_COLUMNS = [("share causes", "causes_share"), ("mean P(causes)", "causes_m
 
 
 def run_case(name: str, records: RecordFile, n_boot: int, jobs: int,
-             cache: Path = cases_mod.CACHE) -> dict | None:
-    """Measure one case and append its record (None if it is already recorded)."""
-    if records.has(name, SCHEME, 0):
+             cache: Path = cases_mod.CACHE, score: str = "bdeu") -> dict | None:
+    """Measure one case and append its record (None if it is already recorded); the
+    scheme is ``raw``, or ``raw-SCORE`` with another score than BDeu."""
+    scheme = SCHEME if score == "bdeu" else f"{SCHEME}-{score}"
+    if records.has(name, scheme, 0):
         return None
     start = time.perf_counter()
     data, probs, edge_truth, causal_truth, meta = cases_mod.cached_case(
-        name, cache, n_boot=n_boot, jobs=jobs)
+        name, cache, n_boot=n_boot, jobs=jobs, score=score)
     family, n, seed = cases_mod.parse_name(name)
-    record = {"case": name, "scheme": SCHEME, "draw": 0, "family": family,
+    record = {"case": name, "scheme": scheme, "score": score, "draw": 0, "family": family,
               "n": n if n is not None else data.n_samples, "seed": seed,
               "n_vars": data.n_vars, "n_boot": probs.n_boot,
               "description": meta["description"], "bootstrap_seconds": meta["seconds"],
@@ -96,6 +99,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--records", type=Path, default=RECORDS)
     parser.add_argument("--cache", type=Path, default=cases_mod.CACHE,
                         help="the bootstraps and truths (default %(default)s)")
+    parser.add_argument("--score", choices=["bdeu", "bic"], default="bdeu",
+                        help="the searches' local score (bdeu); BIC's bootstraps are cached "
+                        "as CASE.bic.npz and recorded as scheme raw-bic")
     parser.add_argument("--summary", action="store_true", help="print the tables only")
     return parser
 
@@ -110,7 +116,7 @@ def main(argv: list[str] | None = None) -> None:
                                               tuple(args.seeds), not args.no_sachs)
     records = RecordFile(args.records)
     for name in names:
-        record = run_case(name, records, args.n_boot, args.jobs, args.cache)
+        record = run_case(name, records, args.n_boot, args.jobs, args.cache, args.score)
         if record is not None:
             print(f"{name}: adj ECE {record['adj_ece']:.3f} AUROC {record['adj_auroc']:.3f}"
                   f", causes ECE {record['causes_ece']:.3f} "

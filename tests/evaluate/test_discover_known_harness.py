@@ -353,3 +353,12 @@ def test_an_old_records_folder_converts_losslessly(tmp_path):
     (old / "child-n500" / "random10_d05.json").write_text(json.dumps(records[0]))
     with pytest.raises(ValueError, match="key"):
         records_mod.folder_records(old)
+
+
+def test_bic_bootstrap_has_its_own_cache_and_records(harness, tmp_path):
+    harness.main(["--networks", "asia", "--n", "200", "--schemes", "random10", "--draws", "1",
+                  "--n-boot", "3", "--out", str(tmp_path), "--score", "bic", "--tag", "bic"])
+    names = sorted(p.name for p in (tmp_path / "cache").glob("*.npz"))
+    assert names == ["asia-n200_b3_bic.npz"]
+    records = records_mod.read_records(tmp_path / "bic.jsonl")
+    assert records and all(r["score"] == "bic" for r in records)

@@ -47,3 +47,18 @@ def test_run_records_once_and_loads(tmp_path, capsys):
     assert edge_truth.shape == causal_truth.shape == (n_pairs(data.n_vars),)
     cli.main(["--summary", "--records", str(tmp_path / "raw.jsonl")])
     assert "| hidden-child | 200 | 1 | 17 |" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_bic_bootstrap_is_cached_and_recorded_apart(tmp_path):
+    args = ["--cases", "hidden-child-n200-s0", "--n-boot", "3", "--jobs", "1",
+            "--records", str(tmp_path / "bic.jsonl"), "--cache", str(tmp_path / "cache"),
+            "--score", "bic"]
+    cli.main(args)
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == [
+        "hidden-child-n200-s0.bic.npz", "hidden-child-n200-s0.truth.npz"]
+    (record,) = read_records(tmp_path / "bic.jsonl")
+    assert record["scheme"] == "raw-bic" and record["score"] == "bic"
+    from causalcal.edges import EdgeProbabilities
+
+    assert EdgeProbabilities.load(tmp_path / "cache" / "hidden-child-n200-s0.bic.npz").n_boot == 3

@@ -1,0 +1,98 @@
+"""Parameters for a structure (bnlearn's ``bn.fit``; docs/design.md §4): a Bayesian
+network written as a BIF file.
+
+The structure is the averaged network of bootstrap probabilities (--probabilities, from
+`causalcal bootstrap`; a pair is an edge if P(adjacent) >= --threshold, oriented as
+more than half of the replicates that joined it oriented it), or a graph file
+(--structure: .json, .gml, .graphml or .dot, e.g. discover's --graph). Its undirected
+edges are oriented into a DAG extension (Dor & Tarsi: same skeleton and v-structures;
+a graph with none, a directed cycle where the replicates disagree, is refused naming
+it). Each CPT row is the posterior mean under a BDeu Dirichlet prior of equivalent
+sample size --ess, split evenly over the node's parent configurations q and states r:
+P(x = k | parents = j) = (N_jk + ESS/(q·r)) / (N_j + ESS/q).
+
+The data are read as for `bootstrap` (the same --discretize, --na-values, --max-arity,
+--drop-columns, --missing), so the categories are the bootstrap's, in their order (an
+ordered bin in its place). The BIF keeps them in that order; a name that is not a BIF
+word (a bin "[0.25, 1.5)", a column with a space) is written as one ("0.25_1.5", "lt_0.25"
+for "< 0.25") with the name as it was in a property line. The ESS is written in the
+network block (property ess).
+
+Examples:
+
+    causalcal bootstrap data.csv --n-boot 200 --out boot.csv
+    causalcal fit data.csv --probabilities boot.csv --out net.bif
+    causalcal fit data.csv --structure net.json --ess 10 --out net.bif
+
+In Python: causalcal.simulate.fit_network(data, graph, ess) is the network,
+causalcal.simulate.to_pgmpy(network) a pgmpy model, write_bif(network, path) the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from causalcal.cli._real_data_options import add_data_arguments, load_data, threshold_value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("data", help="CSV file with a header row, as given to bootstrap")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--probabilities", metavar="P.csv|P.npz",
+                        help="bootstrap probabilities of the data (causalcal bootstrap): "
+                             "fit their averaged network")
+    source.add_argument("--structure", metavar="NET.json|NET.gml|NET.graphml|NET.dot",
+                        help="fit this graph (its names must be the data's columns)")
+    parser.add_argument("--threshold", type=threshold_value, default=0.5, metavar="T",
+                        help="with --probabilities: P(adjacent) an edge needs (0.5), or "
+                             "'estimated' (bnlearn's threshold from all pairs' P(adjacent))")
+    parser.add_argument("--ess", type=float, default=1.0,
+                        help="equivalent sample size of the Dirichlet prior (1), split "
+                             "evenly over each node's parent configurations and states")
+    parser.add_argument("--out", "-o", required=True, help="the network: a .bif file")
+    parser.add_argument("--max-arity", type=int, default=20,
+                        help="most categories a column may have (20), as for bootstrap")
+    add_data_arguments(parser)
+
+
+def _structure(args: argparse.Namespace, data):
+    """The graph to fit, with a one-line description."""
+    from causalcal.errors import InputError
+
+    if args.structure is not None:
+        from causalcal.graph_io import read_graph
+
+        return read_graph(args.structure), f"the graph of {args.structure}"
+    from causalcal.cli._real_data_options import threshold_text
+    from causalcal.edges import EdgeProbabilities
+
+    probs = EdgeProbabilities.load(args.probabilities)
+    if probs.names != data.names:
+        raise InputError(f"{args.probabilities}: computed for other variables than the data's")
+    return (probs.averaged_network(args.threshold),
+            f"the averaged network (P(adjacent) {threshold_text(probs, args.threshold)})")
+
+
+def run(args: argparse.Namespace) -> int:
+    from causalcal.cli import CLIError, check_output_file
+    from causalcal.cli._paths import BIF, FilePlan
+
+    check_output_file(args.out, "--out", (".bif",))
+    if not args.ess > 0:
+        raise CLIError(f"--ess must be > 0, got {args.ess:g}")
+    plan = FilePlan(args.force)
+    plan.read("DATA", args.data)
+    plan.read("--probabilities", args.probabilities, sidecar=True)
+    plan.read("--structure", args.structure)
+    plan.write("--out", args.out, BIF)
+    plan.check()
+    from causalcal.simulate import fit_network, write_bif
+
+    data = load_data(args)
+    graph, what = _structure(args, data)
+    network = fit_network(data, graph, args.ess)
+    write_bif(network, args.out, {"ess": f"{args.ess:g}"})
+    print(f"wrote {args.out}: {what} as a DAG of {network.n_edges} arcs over "
+          f"{network.n_vars} variables, {network.n_parameters} free parameters; CPTs the "
+          f"posterior means under a BDeu prior of equivalent sample size {args.ess:g}")
+    return 0
