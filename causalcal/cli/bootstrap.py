@@ -85,7 +85,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ancestral", action="store_true",
                         help="also count definite and possible ancestors of every ordered "
                              "pair (causal relations; needs an .npz --out)")
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="no progress bar, no list of the bins (--discretize)")
     add_data_arguments(parser)
     add_knowledge_arguments(parser)
     add_graph_arguments(parser, "bootstrap")
