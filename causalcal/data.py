@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from causalcal._io import atomic_write, read_csv_file
 from causalcal._binning import (
     DISCRETIZE_METHODS,
     Bins,
@@ -23,6 +22,7 @@ from causalcal._binning import (
     discretize_by,
     parse_discretize,
 )
+from causalcal._io import atomic_write, read_csv_file
 from causalcal._raw_columns import (
     MISSING_POLICIES,
     MissingReport,
