@@ -2,8 +2,9 @@
 
 Runs the structure search on N_BOOT bootstrap replicates of the data (replicate b's row
 multiplicities are a multinomial(n, 1/n) draw seeded by (seed, b), so results do not depend
-on --jobs) and writes, for every pair with any edge in some replicate, the fraction of
-replicates in which the pair is  a ⋯ b (none), a → b, b → a, a — b.
+on --jobs) and writes, for every pair, the fraction of replicates in which the pair is
+a ⋯ b (none), a → b, b → a, a — b (the .csv lists every pair, as bnlearn's
+boot.strength; the .npz stores the pairs with an edge in some replicate).
 
 Example:
 
