@@ -337,22 +337,19 @@ def equal_count_cuts(counts: np.ndarray, n_bins: int) -> np.ndarray:
     whose row counts have the least sum of squares (the most equal counts); among equally
     good ones the last cut lowest, then the one before it, and so on.
 
-    Dynamic programming over the runs, O(n_bins · D log D) for D values: the optimal start
-    of the last run is monotone in the run's end (the squared cost satisfies the quadrangle
-    inequality), so each layer is solved by divide and conquer."""
+    Dynamic programming over the runs, O(n_bins · D log D) for D values: the lowest optimal
+    start of the last run is monotone in the run's end (the squared cost satisfies the
+    quadrangle inequality), so each layer is solved by divide and conquer, one numpy step
+    per level of the recursion."""
     total = np.concatenate([[0], np.cumsum(np.asarray(counts, dtype=np.int64))])
     d = len(counts)
     if not 1 <= n_bins <= d:
         raise InputError(f"cannot cut {d} distinct values into {n_bins} non-empty bins")
-    worst = np.int64(2) ** 62
-    best = np.full(d + 1, worst, dtype=np.int64)
+    best = np.full(d + 1, np.int64(2) ** 62)  # no partition
     best[0] = 0  # no values, no runs
     start = np.zeros((n_bins + 1, d + 1), dtype=np.int64)
     for layer in range(1, n_bins + 1):
-        here = np.full(d + 1, worst, dtype=np.int64)
-        _solve_layer(total, best, here, start[layer], layer, d - (n_bins - layer),
-                     layer - 1, d - 1)
-        best = here
+        best = _solve_layer(total, best, start[layer], layer, d - (n_bins - layer))
     cuts, end = [], d
     for layer in range(n_bins, 1, -1):
         end = int(start[layer, end])
@@ -360,21 +357,30 @@ def equal_count_cuts(counts: np.ndarray, n_bins: int) -> np.ndarray:
     return np.asarray(cuts[::-1], dtype=np.int64)
 
 
-def _solve_layer(total, before, here, start, lo: int, hi: int, first: int, last: int) -> None:
-    """``here[j] = min_i before[i] + (total[j] - total[i])²`` for ``lo <= j <= hi`` with the
-    lowest optimal ``i`` in ``first … min(last, j - 1)`` stored in ``start[j]``."""
-    stack = [(lo, hi, first, last)]
-    while stack:
-        lo, hi, first, last = stack.pop()
-        if lo > hi:
-            continue
-        mid = (lo + hi) // 2
-        top = min(last, mid - 1)
-        cost = before[first:top + 1] + (total[mid] - total[first:top + 1]) ** 2
-        pick = first + int(np.argmin(cost))
-        here[mid], start[mid] = cost[pick - first], pick
-        stack.append((lo, mid - 1, first, pick))
-        stack.append((mid + 1, hi, pick, last))
+def _solve_layer(total: np.ndarray, before: np.ndarray, start: np.ndarray, lo: int,
+                 hi: int) -> np.ndarray:
+    """``here[j] = min_i before[i] + (total[j] - total[i])²`` over ``lo - 1 <= i < j`` for
+    ``lo <= j <= hi`` (else unreachable), the lowest optimal ``i`` stored in ``start[j]``:
+    every sub-range of ends of one recursion level at once."""
+    here = np.full_like(before, np.int64(2) ** 62)
+    ends = [np.array([v]) for v in (lo, hi, lo - 1, len(before) - 2)]
+    while len(ends[0]):
+        lo_, hi_, first, last = ends
+        mid = (lo_ + hi_) // 2
+        lengths = np.minimum(last, mid - 1) - first + 1
+        offsets = np.cumsum(lengths) - lengths
+        segment = np.repeat(np.arange(len(mid)), lengths)
+        candidate = first[segment] + np.arange(int(lengths.sum())) - offsets[segment]
+        cost = before[candidate] + (total[mid[segment]] - total[candidate]) ** 2
+        lowest = np.minimum.reduceat(cost, offsets)
+        hits = np.flatnonzero(cost == lowest[segment])
+        pick = candidate[hits[np.unique(segment[hits], return_index=True)[1]]]
+        here[mid], start[mid] = lowest, pick
+        ends = [np.concatenate(pair) for pair in
+                ((lo_, mid + 1), (mid - 1, hi_), (first, pick), (pick, last))]
+        keep = ends[0] <= ends[1]
+        ends = [e[keep] for e in ends]
+    return here
 
 
 def _looks_continuous(column: pd.Series, n_values: int) -> bool:

@@ -78,6 +78,32 @@ def test_equal_count_cuts_match_brute_force(seed):
         assert got == _brute_force(counts, k), (counts.tolist(), k)
 
 
+def _plain_dynamic_programming(counts, k):
+    """The O(k · d²) recursion, every start tried, the lowest optimal one kept."""
+    total = np.concatenate([[0], np.cumsum(counts)])
+    d = len(counts)
+    cost = {(0, 0): (0, None)}
+    for layer in range(1, k + 1):
+        for j in range(layer, d + 1):
+            options = [(cost[(layer - 1, i)][0] + (total[j] - total[i]) ** 2, i)
+                       for i in range(layer - 1, j) if (layer - 1, i) in cost]
+            cost[(layer, j)] = min(options)
+    cuts, end = [], d
+    for layer in range(k, 1, -1):
+        end = cost[(layer, end)][1]
+        cuts.append(end)
+    return cuts[::-1]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_equal_count_cuts_match_the_plain_recursion_on_longer_columns(seed):
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(1, 4, int(rng.integers(40, 90)))
+    counts[rng.integers(0, len(counts), 3)] = rng.integers(20, 200, 3)  # heavy values
+    for k in (2, 3, 5, 8):
+        assert equal_count_cuts(counts, k).tolist() == _plain_dynamic_programming(counts, k)
+
+
 def test_keep_and_cuts_per_column():
     frame = _zero_inflated()
     frame.loc[0, "re74"] = 5000.0  # exactly at a cut: in the upper bin (left-closed)
