@@ -105,9 +105,6 @@ class Discretization:
     columns: Mapping[str, BinSpec] = field(default_factory=dict)
     default: Bins | None = None
 
-    def __bool__(self) -> bool:
-        return bool(self.columns) or self.default is not None
-
 
 def _number(value: float) -> str:
     return f"{value:.15g}"
@@ -116,7 +113,7 @@ def _number(value: float) -> str:
 def parse_bin_spec(rule: BinSpec | str | tuple, name: str | None = None) -> BinSpec:
     """One column's spec from a :data:`BinSpec`, ``(method, n_bins)`` or text (``METHOD:K``,
     ``keep``, ``cuts:A,B,...``); an ``InputError`` naming the column (``name``)."""
-    where = "default" if name is None else f"{name}="
+    where = "" if name is None else f"{name}="
     try:
         if isinstance(rule, (Bins, Keep, Cuts)):
             spec = rule

@@ -142,6 +142,8 @@ def test_text_and_typed_specs_are_one_type():
     ("keep", "discretize keep: keep and cuts are for a named column"),
     ("re74=cuts:1,2,3,4,5,6", r"discretize re74=cuts:1,2,3,4,5,6: 7 bins > max_arity=5"),
     ("x=quantile:3,x=keep", "'x' is given twice"),
+    ("quantile", "discretize quantile: expected METHOD:K"),
+    ("quantile:3,uniform:4", "the default is given twice"),
 ])
 def test_bad_specs_name_the_column(text, message):
     with pytest.raises(InputError, match=message.replace("(", r"\(")):
