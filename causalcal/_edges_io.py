@@ -1,7 +1,9 @@
 """Reading and writing edge-probability files for :class:`causalcal.edges.EdgeProbabilities`.
 
-``.npz`` holds everything exactly. A ``.csv`` is a plain table (one row per stored pair)
-that ``pandas.read_csv`` reads as it is; its metadata live in the JSON sidecar
+``.npz`` holds everything exactly. A ``.csv`` is a plain table with one row for every
+pair, in pair order, as bnlearn's ``boot.strength`` lists them (a pair never adjacent
+reads ``1,0,0,0``; CSVs of earlier versions listed only the stored pairs and read as
+before) that ``pandas.read_csv`` reads as it is; its metadata live in the JSON sidecar
 ``PATH.json``: ``format``, ``names`` (all variables, in order), ``n_boot`` and
 ``frequencies`` (true when every value is a multiple of 1/n_boot, which the reader
 restores exactly from the 8 printed digits) and, for a bootstrap's result,
@@ -16,6 +18,7 @@ import json
 import os
 import warnings
 import zipfile
+from collections.abc import Iterable
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -25,8 +28,8 @@ from causalcal._io import atomic_write, read_csv_file, read_npz_arrays
 from causalcal.errors import InputError
 from causalcal.pairs import swap_directions
 
-__all__ = ["PROBABILITY_COLUMNS", "SIDECAR_FORMAT", "read_csv", "read_npz", "sidecar_path",
-           "write_csv"]
+__all__ = ["PROBABILITY_COLUMNS", "SIDECAR_FORMAT", "read_csv", "read_npz", "seen_rows",
+           "sidecar_path", "write_csv"]
 
 PROBABILITY_COLUMNS = ("p_none", "p_forward", "p_backward", "p_undirected")
 SIDECAR_FORMAT = "causalcal.edge_probabilities"
@@ -139,9 +142,10 @@ def _read_sidecar(path: Path) -> dict | None:
     return meta
 
 
-def write_csv(path: str | os.PathLike, frame, names: list[str], n_boot: int,
+def write_csv(path: str | os.PathLike, frames: Iterable, names: list[str], n_boot: int,
               frequencies: bool, provenance: dict | None = None) -> None:
-    """Write the CSV ``path`` and its sidecar as one unit.
+    """Write the CSV ``path`` (the rows of ``frames``, one DataFrame after another under
+    one header) and its sidecar as one unit.
 
     The CSV goes to a temporary file first; the sidecar is then replaced by one that
     describes both the new CSV and the one still in place (by SHA-256 of their bytes);
@@ -152,8 +156,11 @@ def write_csv(path: str | os.PathLike, frame, names: list[str], n_boot: int,
     path.parent.mkdir(parents=True, exist_ok=True)
     with _folder_lock(path.parent):
         with atomic_write(path, "wb") as handle:
-            frame.to_csv(handle, index=False, float_format="%.8g")
-            entry = _entry(names, n_boot, frequencies, _handle_digest(handle), len(frame),
+            rows = 0
+            for frame in frames:
+                frame.to_csv(handle, index=False, header=rows == 0, float_format="%.8g")
+                rows += len(frame)
+            entry = _entry(names, n_boot, frequencies, _handle_digest(handle), rows,
                            provenance)
             _write_sidecar(path, entry, _current_entry(path))
         try:
@@ -248,7 +255,13 @@ def read_csv(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int, dict |
     if meta is not None and meta.get("frequencies") and n_boot:
         probs = np.round(probs * n_boot) / n_boot  # multiples of 1/n_boot, printed to 8 digits
     pairs = np.column_stack([np.minimum(a, b), np.maximum(a, b)])
-    return names, pairs, probs, n_boot, provenance
+    seen = seen_rows(probs)
+    return names, pairs[seen], probs[seen], n_boot, provenance
+
+
+def seen_rows(probs: np.ndarray) -> np.ndarray:
+    """Which rows differ from ``1, 0, 0, 0`` (never adjacent: every unlisted pair's row)."""
+    return (probs[:, 0] != 1) | (probs[:, 1:] != 0).any(axis=1)
 
 
 def _sidecar_entry(path: Path, frame) -> dict | None:

@@ -4,21 +4,30 @@ from __future__ import annotations
 
 import os
 import unicodedata
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from causalcal._binning import (
+    DISCRETIZE_METHODS,
+    Bins,
+    BinSpec,
+    Cuts,
+    Discretization,
+    Keep,
+    discretize,
+    discretize_by,
+    parse_discretize,
+)
 from causalcal._io import atomic_write, read_csv_file
 from causalcal._raw_columns import (
-    DISCRETIZE_METHODS,
     MISSING_POLICIES,
-    discretize,
-    discretize_spec,
+    MissingReport,
     drop_missing,
     missing_summary,
-    parse_discretize,
     refuse_identifier,
     refuse_missing_markers,
     row_number,
@@ -26,9 +35,10 @@ from causalcal._raw_columns import (
     without_columns,
 )
 from causalcal._validation import check_unique_names, warn_formula_names
-from causalcal.errors import InputError
+from causalcal.errors import DataWarning, InputError
 
-__all__ = ["DISCRETIZE_METHODS", "MISSING_POLICIES", "DiscreteData", "discretize",
+__all__ = ["DISCRETIZE_METHODS", "MISSING_POLICIES", "BinSpec", "Bins", "Cuts",
+           "DiscreteData", "Discretization", "Keep", "MissingReport", "discretize",
            "drop_missing", "missing_summary", "parse_discretize", "smallest_int_dtype"]
 
 DEFAULT_MAX_ARITY = 20
@@ -104,7 +114,7 @@ class DiscreteData:
         self.arities = arities
         self.categories = categories
         #: rows dropped for missing values by ``missing="drop"`` (see :func:`drop_missing`)
-        self.missing_report: dict | None = None
+        self.missing_report: MissingReport | None = None
 
     # ---------------------------------------------------------------- shape
     @property
@@ -143,7 +153,8 @@ class DiscreteData:
         """Validate and encode a DataFrame; each column's sorted distinct values become codes.
 
         A pandas ``Categorical`` column keeps its categories in their declared order
-        (an ordered one its order), unused ones included: they count in the arity.
+        (an ordered one its order), unused ones included: they count in the arity. A
+        constant column (one value in every row) is named in a ``DataWarning``.
 
         Errors (``InputError``, naming the column and, where it applies, the row):
         fewer than 2 rows; a missing value; a non-finite number; a numeric column
@@ -207,6 +218,7 @@ class DiscreteData:
             codes[:, k] = inverse.reshape(-1)
             categories.append(labels.tolist())
         arities = [max(len(c), 1) for c in categories]
+        warn_constant(names, codes)
         data = cls(codes, names, arities, categories)
         data.missing_report = report
         return data
@@ -232,8 +244,8 @@ class DiscreteData:
     def from_csv(
         cls, path: str | os.PathLike, max_arity: int = DEFAULT_MAX_ARITY,
         na_values: Sequence[str] | None = None,
-        discretize_bins: tuple[str, int] | Mapping[str | None, tuple[str, int]] | str
-        | None = None,
+        discretize_bins: Discretization | tuple[str, int] | Mapping[str | None, BinSpec | str]
+        | str | None = None,
         missing: str = "error",
         drop_columns: Sequence[str] = (),
     ) -> DiscreteData:
@@ -245,7 +257,8 @@ class DiscreteData:
         spellings of the same number among them, is numeric: sorted by value, and with
         more than ``max_arity`` distinct values continuous (refused, or binned by
         ``discretize_bins``: ``(method, n_bins)`` for every numeric column with more than
-        ``n_bins`` values, or per column, see :func:`parse_discretize`). A column of
+        ``n_bins`` values, or per column ``METHOD:K``, ``keep`` or ``cuts:A,B``, see
+        :func:`parse_discretize` and :func:`discretize`). A column of
         integers or text whose every value is distinct (an identifier) is refused unless
         binned by name; ``drop_columns`` leaves columns out.
 
@@ -268,7 +281,7 @@ class DiscreteData:
             if na_values is None:
                 refuse_missing_markers(frame)
             frame, report = drop_missing(frame, missing)
-            frame = discretize_spec(frame.apply(typed_column), spec)
+            frame = discretize_by(frame.apply(typed_column), spec)
             data = cls.from_frame(frame, max_arity=max_arity)
         except ValueError as err:
             raise InputError(f"{path}: {err}") from None
@@ -290,6 +303,18 @@ class DiscreteData:
         """Write the labels as CSV with a header row (atomically)."""
         with atomic_write(path, newline="", encoding="utf-8") as handle:
             self.to_frame().to_csv(handle, index=False)
+
+
+def warn_constant(names: list[str], codes: np.ndarray) -> None:
+    """A ``DataWarning`` naming the columns whose rows all hold one value: they carry no
+    information, and no search finds an edge at them."""
+    same = [name for k, name in enumerate(names) if (codes[:, k] == codes[0, k]).all()]
+    if same:
+        warnings.warn(f"constant column{'s' * (len(same) > 1)} (one value in every row): "
+                      f"{', '.join(map(repr, same))}; no edge can be found at "
+                      f"{'them' if len(same) > 1 else 'it'}; leave "
+                      f"{'them' if len(same) > 1 else 'it'} out (--drop-columns, "
+                      "drop_columns=[...])", DataWarning, stacklevel=4)
 
 
 def check_column_names(names: list[str]) -> list[str]:

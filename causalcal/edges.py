@@ -21,6 +21,7 @@ from causalcal._edges_io import (
     read_csv,
     read_npz,
     read_npz_features,
+    seen_rows,
     write_csv,
 )
 from causalcal._io import atomic_write, input_file, read_npz_arrays
@@ -161,11 +162,12 @@ class EdgeProbabilities:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, EdgeProbabilities):
             return NotImplemented
+        mine, theirs = seen_rows(self.probs), seen_rows(other.probs)  # 1,0,0,0 is implicit
         return (
             self.names == other.names
             and self.n_boot == other.n_boot
-            and np.array_equal(self.pairs, other.pairs)
-            and np.array_equal(self.probs, other.probs)
+            and np.array_equal(self.pairs[mine], other.pairs[theirs])
+            and np.array_equal(self.probs[mine], other.probs[theirs])
         )
 
     @classmethod
@@ -308,23 +310,24 @@ class EdgeProbabilities:
     def save(self, path: str | os.PathLike) -> None:
         """Write atomically as ``.npz`` (compact, exact) or ``.csv`` (by the file's suffix).
 
-        The CSV is a plain table ``a,b,p_none,p_forward,p_backward,p_undirected`` that
-        ``pandas.read_csv(path)`` reads as it is, probabilities with at most 8 significant
-        digits; its metadata (every variable name, also those without an edge, ``n_boot``
-        and the CSV's SHA-256) go to the JSON sidecar ``PATH.json``, and the two are
-        replaced as one unit (see :func:`causalcal._edges_io.write_csv`); the
-        :attr:`provenance` goes with them (the ``.npz`` or the sidecar). Bootstrap
-        frequencies (multiples of 1/n_boot) read back exactly; other values to 8
-        significant digits. :attr:`pair_features` and :attr:`ancestral` go only to a
-        ``.npz``.
+        The CSV is a plain table ``a,b,p_none,p_forward,p_backward,p_undirected`` of every
+        pair in pair order (as bnlearn's ``boot.strength``: a pair never adjacent reads
+        ``1,0,0,0``, and is not stored when read back) that ``pandas.read_csv(path)``
+        reads as it is, probabilities with at most 8 significant digits; its metadata
+        (every variable name, ``n_boot`` and the CSV's SHA-256) go to the JSON sidecar
+        ``PATH.json``, and the two are replaced as one unit (see
+        :func:`causalcal._edges_io.write_csv`); the :attr:`provenance` goes with them
+        (the ``.npz`` or the sidecar). Bootstrap frequencies (multiples of 1/n_boot) read
+        back exactly; other values to 8 significant digits. :attr:`pair_features` and
+        :attr:`ancestral` go only to a ``.npz``.
         """
         path = Path(path)
         suffix = path.suffix.lower()
         if suffix not in (".npz", ".csv"):
             raise InputError(f"{path}: unknown format, use a .npz or .csv file name")
         if suffix == ".csv":
-            write_csv(path, self.to_frame(), self.names, self.n_boot, self._on_grid(),
-                      self.provenance)
+            write_csv(path, self._all_pairs_frames(), self.names, self.n_boot,
+                      self._on_grid(), self.provenance)
             return
         with atomic_write(path, "wb") as handle:
             np.savez_compressed(
@@ -343,6 +346,22 @@ class EdgeProbabilities:
                    else {"ancestral_definite": self.ancestral.definite,
                          "ancestral_possible": self.ancestral.possible}),
             )
+
+    def _all_pairs_frames(self, chunk_size: int = 1_000_000) -> Iterator[pd.DataFrame]:
+        """:meth:`to_frame`'s columns for every pair, in pair order, a chunk at a time."""
+        names = np.asarray(self.names, dtype=object)
+        keys = pair_index(self.pairs[:, 0], self.pairs[:, 1], self.n_vars)
+        for start in range(0, max(self.n_pairs, 1), chunk_size):
+            stop = min(start + chunk_size, self.n_pairs)
+            i, j = pair_from_index(np.arange(start, stop, dtype=np.int64), self.n_vars)
+            block = np.zeros((stop - start, 4))
+            block[:, 0] = 1
+            lo, hi = np.searchsorted(keys, [start, stop])
+            block[keys[lo:hi] - start] = self.probs[lo:hi]
+            frame = pd.DataFrame({"a": names[i], "b": names[j]})
+            for k, col in enumerate(PROBABILITY_COLUMNS):
+                frame[col] = block[:, k]
+            yield frame
 
     def _on_grid(self) -> bool:
         """Whether every probability is a multiple of 1 / n_boot (bootstrap frequencies)."""

@@ -13,7 +13,7 @@ below or is a bug, and the command line reports it as an internal error (exit 1)
 
 from __future__ import annotations
 
-__all__ = ["ConstantFitWarning", "InputError", "MissingFileError", "WriteError"]
+__all__ = ["ConstantFitWarning", "DataWarning", "InputError", "MissingFileError", "WriteError"]
 
 
 class InputError(ValueError):
@@ -34,3 +34,8 @@ class WriteError(OSError):
 class ConstantFitWarning(UserWarning):
     """A binary calibrator was fitted on one sample or on labels of one class: its fit is
     a constant (as scikit-learn's ``IsotonicRegression``), nothing is calibrated."""
+
+
+class DataWarning(UserWarning):
+    """A column that carries less than asked: binned into fewer non-empty bins than asked
+    (and cut otherwise), a given cut with an empty bin, a constant column."""

@@ -42,31 +42,39 @@ _REGISTRY: dict[str, type] = {
     "multi_classifier_isotonic": MultiClassifierIsotonic,
     # multi-class (thesis §6.1; Guo et al. 2017; Kull et al. 2019)
     "snn": AnchoredSNNCalibrator,  # the default: identity-anchored, selection-aware
-    "snn_thesis": SNNCalibrator,  # the thesis's SNN as published
+    "snn-thesis": SNNCalibrator,  # the thesis's SNN as published
     "softmax": SoftmaxCalibrator,
     "temperature": TemperatureScaling,
     "dirichlet": DirichletCalibration,
 }
 
 def available() -> list[str]:
-    """Registry names of all calibrators (``ovr-NAME`` works for every binary NAME)."""
+    """Registry names of all calibrators, as :func:`get` and ``--calibrator`` take them
+    (``ovr-NAME`` works for every binary NAME; ``_`` and ``-`` are interchangeable)."""
     return sorted(_REGISTRY)
 
 
+def _registered(name: str) -> str | None:
+    """The registry name that ``name`` spells (any case, ``_`` for ``-`` or back)."""
+    spelled = {key.replace("_", "-"): key for key in _REGISTRY}
+    return spelled.get(name.lower().replace("_", "-"))
+
+
 def get(name: str, **params):
-    """A new calibrator of registry name ``name`` (case-insensitive) with ``params``.
+    """A new calibrator of registry name ``name`` (case-insensitive, ``snn_thesis`` for
+    ``snn-thesis``) with ``params``.
 
     ``"ovr-NAME"`` (or ``"ovr_NAME"``) is :class:`OneVsRestCalibrator` over the binary
     calibrator ``NAME``; ``params`` then go to ``NAME``.
     """
-    key = name.lower().replace("-", "_")
-    if key.startswith("ovr_") and key[4:] in _REGISTRY:
-        inner = _REGISTRY[key[4:]]
-        if not issubclass(inner, BinaryCalibrator):
+    key = _registered(name)
+    inner = _registered(name[4:]) if name.lower()[:4] in ("ovr-", "ovr_") else None
+    if key is None and inner is not None:
+        if not issubclass(_REGISTRY[inner], BinaryCalibrator):
             raise InputError(f"{name!r}: one-vs-rest needs a binary calibrator, "
-                             f"{key[4:]!r} is multi-class")
-        return OneVsRestCalibrator(inner(**params))
-    if key not in _REGISTRY:
+                             f"{inner!r} is multi-class")
+        return OneVsRestCalibrator(_REGISTRY[inner](**params))
+    if key is None:
         raise InputError(f"unknown calibrator {name!r}; choose one of {', '.join(available())}")
     return _REGISTRY[key](**params)
 

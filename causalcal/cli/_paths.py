@@ -94,8 +94,8 @@ def describe_file(path: str | os.PathLike) -> str | None:
             columns = _first_line(path).split(",")
             if columns[:3] == ["a", "b", "p_none"]:
                 return PROBABILITIES
-            if columns[:3] == ["a", "b", "p_adjacent"]:
-                return RANKING
+            if columns[:3] in (["a", "b", "p_adjacent"], ["a", "b", "p_a_causes_b"]):
+                return RANKING  # edge types, or causal relations (--relations causal)
             if columns[:3] == ["a", "b", "relation"]:
                 return RELATIONS
             return TABLE

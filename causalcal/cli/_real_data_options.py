@@ -5,6 +5,7 @@ reading the data (``--na-values``, ``--discretize``), background knowledge
 from __future__ import annotations
 
 import argparse
+import logging
 
 KNOWLEDGE_HELP = """\
 Enforced inside the search, in every replicate (searches fges and boss):
@@ -234,13 +235,19 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--discretize", metavar="SPEC",
         help="bin numeric columns into ordered categories first: METHOD:K bins every "
-             "numeric column with more than K distinct values into K bins, NAME=METHOD:K "
-             "bins column NAME; comma-separated, e.g. quantile:3 or "
-             "age=quantile:4,income=uniform:3 (only those two) or "
-             "age=quantile:4,quantile:3 (age into 4, every other into 3). METHOD: quantile "
-             "(equal counts), uniform (equal widths) or kmeans (1-d k-means). Independent "
-             "of --max-arity, which only bounds the categories a column may have (K must "
-             "not exceed it); the bins chosen are reported on standard error")
+             "numeric column with more than K distinct values into K bins; per column "
+             "NAME=METHOD:K, NAME=keep (leave a numeric code, e.g. marital status, as its "
+             "values) or NAME=cuts:A,B,C (bins < A, [A, B), [B, C), >= C: each bin holds "
+             "its lower cut); comma-separated, e.g. quantile:3, or "
+             "age=quantile:4,marital=keep,re74=cuts:1,5000,quantile:3 (named columns as "
+             "given, every other numeric one into 3). METHOD: quantile (equal counts), "
+             "uniform (equal widths) or kmeans (1-d k-means). Where a METHOD leaves fewer "
+             "non-empty bins than K (a value holding most rows, e.g. 70%% zeros) the column "
+             "is cut between its distinct values for the most equal counts instead, with a "
+             "warning; a constant column is warned about. Independent of --max-arity, "
+             "which only bounds the categories a column may have (K must not exceed it); "
+             "the bins chosen and their counts are reported on standard error (not with "
+             "--quiet)")
     parser.add_argument(
         "--drop-columns", metavar="NAMES", default="",
         help="comma-separated columns to leave out, e.g. an identifier: a column of "
@@ -249,20 +256,29 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
         "--missing", choices=("error", "drop"), default="error",
         help="error (default): a missing value is an error naming its column and row; "
              "drop: leave out every row holding one (listwise deletion), reported with "
-             "the rows dropped and the missing cells per column")
+             "the rows dropped (their numbers, data rows counted from 1 below the header; "
+             "the first 20, then how many more) and the missing cells per column")
 
 
 def load_data(args: argparse.Namespace):
     """The data of ``args.data`` as :class:`causalcal.data.DiscreteData`, with
-    ``--na-values``, ``--drop-columns``, ``--missing`` and ``--discretize`` applied."""
+    ``--na-values``, ``--drop-columns``, ``--missing`` and ``--discretize`` applied; with
+    ``--quiet`` the bins are not listed (warnings still are)."""
     from causalcal.data import DiscreteData
 
     markers = (None if args.na_values is None
                else [m.strip() for m in args.na_values.split(",") if m.strip()])
     dropped = [name.strip() for name in args.drop_columns.split(",") if name.strip()]
-    return DiscreteData.from_csv(args.data, max_arity=args.max_arity, na_values=markers,
-                                 discretize_bins=parse_discretize(args),
-                                 missing=args.missing, drop_columns=dropped)
+    bins_log = logging.getLogger("causalcal.data.bins")  # a line per binned column
+    level = bins_log.level
+    if args.quiet:
+        bins_log.setLevel(logging.WARNING)
+    try:
+        return DiscreteData.from_csv(args.data, max_arity=args.max_arity, na_values=markers,
+                                     discretize_bins=parse_discretize(args),
+                                     missing=args.missing, drop_columns=dropped)
+    finally:
+        bins_log.setLevel(level)
 
 
 def arity_option(args: argparse.Namespace, search, options: dict) -> dict:
@@ -281,7 +297,7 @@ def arity_option(args: argparse.Namespace, search, options: dict) -> dict:
     return {**options, "max_arity": args.max_arity}
 
 
-def parse_discretize(args: argparse.Namespace) -> dict:
+def parse_discretize(args: argparse.Namespace):
     """``--discretize`` read (:func:`causalcal.data.parse_discretize`) and checked against
     ``--max-arity``, before any work."""
     from causalcal.data import parse_discretize as parse

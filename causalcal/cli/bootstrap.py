@@ -2,8 +2,9 @@
 
 Runs the structure search on N_BOOT bootstrap replicates of the data (replicate b's row
 multiplicities are a multinomial(n, 1/n) draw seeded by (seed, b), so results do not depend
-on --jobs) and writes, for every pair with any edge in some replicate, the fraction of
-replicates in which the pair is  a ⋯ b (none), a → b, b → a, a — b.
+on --jobs) and writes, for every pair, the fraction of replicates in which the pair is
+a ⋯ b (none), a → b, b → a, a — b (the .csv lists every pair, as bnlearn's
+boot.strength; the .npz stores the pairs with an edge in some replicate).
 
 Example:
 
@@ -85,7 +86,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ancestral", action="store_true",
                         help="also count definite and possible ancestors of every ordered "
                              "pair (causal relations; needs an .npz --out)")
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="no progress bar, no list of the bins (--discretize)")
     add_data_arguments(parser)
     add_knowledge_arguments(parser)
     add_graph_arguments(parser, "bootstrap")

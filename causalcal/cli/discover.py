@@ -111,7 +111,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--top", type=int, default=None,
                         help="write only the TOP highest-ranked pairs (default: all)")
     parser.add_argument("--quiet", action="store_true",
-                        help="no progress bar, no progress lines (bootstrap, calibration)")
+                        help="no progress bar, no progress lines (bootstrap, calibration), "
+                             "no list of the bins (--discretize)")
     add_data_arguments(parser)
     add_knowledge_arguments(parser)
     add_graph_arguments(parser, "calibrated")

@@ -63,7 +63,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--known", help="known relations a,b,relation already in hand: "
                                         "left out of the draw")
     parser.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar, no list of the bins (--discretize)")
     add_search_arguments(parser)
     add_data_arguments(parser)
     add_knowledge_arguments(parser)

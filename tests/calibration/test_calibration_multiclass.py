@@ -253,6 +253,12 @@ def test_registry_names():
     assert {"snn", "softmax", "temperature", "dirichlet", "multi_classifier_isotonic"} <= names
     assert isinstance(get("snn", n_models=3), AnchoredSNNCalibrator)
     assert isinstance(get("snn-thesis", n_models=3), SNNCalibrator)
+    # issue 41 item 8: one canonical name listed, as the README and --calibrator spell it
+    assert "snn-thesis" in names and "snn_thesis" not in names
+    assert isinstance(get("SNN_thesis"), SNNCalibrator)
+    assert isinstance(get("ovr-multi-classifier-isotonic"), OneVsRestCalibrator)
+    with pytest.raises(ValueError, match="one-vs-rest needs a binary calibrator, 'snn-thesis'"):
+        get("ovr_snn_thesis")
     assert get("snn", n_models=3).n_models == 3
 
 

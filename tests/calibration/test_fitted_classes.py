@@ -17,7 +17,7 @@ P = RNG.dirichlet(np.ones(4), size=60)
 Y = np.array([RNG.choice(4, p=p) for p in P])
 SCORES = RNG.uniform(size=60)
 LABELS = (RNG.uniform(size=60) < SCORES).astype(int)
-FAST = {"snn": {"n_models": 2}, "snn_thesis": {"n_models": 2}}
+FAST = {"snn": {"n_models": 2}, "snn-thesis": {"n_models": 2}}
 
 
 @pytest.mark.parametrize("name", [*available(), "ovr-platt"])

@@ -70,7 +70,7 @@ def test_multi_classifier_isotonic_counts_its_columns():
 # The scikit-learn conventions that apply to a probability-input calibrator, checked for
 # every registered one on inputs it accepts: clone, params round trip, pickling, fit
 # returns self, not fitted before fit, deterministic refit, sample order invariance.
-FAST = {"snn": {"n_models": 2}, "snn_thesis": {"n_models": 2, "n_epochs": 5},
+FAST = {"snn": {"n_models": 2}, "snn-thesis": {"n_models": 2, "n_epochs": 5},
         "dpm": {}, "abb": {}, "sbb": {}}
 
 

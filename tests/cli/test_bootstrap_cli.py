@@ -50,6 +50,16 @@ def test_cli_writes_npz_and_csv_equal_to_the_library(csv, tmp_path, capsys):
     loaded = EdgeProbabilities.load(out_csv)
     np.testing.assert_allclose(loaded.probs, expected.probs)
     assert loaded.n_boot == 5
+    # every pair, also those never adjacent, as bnlearn's boot.strength (issue 41 item 8)
+    v = data.n_vars
+    assert len(frame) == v * (v - 1) // 2 > len(expected)
+    pairs = [(a, b) for k, a in enumerate(data.names) for b in data.names[k + 1:]]
+    assert list(zip(frame["a"], frame["b"])) == pairs
+    listed = {(data.names[i], data.names[j]) for i, j in expected.pairs}
+    unseen = frame[[pair not in listed for pair in pairs]]
+    assert len(unseen) and (unseen[["p_none", "p_forward", "p_backward", "p_undirected"]]
+                            .to_numpy() == [1, 0, 0, 0]).all()
+    assert loaded == expected and len(loaded) == len(expected)
 
 
 def test_cli_checkpoint_resume_and_mismatch(csv, tmp_path, capsys):

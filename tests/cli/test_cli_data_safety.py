@@ -88,6 +88,22 @@ def test_an_output_onto_a_file_of_another_kind_needs_force(sim, tmp_path, capsys
                "--quiet", "--force")[0] == 0
 
 
+@pytest.mark.parametrize("header", ["a,b,p_adjacent,p_directed", "a,b,p_a_causes_b,p_b_causes_a"])
+def test_a_ranking_of_either_kind_may_be_replaced_by_a_ranking(tmp_path, header):
+    """Issue 41 item 8: discover --relations causal refused its own output as 'a data
+    table'; the edge-type ranking was replaced fine."""
+    from causalcal.cli._paths import RANKING, TABLE, FilePlan, describe_file
+
+    out = tmp_path / "ranked.csv"
+    out.write_text(f"{header}\nx,y,0.5,0.25\n", encoding="utf-8")
+    assert describe_file(out) == RANKING
+    plan = FilePlan()
+    plan.write("--out", out, RANKING)
+    plan.check()
+    (tmp_path / "data.csv").write_text("a,b,x\n1,2,3\n", encoding="utf-8")
+    assert describe_file(tmp_path / "data.csv") == TABLE
+
+
 # ------------------------------------------------------ 2. a CSV and its sidecar, one unit
 def test_a_csv_write_cut_short_keeps_the_previous_pair(sim, tmp_path):
     """``ulimit -f``: the new CSV cannot be written; the old pair still reads the same."""

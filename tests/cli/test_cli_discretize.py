@@ -26,15 +26,16 @@ def folder(tmp_path) -> Path:
 
 
 def bootstrap(capsys, folder: Path, *extra) -> tuple[int, str]:
+    """Without --quiet, which silences the lines of bins."""
     code = main(["bootstrap", str(folder / "data.csv"), "--out", str(folder / "p.csv"),
-                 "--n-boot", "2", "--quiet", *map(str, extra)])
+                 "--n-boot", "2", *map(str, extra)])
     return code, capsys.readouterr().err
 
 
 def bins(err: str, column: str) -> int:
     """The number of bins stderr reports for ``column`` (labels ``< a``, ``[a, b)`` …,
     ``>= z``)."""
-    found = re.search(rf"column '{column}': \w+ bins (.*)", err)
+    found = re.search(rf"column '{column}': [\w-]+ bins (.*)", err)
     return 0 if found is None else found.group(1).count("[") + 2
 
 
@@ -69,3 +70,44 @@ def test_an_identifier_column_is_refused_by_name(folder, capsys):
     code, err = bootstrap(capsys, folder, "--discretize", "quantile:3", "--drop-columns", "id")
     assert code == 0, err
     assert "id" not in pd.read_csv(folder / "p.csv")[["a", "b"]].to_numpy()
+
+
+@pytest.fixture
+def nsw(tmp_path) -> Path:
+    """NSW-like: re74 73 % zeros, marital a numeric code, site constant."""
+    rng = np.random.default_rng(2)
+    n = 300
+    re74 = np.where(np.arange(n) < 219, 0.0, np.round(rng.exponential(5000, n), 2) + 1)
+    pd.DataFrame({"re74": rng.permutation(re74), "marital": rng.integers(1, 6, n),
+                  "x": rng.normal(size=n), "site": 7}).to_csv(tmp_path / "data.csv",
+                                                               index=False)
+    return tmp_path
+
+
+def test_a_collapsing_column_is_warned_and_binned_as_asked(nsw, capsys):
+    code, err = bootstrap(capsys, nsw, "--discretize", "quantile:3")
+    assert code == 0, err
+    assert ("causalcal: warning: column 're74': quantile:3 leaves 1 non-empty bin of 3 "
+            "(73% of the rows are 0)") in err
+    assert bins(err, "re74") == 3 and "column 're74': equal-count bins < " in err
+    assert re.search(r"causalcal: warning: constant column \(one value in every row\): "
+                     r"'site'", err)
+
+
+def test_keep_and_cuts_from_the_command_line(nsw, capsys):
+    code, err = bootstrap(capsys, nsw, "--discretize",
+                          "marital=keep,re74=cuts:1,5000,quantile:3")
+    assert code == 0, err
+    assert "column 'marital'" not in err  # kept: 5 categories, not binned
+    assert "column 're74': given bins < 1 (219 rows), [1, 5000) (" in err
+    assert bins(err, "x") == 3
+    code, err = bootstrap(capsys, nsw, "--discretize", "re74=cuts:5000,1")
+    assert code == 2 and "discretize re74=cuts:5000,1: cut points must increase" in err
+    code, err = bootstrap(capsys, nsw, "--discretize", "marital=kept,quantile:3")
+    assert code == 2 and "discretize marital=kept" in err
+
+
+def test_quiet_silences_the_bins_not_the_warnings(nsw, capsys):
+    code, err = bootstrap(capsys, nsw, "--discretize", "quantile:3", "--quiet")
+    assert code == 0, err
+    assert "bins <" not in err and "warning: column 're74'" in err

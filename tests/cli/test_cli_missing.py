@@ -40,7 +40,18 @@ def test_default_refuses_naming_column_and_row(folder, capsys):
 def test_drop_reports_rows_and_columns(folder, capsys):
     code, err = bootstrap(capsys, folder, "--missing", "drop")
     assert code == 0, err
-    assert "dropped 2 of 300 rows" in err and "v2 2, v5 1" in err
+    assert "dropped 2 of 300 rows (listwise deletion): rows 5, 9;" in err
+    assert "v2 2, v5 1" in err
+
+
+def test_drop_lists_at_most_20_rows_then_a_count(folder, capsys):
+    frame = pd.read_csv(folder / "data.csv", dtype=str, keep_default_na=False)
+    frame.loc[100:124, "v1"] = ""  # data rows 101 to 125
+    frame.to_csv(folder / "data.csv", index=False)
+    code, err = bootstrap(capsys, folder, "--missing", "drop")
+    assert code == 0, err
+    listed = ", ".join(["5", "9", *map(str, range(101, 119))])
+    assert f"dropped 27 of 300 rows (listwise deletion): rows {listed} and 7 more;" in err
 
 
 def test_rows_keep_their_numbers_after_a_drop(folder, capsys):

@@ -74,11 +74,13 @@ def test_continuous_columns_were_refused_and_now_load(tmp_path):
 @pytest.mark.slow
 def test_cli_discretize(tmp_path):
     _frame().to_csv(tmp_path / "d.csv", index=False)
-    run = subprocess.run([sys.executable, "-m", "causalcal", "bootstrap", "d.csv", "--out",
-                          "p.csv", "--n-boot", "2", "--quiet", "--discretize", "kmeans:3"],
-                         cwd=tmp_path, capture_output=True, text=True)
+    command = [sys.executable, "-m", "causalcal", "bootstrap", "d.csv", "--out", "p.csv",
+               "--n-boot", "2", "--discretize", "kmeans:3"]
+    run = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert "column 'x': kmeans bins" in run.stderr
+    run = subprocess.run([*command, "--quiet"], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 0 and "bins" not in run.stderr  # issue 41 item 8
     run = subprocess.run([sys.executable, "-m", "causalcal", "bootstrap", "d.csv", "--out",
                           "p.csv", "--discretize", "quantile"],
                          cwd=tmp_path, capture_output=True, text=True)

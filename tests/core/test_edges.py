@@ -246,9 +246,12 @@ def test_csv_layout_and_reading_foreign_csv(tmp_path):
     ep.save(tmp_path / "p.csv")
     lines = (tmp_path / "p.csv").read_text().splitlines()
     assert lines[0] == "a,b,p_none,p_forward,p_backward,p_undirected"
-    assert lines[1] == "A,C,0.25,0.5,0.125,0.125"
+    # every pair, in pair order, as bnlearn's boot.strength (issue 41 item 8)
+    assert lines[1:] == ["A,B,1,0,0,0", "A,C,0.25,0.5,0.125,0.125", "B,C,1,0,0,0"]
     plain = pd.read_csv(tmp_path / "p.csv")  # a plain read, no options
-    assert list(plain.columns) == ["a", "b", *PROBABILITY_COLUMNS] and len(plain) == 1
+    assert list(plain.columns) == ["a", "b", *PROBABILITY_COLUMNS] and len(plain) == 3
+    back = EdgeProbabilities.load(tmp_path / "p.csv")
+    assert back == ep and len(back) == 1  # the pairs never adjacent are not stored
     meta = json.loads((tmp_path / "p.csv.json").read_text())
     assert meta["names"] == ["A", "B", "C"] and meta["n_boot"] == 8
     third = EdgeProbabilities(["A", "B"], [[0, 1]], [[1 / 3, 1 / 3, 0.26, 1 - 2 / 3 - 0.26]])

@@ -158,6 +158,11 @@ def test_causal_cli(world, causalcal_cli):
     table = pd.read_csv(root / "causal.csv")
     assert list(table.columns[:5]) == ["a", "b", *CAUSAL_COLUMNS]
     assert "P(a causes b)" in out.stdout
+    again = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--relations",
+                          "causal", "--probabilities", "probs.npz", "--out", "causal.csv",
+                          "--quiet", cwd=root)  # its own output is replaced (issue 41 item 8)
+    assert again.returncode == 0, again.stderr
+    pd.testing.assert_frame_equal(pd.read_csv(root / "causal.csv"), table)
     sim = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--relations",
                         "causal", "--probabilities", "probs.npz", "--out", "sim.csv",
                         "--simulations", 1, "--map", "simulated", "--quiet", cwd=root)
