@@ -29,7 +29,6 @@ import pandas as pd
 from scipy.optimize import minimize
 from scipy.special import expit
 from scipy.stats import chi2
-from sklearn.utils.validation import check_is_fitted
 
 from causalcal._io import read_csv_file
 from causalcal.calibration import N_BINS, probability_bins
@@ -219,14 +218,13 @@ def calibration_test(x: np.ndarray, y: np.ndarray, weights: np.ndarray, slope: f
     return float(chi2.sf(stat, 2)) if np.isfinite(stat) else 1.0
 
 
-class PosteriorLogitMap:
+class IdentityPriorFit:
     """Mixin for a :class:`~causalcal.edgecal.simulated.LogitLinearMap` fitted on a few
-    answers: ``logit q = a · logit p + b`` with a weak Gaussian prior around the identity
-    (a = 1, b = 0; standard deviation :attr:`prior_sd`), the weights scaled to the number
-    of answers, and applied through its posterior predictive (the Laplace approximation
-    and MacKay's 1992 moderation, ``q = expit(m / √(1 + π v / 8))`` with m and v the mean
-    and variance of the logit): with 20 answers a point fit maps the bootstrap's 0 and 1
-    to 0.000 or 1.000 and loses on every pair it gets wrong (docs/design.md §9.12)."""
+    answers: ``logit q = a · logit p + b`` at its posterior mode under a weak Gaussian prior
+    around the identity (a = 1, b = 0; standard deviation :attr:`prior_sd`), the weights
+    scaled to the number of answers (docs/design.md §9.12). Answers that the bootstrap's 0
+    and 1 separate drive the unpenalised fit's slope without bound (0.000 and 1.000 out,
+    lost on every pair it gets wrong); the prior keeps it finite."""
 
     prior_sd: float = 2.0
 
@@ -241,7 +239,7 @@ class PosteriorLogitMap:
         X = np.column_stack([np.ones(len(y)), self._logit(p)])
         prior, precision = np.array([0.0, 1.0]), np.eye(2) / self.prior_sd ** 2
 
-        def loss(theta):  # the negative log posterior, its gradient and Hessian
+        def loss(theta):  # the negative log posterior and its gradient
             z = X @ theta
             d = theta - prior
             return (float(w @ (np.logaddexp(0, z) - y * z) + d @ precision @ d / 2),
@@ -252,19 +250,10 @@ class PosteriorLogitMap:
             return (X * (w * q * (1 - q))[:, None]).T @ X + precision
 
         theta = minimize(loss, prior, jac=True, hess=hessian, method="trust-exact").x
-        self.covariance_ = np.linalg.inv(hessian(theta))
         self.intercept_, self.slope_ = float(theta[0]), float(theta[1])
 
-    def map(self, p: np.ndarray) -> np.ndarray:
-        """The posterior predictive probability of ``p`` (any shape)."""
-        check_is_fitted(self)
-        x = self._logit(p)
-        c = self.covariance_
-        var = c[0, 0] + 2 * c[0, 1] * x + c[1, 1] * x ** 2
-        return expit((self.slope_ * x + self.intercept_) / np.sqrt(1 + np.pi * var / 8))
 
-
-class DesignedAdjacency(PosteriorLogitMap, SimulatedAdjacency):
+class DesignedAdjacency(IdentityPriorFit, SimulatedAdjacency):
     """The map of P(adjacent), ``logit q = a · logit p + b``, fitted by weighted logistic
     regression on answered pairs (weights ``1 / rate``: the population's fit); for a pair
     the bootstrap never joined, the population's average split over forward, backward
@@ -289,7 +278,7 @@ class DesignedAdjacency(PosteriorLogitMap, SimulatedAdjacency):
         return self
 
 
-class DesignedCausal(PosteriorLogitMap, SimulatedCausal):
+class DesignedCausal(IdentityPriorFit, SimulatedCausal):
     """The map of P(a causes b) (each direction alone), fitted by weighted logistic
     regression on the answered pairs' two ordered directions."""
 
