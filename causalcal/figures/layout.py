@@ -103,7 +103,9 @@ def _rows(nodes: list, sizes: Sizes, pos: dict) -> dict:
 
 
 def _tier_layout(graph: nx.Graph, sizes: Sizes, tiers: Mapping[str, int]) -> dict:
-    """A band per tier, left to right, untiered variables last (:func:`_band`)."""
+    """A band per tier, left to right, untiered variables last (:func:`_band`); each
+    band's variables as near in height to their neighbours in earlier bands as their
+    boxes allow, so that edges run across rather than along the bands."""
     levels = sorted({tiers[n] for n in graph if n in tiers})
     band = {n: levels.index(tiers[n]) if n in tiers else len(levels) for n in graph}
     groups = [[n for n in graph if band[n] == b] for b in range(len(levels) + 1)]
@@ -111,42 +113,74 @@ def _tier_layout(graph: nx.Graph, sizes: Sizes, tiers: Mapping[str, int]) -> dic
     x = 0.0
     for group in (g for g in groups if g):
         pos = _band(group, sizes, graph, out)
-        xy = np.array([pos[n] for n in group])
-        left = np.array([pos[n][0] - sizes[n][0] / 2 for n in group]).min()
-        right = np.array([pos[n][0] + sizes[n][0] / 2 for n in group]).max()
-        middle = (xy[:, 1].max() + xy[:, 1].min()) / 2
-        out.update({n: (pos[n][0] - left + x, pos[n][1] - middle) for n in group})
+        left = min(pos[n][0] - sizes[n][0] / 2 for n in group)
+        right = max(pos[n][0] + sizes[n][0] / 2 for n in group)
+        out.update({n: (pos[n][0] - left + x, pos[n][1]) for n in group})
         x += right - left + 2.5 * GAP + SPACING
     return out
 
 
 def _band(group: list, sizes: Sizes, graph: nx.Graph, placed: dict) -> dict:
-    """One tier: its variables with edges inside it as a network, the others as a
-    column on its left (:func:`_column`), vertically centred on it."""
+    """One tier: its variables with edges inside it as a network of their own, turned
+    upright (:func:`_upright`), the others as a column on its left (:func:`_column`)."""
     sub = graph.subgraph(group)
     linked = [n for n in group if sub.degree(n)]
     alone = [n for n in group if not sub.degree(n)]
     pos = _column(alone, sizes, graph, placed) if alone else {}
     if linked:
-        net = _separate(_graphviz(sub.subgraph(linked)) or _kamada_kawai(sub.subgraph(linked)),
-                        sizes)
-        xy = np.array(list(net.values()))
+        net = _upright(_separate(_graphviz(sub.subgraph(linked))
+                                 or _kamada_kawai(sub.subgraph(linked)), sizes),
+                       graph, placed)
         shift_x = (max(sizes[n][0] for n in alone) + 2 * GAP if alone else 0.0) - min(
             x - sizes[n][0] / 2 for n, (x, _) in net.items())
-        shift_y = (np.mean([y for _, y in pos.values()]) if pos else 0.0) - xy[:, 1].mean()
-        pos.update({n: (x + shift_x, y + shift_y) for n, (x, y) in net.items()})
+        pos.update({n: (x + shift_x, y) for n, (x, y) in net.items()})
     return pos
 
 
-def _column(group: list, sizes: Sizes, graph: nx.Graph, placed: dict) -> dict:
-    """``group`` stacked top to bottom by the mean height of its neighbours already
-    ``placed`` (in file order where it has none)."""
-    height = max(sizes[n][1] for n in group) + GAP
-
-    def key(n):
+def _heights(graph: nx.Graph, placed: dict, nodes) -> dict:
+    """Each node's mean neighbour height among those ``placed`` (nodes without one left
+    out)."""
+    out = {}
+    for n in nodes:
         ys = [placed[m][1] for m in graph[n] if m in placed]
-        return -float(np.mean(ys)) if ys else 0.0
+        if ys:
+            out[n] = float(np.mean(ys))
+    return out
 
-    order = sorted(group, key=key)  # stable: file order among ties
+
+def _upright(net: dict, graph: nx.Graph, placed: dict) -> dict:
+    """``net`` turned so that its longer extent is vertical, then mirrored (of the four
+    ways) and moved up or down to bring its variables nearest their placed neighbours'
+    heights; deterministic."""
+    nodes = list(net)
+    xy = np.array([net[n] for n in nodes]) - np.mean([net[n] for n in nodes], axis=0)
+    if np.ptp(xy[:, 0]) > np.ptp(xy[:, 1]):
+        xy = xy[:, ::-1]
+    target = _heights(graph, placed, nodes)
+    rows = [k for k, n in enumerate(nodes) if n in target]
+    goal = np.array([target[nodes[k]] for k in rows])
+    best = None
+    for flip_x, flip_y in ((1, 1), (-1, 1), (1, -1), (-1, -1)):
+        trial = xy * (flip_x, flip_y)
+        shift = float(np.mean(goal - trial[rows, 1])) if rows else 0.0
+        cost = float(np.sum((trial[rows, 1] + shift - goal) ** 2)) if rows else 0.0
+        if best is None or cost < best[0] - 1e-9:
+            best = (cost, trial + (0.0, shift))
+    return {n: (float(x), float(y)) for n, (x, y) in zip(nodes, best[1])}
+
+
+def _column(group: list, sizes: Sizes, graph: nx.Graph, placed: dict) -> dict:
+    """``group`` in a column, each as near the mean height of its neighbours already
+    ``placed`` as the boxes allow (those without one underneath, in file order)."""
+    height = max(sizes[n][1] for n in group) + GAP
+    target = _heights(graph, placed, group)
+    low = min(target.values(), default=0.0)
+    free = [n for n in group if n not in target]
+    target.update({n: low - (k + 1) * height for k, n in enumerate(free)})
+    order = sorted(group, key=lambda n: -target[n])  # stable: file order among ties
+    ys = np.array([target[n] for n in order])
+    for k in range(1, len(ys)):  # top to bottom, each at least a row under the last
+        ys[k] = min(ys[k], ys[k - 1] - height)
+    ys += float(np.mean([target[n] for n in order]) - ys.mean())
     width = max(sizes[n][0] for n in group)
-    return {n: (width / 2, -k * height) for k, n in enumerate(order)}
+    return {n: (width / 2, float(y)) for n, y in zip(order, ys)}

@@ -132,6 +132,7 @@ def plot_network(probabilities, threshold: float | str = 0.5, *,
     import networkx as nx
 
     from causalcal.figures.layout import network_layout
+    from causalcal.figures.routes import route_edges
     from causalcal.graph_io import KNOWN_COLOUR
 
     graph = probabilities.averaged_network(threshold)
@@ -159,14 +160,15 @@ def plot_network(probabilities, threshold: float | str = 0.5, *,
     if tiers:
         _band_headers(ax, pos, tiers, high[1] - 0.25)
     index = {n: k for k, n in enumerate(graph.names)}
+    routes = route_edges(pos, sizes, strength)
     for (a, b), data in strength.items():
         given = data.get("known") == 1
-        ax.add_patch(_edge_arrow(pos[a], pos[b], sizes[a], sizes[b],
+        ax.add_patch(_edge_arrow(routes[(a, b)], sizes[a], sizes[b],
                                  graph.has_directed(index[a], index[b]),
                                  0.6 + 3.4 * data["weight"],
                                  KNOWN_COLOUR if given else "#35608f"))
         if len(strength) <= MOST_EDGE_LABELS and not given:
-            ax.text(*np.mean([pos[a], pos[b]], axis=0), f"{data['weight']:.2f}", fontsize=6.5,
+            ax.text(*_halfway(routes[(a, b)]), f"{data['weight']:.2f}", fontsize=6.5,
                     ha="center", va="center", zorder=2.5, color="#35608f",
                     bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none"})
     _network_legend(fig, threshold, graph, probabilities, bool(known), title)
@@ -203,24 +205,40 @@ def _label_sizes(names: Sequence[str]) -> dict[str, tuple[float, float]]:
     return out
 
 
-def _edge_arrow(a, b, size_a, size_b, directed: bool, width: float, colour: str):
-    """An arrow (or line) from box ``a`` to box ``b``, ending at the boxes' edges."""
+def _edge_arrow(points: np.ndarray, size_a, size_b, directed: bool, width: float,
+                colour: str):
+    """An arrow (or line) along ``points`` (box ``a``'s centre to box ``b``'s, as
+    :func:`~causalcal.figures.routes.route_edges`), ending at the boxes' edges."""
     from matplotlib.patches import FancyArrowPatch
+    from matplotlib.path import Path as CurvePath
 
-    start, end = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    d = end - start
+    points = np.array(points, dtype=float)
+    start = _border(points[0], points[1], size_a)
+    end = _border(points[-1], points[-2], size_b)
+    if len(points) == 2 and np.dot(end - start, points[1] - points[0]) < 0:
+        end = start  # boxes that (nearly) touch: nothing to draw between them
+    points[0], points[-1] = start, end
+    return FancyArrowPatch(path=CurvePath(points), arrowstyle="-|>" if directed else "-",
+                           mutation_scale=12, lw=width, color=colour, zorder=2, alpha=0.9)
+
+
+def _border(centre: np.ndarray, towards: np.ndarray, size) -> np.ndarray:
+    """Where the line from a box's ``centre`` towards ``towards`` leaves the box (plus
+    0.03 inch)."""
+    d = towards - centre
     length = float(np.hypot(*d)) or 1.0
+    reach = min(size[0] / 2 / max(abs(d[0]) / length, 1e-9),
+                size[1] / 2 / max(abs(d[1]) / length, 1e-9)) + 0.03
+    return centre + d * min(reach / length, 1.0)
 
-    def leave(half_w: float, half_h: float) -> float:  # distance from centre to box edge
-        return min(half_w / max(abs(d[0]) / length, 1e-9),
-                   half_h / max(abs(d[1]) / length, 1e-9)) + 0.03
 
-    t0 = leave(size_a[0] / 2, size_a[1] / 2) / length
-    t1 = 1 - leave(size_b[0] / 2, size_b[1] / 2) / length
-    return FancyArrowPatch(tuple(start + t0 * d), tuple(start + max(t1, t0) * d),
-                           arrowstyle="-|>" if directed else "-", mutation_scale=12,
-                           lw=width, color=colour, shrinkA=0, shrinkB=0, zorder=2,
-                           alpha=0.9)
+def _halfway(points: np.ndarray) -> np.ndarray:
+    """The point half-way along the polyline ``points``."""
+    steps = np.hypot(*np.diff(points, axis=0).T)
+    along = np.concatenate([[0.0], np.cumsum(steps)])
+    k = min(int(np.searchsorted(along, along[-1] / 2, side="right")), len(points) - 1)
+    t = (along[-1] / 2 - along[k - 1]) / max(steps[k - 1], 1e-12)
+    return points[k - 1] + t * (points[k] - points[k - 1])
 
 
 def _network_legend(fig, threshold, graph, probabilities, known: bool, title: str) -> None:
