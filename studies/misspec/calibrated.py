@@ -4,8 +4,11 @@ suggested pairs answered from the truth (issue 39's acceptance; docs/design.md �
 For every case (:mod:`.cases`), relation kind and answer variant, ``--draws`` draws: 40
 pairs suggested from the case's cached bootstrap (:func:`causalcal.edgecal.suggest_pairs`,
 seeded by case, kind and draw), answered from the truth — ``clean``; ``unknown20``: 20 %
-of them left ``unknown`` at random; ``wrong10``: 10 % answered wrongly (related ↔ not) —,
-then ``causalcal.discover`` on them with the cached probabilities. Measured on the pairs
+of them left ``unknown`` at random; ``wrong10``: 10 % answered wrongly (related ↔ not);
+``literature10``: clean answers and 10 pairs of the scientist's own added, those a
+literature would know (the 5 related pairs the bootstrap finds most often and the 5
+unrelated it finds least often, not asked) —, then ``causalcal.discover`` on them with
+the cached probabilities. Measured on the pairs
 not asked (held out): the Brier score, ECE (10 equal-count bins) and AUROC of P(adjacent)
 (unordered pairs) or P(A causes B) (ordered pairs), raw and calibrated, and the oracle:
 the isotonic map of the raw probability fitted on the held-out truth itself. One JSON line
@@ -29,7 +32,7 @@ from causalcal.bootstrap import BootstrapSettings
 from causalcal.edgecal import floored_probabilities, relation_kind, suggest_pairs
 from causalcal.errors import InputError
 from causalcal.metrics import cross_entropy, ece_micro
-from causalcal.pairs import pair_index
+from causalcal.pairs import pair_from_index, pair_index
 from studies.discover_known.cases import stable_seed
 from studies.discover_known.records import RecordFile
 
@@ -37,8 +40,9 @@ from .cases import BOTH_WAYS, all_cases, load_case
 from .measures import binary_measures, oracle_measures
 
 RECORDS = Path(__file__).resolve().parents[2] / "results" / "misspec" / "calibrated.jsonl"
-#: answer variants: (share left unknown, share answered wrongly)
-VARIANTS = {"clean": (0.0, 0.0), "unknown20": (0.2, 0.0), "wrong10": (0.0, 0.1)}
+#: answer variants: (share left unknown, share answered wrongly, literature pairs added)
+VARIANTS = {"clean": (0.0, 0.0, 0), "unknown20": (0.2, 0.0, 0), "wrong10": (0.0, 0.1, 0),
+            "literature10": (0.0, 0.0, 10)}
 N_ASKED = 40
 
 
@@ -87,6 +91,31 @@ def answer(ask: pd.DataFrame, names: list[str], kind: str, edge_truth: np.ndarra
     return out
 
 
+def literature(raw, asked: np.ndarray, names: list[str], kind: str, edge_truth,
+               causal_truth, n: int) -> tuple[pd.DataFrame, np.ndarray]:
+    """``n`` known relations a scientist would add from the literature, and their pair
+    keys: the n/2 truly related pairs (adjacent; one causes the other) the bootstrap finds
+    most often and the n/2 truly unrelated it finds least often, none of them asked."""
+    p = 1.0 - raw.column(0).astype(np.float64)
+    truth = np.asarray(edge_truth if kind == "edges" else causal_truth).astype(np.int64)
+    free = np.ones(len(p), dtype=bool)
+    free[asked] = False
+    free &= truth != BOTH_WAYS
+    related, unrelated = np.flatnonzero(free & (truth != 0)), np.flatnonzero(free & (truth == 0))
+    keys = np.concatenate([related[np.argsort(-p[related], kind="stable")][:n // 2],
+                           unrelated[np.argsort(p[unrelated], kind="stable")][:n - n // 2]])
+    i, j = pair_from_index(keys, len(names))
+    rows = []
+    for a, b, t in zip(np.asarray(names)[i], np.asarray(names)[j], truth[keys], strict=True):
+        if kind == "edges":
+            rows.append((a, b, ("none", "->", "<-", "--")[t]))
+        elif t:
+            rows.append((a, b, "causes") if t == 1 else (b, a, "causes"))
+        else:
+            rows += [(a, b, "not-causes"), (b, a, "not-causes")]
+    return pd.DataFrame(rows, columns=["a", "b", "relation"]), keys
+
+
 def _held_out(kind: str, probs, Q: np.ndarray, raw, edge_truth, causal_truth,
               asked: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(y, p_raw, p_cal)`` over the held-out pairs: unordered for edge types (P(adjacent)),
@@ -128,15 +157,20 @@ def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED
     raw = relations.raw(probs)
     seed = stable_seed(case, kind, draw)
     ask = suggest_pairs(raw, asked, seed=seed)
-    unknown, wrong = VARIANTS[variant]
+    unknown, wrong, added = VARIANTS[variant]
     answered = answer(ask, data.names, kind, edge_truth, causal_truth,
                       np.random.default_rng(seed), unknown, wrong)
+    a, b = _keys(ask, data.names)
+    asked_keys = pair_index(np.minimum(a, b), np.maximum(a, b), data.n_vars)
+    if added:
+        own, own_keys = literature(raw, asked_keys, data.names, kind, edge_truth,
+                                   causal_truth, added)
+        answered = pd.concat([answered, own], ignore_index=True)
+        asked_keys = np.concatenate([asked_keys, own_keys])
     start = time.perf_counter()
     result = causalcal.discover(data, answered, relations=kind, probabilities=probs,
                                 bootstrap=BootstrapSettings(seed=seed, progress=False))
     seconds = time.perf_counter() - start
-    a, b = _keys(ask, data.names)
-    asked_keys = pair_index(np.minimum(a, b), np.maximum(a, b), data.n_vars)
     Q = result.fit.predict_all(np.float64)
     y, p_raw, p_cal = _held_out(kind, probs, Q, raw, edge_truth, causal_truth, asked_keys)
     k_class = class_measures(kind, probs, Q, raw, result.fit.calibration_set.inputs.eps,

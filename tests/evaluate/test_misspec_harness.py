@@ -62,3 +62,24 @@ def test_bic_bootstrap_is_cached_and_recorded_apart(tmp_path):
     from causalcal.edges import EdgeProbabilities
 
     assert EdgeProbabilities.load(tmp_path / "cache" / "hidden-child-n200-s0.bic.npz").n_boot == 3
+
+
+def test_literature_pairs_are_the_obvious_ones_not_asked():
+    """The ``literature10`` variant's own pairs (issue 39: a suggested file combined with
+    the scientist's literature pairs): the related pairs the bootstrap finds most often
+    and the unrelated it finds least often, none asked, written with their truth."""
+    from causalcal.edges import EdgeProbabilities
+    from studies.misspec.calibrated import literature
+
+    names = ["a", "b", "c", "d"]  # pairs ab ac ad bc bd cd
+    p_adj = np.array([0.9, 1.0, 0.1, 0.0, 0.6, 0.3])
+    truth = np.array([1, 1, 0, 0, 3, 0])
+    n_boot = 10
+    hits = np.round(p_adj * n_boot).astype(int)
+    i, j = np.triu_indices(4, 1)
+    probs = EdgeProbabilities.from_counts(names, np.column_stack([i, j]),
+                                          np.column_stack([hits, 0 * hits, 0 * hits]), n_boot)
+    rows, keys = literature(probs, np.array([1]), names, "edges", truth, None, 4)
+    assert list(keys) == [0, 4, 3, 2]  # ac asked; ab, bd most often; bc, ad least often
+    assert list(rows["relation"]) == ["->", "--", "none", "none"]
+    assert list(rows["a"] + rows["b"]) == ["ab", "bd", "bc", "ad"]
