@@ -100,7 +100,8 @@ def literature(raw, asked: np.ndarray, names: list[str], kind: str, edge_truth,
     truth = np.asarray(edge_truth if kind == "edges" else causal_truth).astype(np.int64)
     free = np.ones(len(p), dtype=bool)
     free[asked] = False
-    free &= truth != BOTH_WAYS
+    if kind != "edges":
+        free &= truth != BOTH_WAYS  # each causes the other: no answer in a DAG
     related, unrelated = np.flatnonzero(free & (truth != 0)), np.flatnonzero(free & (truth == 0))
     keys = np.concatenate([related[np.argsort(-p[related], kind="stable")][:n // 2],
                            unrelated[np.argsort(p[unrelated], kind="stable")][:n - n // 2]])
