@@ -142,10 +142,13 @@ def possible_dsep(g: PAG, x: int) -> list[int]:
     return sorted(reached)
 
 
-def possible_dsep_step(g: PAG, sepsets: Sepsets, knowledge=None) -> bool:
+def possible_dsep_step(g: PAG, sepsets: Sepsets, knowledge=None,
+                       max_size: int | None = None) -> bool:
     """Remove x — y when a subset of Possible-D-SEP(x) or of Possible-D-SEP(y) (computed
-    on the collider-oriented graph before any removal) separates them; whether any edge
-    went."""
+    on the collider-oriented graph before any removal; at most ``max_size`` nodes, and at
+    most the sepsets' depth) separates them; whether any edge went."""
+    depths = [d for d in (sepsets.depth, max_size) if d is not None]
+    depth = min(depths) if depths else None
     pds = [possible_dsep(g, v) for v in range(g.n_vars)]
     removed = False
     for x, y in zip(*np.nonzero(np.triu(g.marks))):
@@ -154,7 +157,7 @@ def possible_dsep_step(g: PAG, sepsets: Sepsets, knowledge=None) -> bool:
             continue
         for z, other in ((x, y), (y, x)):
             near = [v for v in pds[z] if v != other]
-            s = _separating(sepsets.independent, z, other, near, sepsets.depth)
+            s = _separating(sepsets.independent, z, other, near, depth)
             if s is not None:
                 g.remove_edge(x, y)
                 sepsets.record(x, y, s)
@@ -203,17 +206,17 @@ def orient(g: PAG, sepsets: Sepsets, knowledge=None,
 
 def fci(start: PAG | np.ndarray, independent: Independence, *, names: Iterable[str] | None = None,
         knowledge=None, reference: Callable[[int, int, int], bool] | None = None,
-        depth: int | None = None, pds_step: bool = True) -> PAG:
+        depth: int | None = None, pds_step: bool = True, pds_depth: int | None = None) -> PAG:
     """FCI from the adjacencies of ``start`` (a boolean V × V matrix or a PAG; the
     complete graph gives FCI itself): adjacency search, colliders, Possible-D-SEP step
     (``pds_step``), then :func:`orient` on the final skeleton. ``reference(a, b, c)``
     adds GFCI's colliders from FGES's graph; ``depth`` bounds the size of conditioning
-    sets."""
+    sets, ``pds_depth`` those of the Possible-D-SEP step (its cost grows as 2^|PDS|)."""
     g = _start(start, None if names is None else list(names), knowledge)
     sepsets = Sepsets(independent, depth)
     adjacency_search(g, sepsets, knowledge)
     if pds_step:
         _knowledge_marks(g, knowledge)
         orient_colliders(g, sepsets, knowledge, reference)
-        possible_dsep_step(g, sepsets, knowledge)
+        possible_dsep_step(g, sepsets, knowledge, pds_depth)
     return orient(g, sepsets, knowledge, reference)

@@ -1,14 +1,18 @@
 """Does GFCI find the true PAG on large samples, and how does it compare with causal-learn's
 FCI on the same G² test (issue 40, item 1 acceptance)?
 
-    python -m experiments.gfci_truth [--networks 30] [--n 50000] [--alpha 0.01]
+    python -m experiments.gfci_truth [--family random|shipped] [--networks 30]
+        [--n 50000] [--alpha 0.01]
 
-Each case: a random network (``random_network``, V = 8, E = 10, arities 2–3, seeded),
-one or two of its nodes with at least two children hidden, ``--n`` rows of the other
-variables. Truth: :func:`causalcal.simulate.latent_truth.true_pag`. Printed: how often
-GFCI's PAG is the true PAG exactly, its adjacency and edge-mark agreement with the truth;
-the same for causalcal's FCI (complete start, same test) and causal-learn's ``fci``
-(``gsq``, same alpha), and the agreement between causalcal's FCI and causal-learn's.
+Each case, ``--family random``: a random network (``random_network``, V = 8, E = 10,
+arities 2–3, flat-Dirichlet CPTs, seeded), one or two of its nodes with at least two
+children hidden; ``--family shipped``: asia, sachs and child, each node with at least two
+children hidden in turn. ``--n`` rows of the other variables. Truth:
+:func:`causalcal.simulate.latent_truth.true_pag`. Printed: how often GFCI's PAG is the
+true PAG exactly, its adjacency and edge-mark agreement with the truth; the same for
+causalcal's FCI (complete start, same test, Possible-D-SEP sets up to GFCI's default
+size) and causal-learn's ``fci`` (``gsq``, same alpha), and the agreement between
+causalcal's FCI and causal-learn's.
 """
 
 from __future__ import annotations
@@ -21,11 +25,11 @@ import numpy as np
 
 from causalcal.bootstrap.score.bdeu import BDeuScore
 from causalcal.bootstrap.score.gsquare import GSquareTest
-from causalcal.bootstrap.search.gfci import gfci
+from causalcal.bootstrap.search.gfci import DEFAULT_PDS_DEPTH, gfci
 from causalcal.data import DiscreteData
 from causalcal.fci import fci
 from causalcal.pag import PAG
-from causalcal.simulate import random_network
+from causalcal.simulate import load_network, random_network
 from causalcal.simulate.latent_truth import true_pag
 
 _FROM_CAUSALLEARN = {0: 0, -1: 3, 1: 2, 2: 1}  # causal-learn endpoint → pcalg mark code
@@ -44,18 +48,33 @@ def causallearn_fci(data: DiscreteData, alpha: float) -> PAG:
     return out
 
 
-def case(seed: int, n: int) -> tuple[DiscreteData, PAG]:
-    """A random network with 1–2 hidden nodes of ≥ 2 children: observed data, true PAG."""
-    net = random_network(8, 10, arities=(2, 3), seed=seed)
-    rng = np.random.default_rng(seed)
-    n_children = np.bincount(np.concatenate(net.parents), minlength=8)
-    hubs = np.flatnonzero(n_children >= 2)
-    hidden = set(rng.choice(hubs, min(len(hubs), int(rng.integers(1, 3))), replace=False))
-    observed = [v for v in range(8) if v not in hidden]
-    full = net.sample(n, seed=seed)
-    data = DiscreteData(np.ascontiguousarray(full.codes[:, observed]),
+def _observed(full: DiscreteData, observed: list[int]) -> DiscreteData:
+    return DiscreteData(np.ascontiguousarray(full.codes[:, observed]),
                         [full.names[v] for v in observed], full.arities[observed])
-    return data, true_pag(net.parents, observed, data.names)
+
+
+def random_cases(networks: int, n: int):
+    """Random networks with 1–2 hidden nodes of ≥ 2 children: observed data, true PAG."""
+    for seed in range(networks):
+        net = random_network(8, 10, arities=(2, 3), seed=seed)
+        rng = np.random.default_rng(seed)
+        hubs = np.flatnonzero(np.bincount(np.concatenate(net.parents), minlength=8) >= 2)
+        hidden = set(rng.choice(hubs, min(len(hubs), int(rng.integers(1, 3))), replace=False))
+        observed = [v for v in range(8) if v not in hidden]
+        data = _observed(net.sample(n, seed=seed), observed)
+        yield data, true_pag(net.parents, observed, data.names)
+
+
+def shipped_cases(n: int):
+    """asia, sachs, child with each node of ≥ 2 children hidden in turn."""
+    for name in ("asia", "sachs", "child"):
+        net = load_network(name)
+        hubs = np.flatnonzero(np.bincount(np.concatenate(net.parents),
+                                          minlength=net.n_vars) >= 2)
+        for h in hubs:
+            observed = [v for v in range(net.n_vars) if v != h]
+            data = _observed(net.sample(n, seed=int(h)), observed)
+            yield data, true_pag(net.parents, observed, data.names)
 
 
 def agreement(a: PAG, b: PAG) -> tuple[float, float]:
@@ -70,22 +89,25 @@ def agreement(a: PAG, b: PAG) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--family", choices=("random", "shipped"), default="random")
     parser.add_argument("--networks", type=int, default=30)
     parser.add_argument("--n", type=int, default=50_000)
     parser.add_argument("--alpha", type=float, default=0.01)
     args = parser.parse_args()
     rows = {"gfci": [], "fci": [], "causal-learn fci": [], "fci vs causal-learn": []}
     start = time.perf_counter()
-    for seed in range(args.networks):
-        data, truth = case(seed, args.n)
+    cases = (random_cases(args.networks, args.n) if args.family == "random"
+             else shipped_cases(args.n))
+    for data, truth in cases:
         test = GSquareTest(BDeuScore(data), args.alpha)
-        ours = fci(~np.eye(data.n_vars, dtype=bool), test, names=data.names)
+        ours = fci(~np.eye(data.n_vars, dtype=bool), test, names=data.names,
+                   pds_depth=DEFAULT_PDS_DEPTH)
         cl = causallearn_fci(data, args.alpha)
         for name, got, ref in (("gfci", gfci(data, alpha=args.alpha), truth),
                                ("fci", ours, truth), ("causal-learn fci", cl, truth),
                                ("fci vs causal-learn", ours, cl)):
             rows[name].append((got == ref, *agreement(got, ref)))
-    print(f"{args.networks} networks (V = 8, 1-2 hidden), n = {args.n}, alpha = {args.alpha}, "
+    print(f"{len(rows['gfci'])} cases ({args.family}), n = {args.n}, alpha = {args.alpha}, "
           f"{time.perf_counter() - start:.0f} s")
     for name, r in rows.items():
         exact, adj, marks = np.mean(r, axis=0)

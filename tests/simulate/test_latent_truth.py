@@ -177,6 +177,17 @@ def test_true_pag_matches_brute_force():
         np.testing.assert_array_equal(true_pag(parents, observed).marks, brute_force_pag(mag))
 
 
+# R10 decides X1 --> X0, X3 --> X0, X4 --> X0 here (without R10 they stay o->)
+RULE_CASES = [([[1, 3, 4], [], [1, 3], [1], [1, 2]], [0, 1, 2, 3, 4])]
+
+
+@pytest.mark.parametrize("parents, observed", RULE_CASES)
+def test_rule_cases_against_brute_force(parents, observed):
+    pag = fci(~np.eye(len(observed), dtype=bool), DSeparation(parents, observed))
+    np.testing.assert_array_equal(pag.marks, brute_force_pag(true_mag(parents, observed)))
+    assert pag.edge(1, 0) == "-->"
+
+
 @pytest.mark.parametrize("seed", [10, 11])
 def test_fci_with_oracle_returns_true_pag(seed):
     """Issue 40's acceptance: adjacency removal + orientation with a d-separation oracle
