@@ -124,7 +124,8 @@ def orient_colliders(g: PAG, sepsets: Sepsets, knowledge=None,
 def possible_dsep(g: PAG, x: int) -> list[int]:
     """Possible-D-SEP(x): nodes v with a path x … v on which every inner node t of a
     subpath <s, t, u> is a collider or s, t, u form a triangle (Spirtes et al. 2000
-    §6.7; breadth first over edges, as pcalg's ``qreach``)."""
+    §6.7). Searched over edges, as pcalg's ``qreach``: walks count too, so the set can
+    be larger than the paths' (more candidate sets, never a wrong removal)."""
     m = g.marks
     seen_edges = {(x, int(v)) for v in g.adjacencies(x)}
     queue = list(seen_edges)

@@ -11,7 +11,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from causalcal.fci import fci
+from causalcal.fci import fci, possible_dsep
 from causalcal.pag import PAG, Mark
 from causalcal.simulate.latent_truth import DSeparation, d_separated, true_mag, true_pag
 
@@ -203,3 +203,29 @@ def test_fci_with_oracle_returns_true_pag(seed):
         want = (brute_force_pag(true_mag(parents, observed)) if k <= 5
                 else true_pag(parents, observed).marks)
         np.testing.assert_array_equal(got.marks, want, err_msg=f"{parents} {observed}")
+
+
+def _pds_by_paths(g: PAG, x: int) -> set[int]:
+    m = g.marks
+    graph = nx.Graph([(int(i), int(j)) for i, j in np.argwhere(np.triu(m))])
+    graph.add_nodes_from(range(g.n_vars))
+    return {v for v in range(g.n_vars) if v != x and any(
+        all((m[p[k - 1], p[k]] == Mark.ARROW and m[p[k + 1], p[k]] == Mark.ARROW)
+            or m[p[k - 1], p[k + 1]] for k in range(1, len(p) - 1))
+        for p in nx.all_simple_paths(graph, x, v))}
+
+
+def test_possible_dsep_holds_every_path_defined_member():
+    """Possible-D-SEP over walks (pcalg's qreach) contains the set defined by paths; on
+    these cases it is mostly equal."""
+    rng = np.random.default_rng(0)
+    equal = total = 0
+    for _ in range(120):
+        parents, observed = random_case(rng, 5, 9, max_latent=3, p=0.35)
+        g = true_pag(parents, observed)
+        for x in range(g.n_vars):
+            got, want = set(possible_dsep(g, x)), _pds_by_paths(g, x)
+            assert want <= got
+            equal += got == want
+            total += 1
+    assert equal > 0.95 * total
