@@ -104,9 +104,11 @@ def adjacency_search(g: PAG, sepsets: Sepsets, knowledge=None) -> None:
 
 def orient_colliders(g: PAG, sepsets: Sepsets, knowledge=None,
                      reference: Callable[[int, int, int], bool] | None = None) -> None:
-    """R0 on ``g`` (all marks circles, in place): every unshielded a *-* b *-* c is a
-    collider when ``reference(a, b, c)`` says so (GFCI: a → b ← c in FGES's CPDAG) or
-    when a and c were separated by a set without b."""
+    """R0 on ``g`` (all marks circles, in place): an unshielded a *-* b *-* c is a
+    collider when a separating set of a and c lacks b — the set found, or for a pair
+    never separated one searched on demand (once ``sepsets.graph`` is set) — and, where
+    no set is known, when ``reference(a, b, c)`` says so (GFCI: a → b ← c in FGES's
+    CPDAG)."""
     k = Marks(g, knowledge)
     arrows = []
     for b in range(g.n_vars):
@@ -114,7 +116,9 @@ def orient_colliders(g: PAG, sepsets: Sepsets, knowledge=None,
             if g.adjacent(a, c):
                 continue
             s = sepsets.known(a, c)
-            if (reference is not None and reference(a, b, c)) or (s is not None and b not in s):
+            if s is None and sepsets.graph is not None:
+                s = sepsets(a, c)
+            if (b not in s) if s is not None else (reference is not None and reference(a, b, c)):
                 if k.allowed(a, b, _A) and k.allowed(c, b, _A):
                     arrows += [(a, b), (c, b)]
     for a, b in arrows:
@@ -200,8 +204,8 @@ def orient(g: PAG, sepsets: Sepsets, knowledge=None,
     colliders (R0), then R1–R4 and R8–R10 with ``sepsets`` serving R4."""
     g.marks[g.marks != 0] = _C
     _knowledge_marks(g, knowledge)
-    orient_colliders(g, sepsets, knowledge, reference)
     sepsets.graph = g
+    orient_colliders(g, sepsets, knowledge, reference)
     return apply_rules(g, sepsets, knowledge)
 
 

@@ -1,18 +1,20 @@
 """Does GFCI find the true PAG on large samples, and how does it compare with causal-learn's
 FCI on the same G² test (issue 40, item 1 acceptance)?
 
-    python -m experiments.gfci_truth [--family random|shipped] [--networks 30]
+    python -m experiments.gfci_truth [--family random|strong|shipped] [--networks 30]
         [--n 50000] [--alpha 0.01]
 
-Each case, ``--family random``: a random network (``random_network``, V = 8, E = 10,
-arities 2–3, flat-Dirichlet CPTs, seeded), one or two of its nodes with at least two
-children hidden; ``--family shipped``: asia, sachs and child, each node with at least two
-children hidden in turn. ``--n`` rows of the other variables. Truth:
-:func:`causalcal.simulate.latent_truth.true_pag`. Printed: how often GFCI's PAG is the
-true PAG exactly, its adjacency and edge-mark agreement with the truth; the same for
-causalcal's FCI (complete start, same test, Possible-D-SEP sets up to GFCI's default
-size) and causal-learn's ``fci`` (``gsq``, same alpha), and the agreement between
-causalcal's FCI and causal-learn's.
+Cases. ``random``: a random network (``random_network``, V = 8, E = 10, arities 2–3,
+flat-Dirichlet CPTs, seeded), one or two of its nodes with at least two children hidden.
+``strong``: the same graphs, binary, P(child = 1) = 0.1 + 0.8 × the share of its parents
+at 1. ``shipped``: asia, sachs and child, each node with at least two children hidden in
+turn. ``--n`` rows of the other variables; truth:
+:func:`causalcal.simulate.latent_truth.true_pag`.
+
+Printed: how often GFCI's PAG is the true PAG exactly, its adjacency and edge-mark
+agreement with the truth; the same for causalcal's FCI (complete start, same test,
+Possible-D-SEP sets up to GFCI's default size) and causal-learn's ``fci`` (``gsq``, same
+alpha), and the agreement between causalcal's FCI and causal-learn's.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from causalcal.fci import fci
 from causalcal.pag import PAG
 from causalcal.simulate import load_network, random_network
 from causalcal.simulate.latent_truth import true_pag
+from causalcal.simulate.network import BayesianNetwork
 
 _FROM_CAUSALLEARN = {0: 0, -1: 3, 1: 2, 2: 1}  # causal-learn endpoint → pcalg mark code
 
@@ -53,10 +56,21 @@ def _observed(full: DiscreteData, observed: list[int]) -> DiscreteData:
                         [full.names[v] for v in observed], full.arities[observed])
 
 
-def random_cases(networks: int, n: int):
+def _strong(net: BayesianNetwork) -> BayesianNetwork:
+    """The same graph, binary, P(child = 1) = 0.1 + 0.8 · (parents at 1) / (parents)."""
+    cpts = []
+    for pa in net.parents:
+        on = np.array([bin(c).count("1") for c in range(2 ** len(pa))])
+        p = 0.1 + 0.8 * on / max(len(pa), 1) if len(pa) else np.array([0.5])
+        cpts.append(np.column_stack([1 - p, p]))
+    return BayesianNetwork(net.names, [2] * net.n_vars, net.parents, cpts)
+
+
+def random_cases(networks: int, n: int, strong: bool):
     """Random networks with 1–2 hidden nodes of ≥ 2 children: observed data, true PAG."""
     for seed in range(networks):
         net = random_network(8, 10, arities=(2, 3), seed=seed)
+        net = _strong(net) if strong else net
         rng = np.random.default_rng(seed)
         hubs = np.flatnonzero(np.bincount(np.concatenate(net.parents), minlength=8) >= 2)
         hidden = set(rng.choice(hubs, min(len(hubs), int(rng.integers(1, 3))), replace=False))
@@ -89,15 +103,15 @@ def agreement(a: PAG, b: PAG) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--family", choices=("random", "shipped"), default="random")
+    parser.add_argument("--family", choices=("random", "strong", "shipped"), default="random")
     parser.add_argument("--networks", type=int, default=30)
     parser.add_argument("--n", type=int, default=50_000)
     parser.add_argument("--alpha", type=float, default=0.01)
     args = parser.parse_args()
     rows = {"gfci": [], "fci": [], "causal-learn fci": [], "fci vs causal-learn": []}
     start = time.perf_counter()
-    cases = (random_cases(args.networks, args.n) if args.family == "random"
-             else shipped_cases(args.n))
+    cases = (shipped_cases(args.n) if args.family == "shipped"
+             else random_cases(args.networks, args.n, strong=args.family == "strong"))
     for data, truth in cases:
         test = GSquareTest(BDeuScore(data), args.alpha)
         ours = fci(~np.eye(data.n_vars, dtype=bool), test, names=data.names,

@@ -8,8 +8,11 @@ docs/design.md §5.1; issue 40).
    current adjacencies makes them independent by the G² test
    (:class:`~causalcal.bootstrap.score.gsquare.GSquareTest`, counted on FGES's own
    score), smallest subsets first (PC-stable's levels).
-3. Colliders: an unshielded a *-* b *-* c is a collider when a → b ← c in G₁, or when
-   a and c were separated in step 2 by a set without b.
+3. Colliders: an unshielded a *-* b *-* c is a collider when the separating set of a
+   and c lacks b — the set of step 2, or for a pair not adjacent in G₁ one searched
+   among subsets of a's or c's adjacencies — and, only where no set separates them,
+   when a → b ← c in G₁. (Ogarrio et al. and Tetrad take G₁'s colliders first; at
+   n = 50,000 that gave the true PAG far less often: docs/design.md §5.1.)
 4. Possible-D-SEP step (FCI's), colliders again on the final skeleton, then R1–R4 and
    R8–R10 (:mod:`causalcal.fci_rules`).
 """
