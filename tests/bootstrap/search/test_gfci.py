@@ -55,6 +55,8 @@ def test_knowledge_in_gfci():
     tiers = Knowledge(tiers={"E": 0, "A": 1, "B": 1, "C": 1, "D": 1})
     pag = gfci(data, knowledge=tiers)
     assert pag.edge(1, 4)[0] == "<"
+    # a required arc is a tail-arrow edge (A o-> B without it)
+    assert gfci(data, knowledge=Knowledge(required=[("A", "B")])).edge(0, 1) == "-->"
     # forbidding both arcs between B and C removes their adjacency
     apart = Knowledge(forbidden=[("B", "C"), ("C", "B")])
     assert not gfci(data, knowledge=apart).adjacent(1, 2)
