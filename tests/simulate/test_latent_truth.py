@@ -188,6 +188,7 @@ def test_rule_cases_against_brute_force(parents, observed):
     assert pag.edge(1, 0) == "-->"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [10, 11])
 def test_fci_with_oracle_returns_true_pag(seed):
     """Issue 40's acceptance: adjacency removal + orientation with a d-separation oracle
