@@ -16,7 +16,8 @@ from .score.bdeu import BDeuScore
 from .score.bic import BICScore
 from .search.boss import boss
 from .search.fges import fges
-from .search.registry import available_searches, get_search
+from .search.gfci import gfci
+from .search.registry import available_pag_searches, available_searches, get_pag_search, get_search
 from .settings import BootstrapSettings
 
 __all__ = [
@@ -25,11 +26,14 @@ __all__ = [
     "BootstrapSettings",
     "CheckpointMismatchError",
     "EdgeTypeCounter",
+    "available_pag_searches",
     "available_searches",
     "boss",
     "bootstrap_edge_probabilities",
     "bootstrap_weights",
     "edge_probabilities_from_graphs",
     "fges",
+    "get_pag_search",
     "get_search",
+    "gfci",
 ]

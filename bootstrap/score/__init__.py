@@ -9,5 +9,6 @@
   parent of many families;
 * :mod:`.lngamma_sums` — the lnΓ sums of stacked families from their counts;
 * :mod:`.kernel` — the same counts and sums as compiled numba loops (bit for bit);
-* :mod:`.device` — the count products on a torch device.
+* :mod:`.device` — the count products on a torch device;
+* :mod:`.gsquare` — the G² conditional-independence test on the score's counts (GFCI).
 """

@@ -12,6 +12,11 @@ run hundreds of times" (§6.2.6): :func:`get_search` returns
   must be integer multiplicities, the rows are repeated);
 * ``"pc"`` — causal-learn's PC with the G² test (``alpha``, default 0.05; integer weights
   by repetition as for GES).
+
+Searches that return a PAG (latent variables allowed) have their own lookup,
+:func:`get_pag_search`: ``"gfci"`` — :func:`causalcal.bootstrap.search.gfci.gfci`. The
+bootstrap counts CPDAG edge types only, so :func:`get_search` refuses them by name until
+it counts PAG edge types (issue 40, item 2).
 """
 
 from __future__ import annotations
@@ -24,11 +29,14 @@ import numpy as np
 from causalcal.data import DiscreteData
 from causalcal.errors import InputError
 from causalcal.graph import PDAG
+from causalcal.pag import PAG
 
 from .boss import boss
 from .fges import fges
+from .gfci import gfci
 
-__all__ = ["available_searches", "get_search", "ges_causallearn", "pc_causallearn"]
+__all__ = ["available_pag_searches", "available_searches", "get_pag_search", "get_search",
+           "ges_causallearn", "pc_causallearn"]
 
 GES_MAX_VARS = 60  # causal-learn's GES is exponential-ish in Python beyond this
 
@@ -110,6 +118,9 @@ _SEARCHES: dict[str, Callable[..., PDAG]] = {
 }
 
 
+_PAG_SEARCHES: dict[str, Callable[..., PAG]] = {"gfci": gfci}
+
+
 def available_searches() -> list[str]:
     """Names accepted by :func:`get_search`."""
     return sorted(_SEARCHES)
@@ -120,6 +131,26 @@ def get_search(name: str) -> Callable[..., PDAG]:
     try:
         return _SEARCHES[name.lower()]
     except (KeyError, AttributeError):
+        if isinstance(name, str) and name.lower() in _PAG_SEARCHES:
+            raise InputError(
+                f"search {name!r} returns a PAG, which the bootstrap does not count yet; "
+                f"available: {', '.join(available_searches())}"
+            ) from None
         raise InputError(
             f"unknown search {name!r}; available: {', '.join(available_searches())}"
+        ) from None
+
+
+def available_pag_searches() -> list[str]:
+    """Names accepted by :func:`get_pag_search`."""
+    return sorted(_PAG_SEARCHES)
+
+
+def get_pag_search(name: str) -> Callable[..., PAG]:
+    """The PAG search called ``name``: ``(data, weights=None, **options) -> PAG``."""
+    try:
+        return _PAG_SEARCHES[name.lower()]
+    except (KeyError, AttributeError):
+        raise InputError(
+            f"unknown PAG search {name!r}; available: {', '.join(available_pag_searches())}"
         ) from None
