@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from causalcal._io import TMP_PREFIX, atomic_write, check_output_dir
+from causalcal._io import TMP_PREFIX, atomic_write, check_output_dir, parse_json
 from causalcal._version import __version__
 from causalcal.data import DiscreteData
 from causalcal.edges import n_pairs
@@ -160,7 +160,7 @@ def _read_marker(path: Path) -> dict[str, Any] | None:
             )
         return None
     try:
-        found = json.loads(manifest_path.read_text(encoding="utf-8"))
+        found = parse_json(manifest_path.read_text(encoding="utf-8"), manifest_path)
     except (OSError, ValueError) as err:
         raise InputError(
             f"checkpoint {path}: unreadable {MANIFEST} ({err}); "

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from causalcal._io import atomic_write, read_csv_file, read_npz_arrays
+from causalcal._io import atomic_write, check_npz_sizes, parse_json, read_csv_file, read_npz_arrays
 from causalcal.errors import InputError
 from causalcal.pairs import swap_directions
 
@@ -126,9 +126,10 @@ def _read_sidecar(path: Path) -> dict | None:
     if not side.exists():
         return None
     try:
-        meta = json.loads(side.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as err:
+        text = side.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
         raise InputError(f"{side}: not a JSON file ({err})") from None
+    meta = parse_json(text, side)
     if not isinstance(meta, dict) or meta.get("format") != SIDECAR_FORMAT:
         raise InputError(f"{side}: not a causalcal metadata file (no format "
                          f"{SIDECAR_FORMAT!r})")
@@ -177,18 +178,20 @@ def read_npz(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int, dict |
         what = "it is empty" if not magic else "it is not a zip archive"
         raise InputError(f"{path}: not a .npz file ({what})")
     try:
+        check_npz_sizes(path)
         with np.load(path, allow_pickle=False) as z:
             missing = [k for k in ("pairs", "probs", "n_boot") if k not in z.files]
             if missing or not ({"names", "names_json"} & set(z.files)):
                 raise InputError(f"{path}: not an edge-probabilities file (arrays "
                                  f"{', '.join(z.files) or 'none'})")
             if "names_json" in z.files:
-                names = json.loads(str(z["names_json"]))
+                names = parse_json(str(z["names_json"]), f"{path}: 'names_json'")
                 if not isinstance(names, list):
                     raise InputError(f"{path}: 'names_json' is not a JSON list of names")
             else:
                 names = [str(n) for n in z["names"]]
-            provenance = (_provenance(json.loads(str(z["provenance_json"])), path)
+            provenance = (_provenance(parse_json(str(z["provenance_json"]),
+                                                 f"{path}: 'provenance_json'"), path)
                           if "provenance_json" in z.files else None)
             return names, z["pairs"], z["probs"], int(z["n_boot"]), provenance
     except InputError:
@@ -291,11 +294,8 @@ def _csv_header(path: Path, comments: list[str]) -> tuple[list[str] | None, int]
     for line in comments:
         if line.startswith(" names="):
             value = line[len(" names="):]
-            try:
-                names = json.loads(value) if value.startswith("[") else value.split("\t")
-            except ValueError as err:
-                raise InputError(f"{path}: the '# names=' line is not a JSON list "
-                                 f"({err})") from None
+            names = (parse_json(value, f"{path}: the '# names=' line")
+                     if value.startswith("[") else value.split("\t"))
             if not all(isinstance(n, str) for n in names):
                 raise InputError(f"{path}: the '# names=' line must list strings")
         elif "n_boot=" in line:
