@@ -272,12 +272,16 @@ def _sidecar_entry(path: Path, frame) -> dict | None:
     other content (the CSV was edited, or replaced by another program) is stale: its
     names are kept if they cover the CSV's, its values are not rounded, with a warning."""
     meta = _read_sidecar(path)
-    if meta is None or "sha256" not in meta:
-        return meta  # no sidecar, or one of version 1 (no checksum)
-    digest = _file_digest(path)
-    for entry in (meta, meta.get("previous")):
-        if isinstance(entry, dict) and entry.get("sha256") == digest:
-            return entry
+    if meta is None:
+        return None
+    if "sha256" not in meta:  # version 1: no checksum, so the values are the check
+        if not meta.get("frequencies") or _on_frequency_grid(frame, int(meta["n_boot"])):
+            return meta
+    else:
+        digest = _file_digest(path)
+        for entry in (meta, meta.get("previous")):
+            if isinstance(entry, dict) and entry.get("sha256") == digest:
+                return entry
     written: set = set()
     if {"a", "b"} <= set(frame.columns):
         written = set(frame["a"].dropna()).union(frame["b"].dropna())
@@ -286,6 +290,21 @@ def _sidecar_entry(path: Path, frame) -> dict | None:
                   "of 1/n_boot", UserWarning, stacklevel=4)
     names = meta["names"] if written <= set(meta["names"]) else None
     return {"names": names, "n_boot": meta.get("n_boot", 0), "frequencies": False}
+
+
+def _on_frequency_grid(frame, n_boot: int) -> bool:
+    """True if every probability in ``frame`` is a multiple of 1/``n_boot`` as
+    :func:`write_csv` prints it (8 significant digits): what a version-1 sidecar's
+    ``frequencies`` promises of the CSV it was written with."""
+    import pandas as pd
+
+    if n_boot < 1 or not set(PROBABILITY_COLUMNS) <= set(frame.columns):
+        return False
+    values = frame[list(PROBABILITY_COLUMNS)].apply(pd.to_numeric, errors="coerce")
+    values = values.to_numpy(np.float64).ravel()
+    values = values[~np.isnan(values)]
+    printed = [float(f"{v:.8g}") for v in np.round(values * n_boot) / n_boot]
+    return bool(np.array_equal(printed, values))
 
 
 def _csv_header(path: Path, comments: list[str]) -> tuple[list[str] | None, int]:

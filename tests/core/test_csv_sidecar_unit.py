@@ -67,3 +67,51 @@ def test_a_write_failing_at_any_step_keeps_the_previous_pair(tmp_path_factory, w
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # no stale-sidecar warning either
             assert EdgeProbabilities.load(path) == current
+
+
+def _as_version_1(path) -> None:
+    """Rewrite ``path``'s sidecar as causalcal wrote it before checksums (version 1)."""
+    import json
+
+    side = f"{path}.json"
+    meta = json.loads(open(side, encoding="utf-8").read())
+    old = {k: meta[k] for k in ("format", "file", "n_vars", "n_boot", "frequencies",
+                                "columns", "names")}
+    with open(side, "w", encoding="utf-8") as handle:
+        json.dump({**old, "version": 1}, handle)
+
+
+def test_a_version_1_sidecar_is_checked_by_the_values(tmp_path):
+    """Issue 42 item 2: a version-1 sidecar has no checksum; a CSV whose values are not
+    multiples of 1/n_boot any more was edited and is read as written, with a warning,
+    never re-quantised (0.25 read as 0.2); an unedited one still reads exactly."""
+    import pandas as pd
+    import pytest
+
+    probs = EdgeProbabilities(["x", "y", "z"], np.array([[0, 1], [1, 2]]),
+                              np.array([[1, 2, 1, 1], [3, 0, 2, 0]]) / 5, n_boot=5)
+    path = tmp_path / "p.csv"
+    probs.save(path)
+    _as_version_1(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert EdgeProbabilities.load(path) == probs  # exact multiples of 1/5 again
+    frame = pd.read_csv(path)
+    frame.loc[0, ["p_none", "p_forward", "p_backward", "p_undirected"]] = [0.25, 0.75, 0, 0]
+    frame.to_csv(path, index=False)
+    with pytest.warns(UserWarning, match="does not belong to"):
+        again = EdgeProbabilities.load(path)
+    np.testing.assert_array_equal(again.probs[0], [0.25, 0.75, 0, 0])
+    assert again.names == ["x", "y", "z"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000))
+def test_an_unedited_version_1_pair_reads_exactly(tmp_path_factory, seed):
+    probs = random_probabilities(seed)
+    path = tmp_path_factory.mktemp("v1") / "p.csv"
+    probs.save(path)
+    _as_version_1(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert EdgeProbabilities.load(path) == probs
