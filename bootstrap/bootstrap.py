@@ -95,11 +95,9 @@ def _resolve_search(search: str | SearchFn) -> SearchFn:
 
 
 def check_search_options(search: str | SearchFn, options: dict[str, Any]) -> None:
-    """Refuse (``InputError``), before any work, a search that cannot be called as the
-    plug-in signature ``search(data, weights, **options)`` documents, or option names it
-    does not take. A search that takes ``**options`` accepts every name; its own checks
-    apply later.
-    """
+    """Refuse (``InputError``), before any work, a search not callable as the plug-in
+    signature ``search(data, weights, **options)``, or option names it does not take (a
+    search taking ``**options`` accepts every name; its own checks apply later)."""
     fn = _resolve_search(search)
     try:
         signature = inspect.signature(fn)
@@ -118,11 +116,9 @@ def check_search_options(search: str | SearchFn, options: dict[str, Any]) -> Non
     try:
         signature.bind(None, None, **options)
     except TypeError as err:
-        raise InputError(
-            f"search {search_identity(search)!r} cannot be called as search(data, weights, "
-            f"**options) -> PDAG, the signature a search must have ({err}; its signature is "
-            f"{signature})"
-        ) from None
+        raise InputError(f"search {search_identity(search)!r} cannot be called as search(data, "
+                         f"weights, **options) -> PDAG ({err}; its signature is {signature})"
+                         ) from None
 
 
 def _exit_with_parent(parent_pid: int) -> None:

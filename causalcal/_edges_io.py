@@ -84,9 +84,16 @@ def _current_entry(path: Path) -> dict | None:
     digest = _file_digest(path)
     for entry in (meta, meta.get("previous")):
         if isinstance(entry, dict) and entry.get("sha256") in (digest, None):
-            names = entry.get("names", meta["names"])
-            return _entry(names, int(entry.get("n_boot", 0)), bool(entry.get("frequencies")),
-                          digest, int(entry.get("n_rows", -1)), entry.get("provenance"))
+            names, n_boot = entry.get("names", meta["names"]), int(entry.get("n_boot", 0))
+            frequencies = bool(entry.get("frequencies"))
+            if frequencies and entry.get("sha256") is None:  # version 1: by the values
+                try:
+                    frame = read_csv_file(path, comments=True, allow_nul=True)[1]
+                except InputError:
+                    frame = None
+                frequencies = frame is not None and _on_frequency_grid(frame, n_boot)
+            return _entry(names, n_boot, frequencies, digest, int(entry.get("n_rows", -1)),
+                          entry.get("provenance"))
     return None
 
 
