@@ -160,12 +160,7 @@ def check_output_file(path: str | os.PathLike, what: str = "output") -> Path:
     a parent is a file, or its folder is read-only. Creates nothing."""
     path = Path(path)
     label = f"{what} {path}"
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        mode = None  # a new file (or a link to one)
-    except OSError as err:  # e.g. a symbolic link loop: the write would fail at the end
-        raise InputError(f"{label}: {_stat_problem(err)}") from None
+    mode = _mode(path, label)  # a symbolic link loop would fail the write at the end
     if mode is not None and stat.S_ISDIR(mode):
         raise InputError(f"{label}: is a folder, not a file")
     _probe_folder(path.parent if str(path.parent) else Path("."), label)
@@ -176,22 +171,31 @@ def check_output_dir(path: str | os.PathLike, what: str = "output folder") -> Pa
     """Fail early (``InputError``) if folder ``path`` cannot be created or written to."""
     path = Path(path)
     label = f"{what} {path}"
-    if path.exists() and not path.is_dir():
+    mode = _mode(path, label)
+    if mode is not None and not stat.S_ISDIR(mode):
         raise InputError(f"{label}: exists and is not a folder")
     _probe_folder(path, label)
     return path
+
+
+def _mode(path: Path, label: str) -> int | None:
+    """``path``'s file mode (links followed); ``None`` if nothing is there. A path that
+    cannot be looked at (a symbolic link loop, say) is an ``InputError`` naming ``label``."""
+    try:
+        return os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):  # a parent that is a file: no such path
+        return None
+    except OSError as err:
+        raise InputError(f"{label}: {_stat_problem(err)}") from None
 
 
 # ------------------------------------------------------------------------ reading
 def input_file(path: str | os.PathLike) -> Path:
     """``path`` as a Path if it is an existing, readable file; else an ``InputError``."""
     path = Path(path)
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        raise MissingFileError(f"{path}: no such file") from None
-    except OSError as err:
-        raise InputError(f"{path}: {_stat_problem(err)}") from None
+    mode = _mode(path, str(path))
+    if mode is None:
+        raise MissingFileError(f"{path}: no such file")
     if stat.S_ISDIR(mode):
         raise InputError(f"{path}: is a folder, not a file")
     if not stat.S_ISREG(mode):

@@ -120,6 +120,9 @@ def test_symlink_loop_as_data_and_as_out(files, capsys, no_bootstrap):
     assert f"{loop}: a loop of symbolic links" in line
     line = one_error(capsys, "bootstrap", files / "data.csv", "--out", loop)
     assert f"--out {loop}: a loop of symbolic links" in line
+    line = one_error(capsys, "bootstrap", files / "data.csv", "--out", files / "p.npz",
+                     "--checkpoint", loop)
+    assert f"checkpoint {loop}: a loop of symbolic links" in line
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
