@@ -95,24 +95,30 @@ def _resolve_search(search: str | SearchFn) -> SearchFn:
 
 
 def check_search_options(search: str | SearchFn, options: dict[str, Any]) -> None:
-    """Refuse (``InputError``) option names the search does not take, before any work.
-
-    A search that takes ``**options`` accepts every name; its own checks apply later.
-    """
+    """Refuse (``InputError``), before any work, a search not callable as the plug-in
+    signature ``search(data, weights, **options)``, or option names it does not take (a
+    search taking ``**options`` accepts every name; its own checks apply later)."""
     fn = _resolve_search(search)
     try:
-        params = list(inspect.signature(fn).parameters.values())
+        signature = inspect.signature(fn)
     except (TypeError, ValueError):  # no signature to read (some builtins)
         return
-    if any(p.kind is p.VAR_KEYWORD for p in params):
-        return
-    accepted = [p.name for p in params[2:] if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-    unknown = sorted(set(options) - set(accepted))
-    if unknown:
-        raise InputError(
-            f"search {search_identity(search)!r} has no option {', '.join(map(repr, unknown))}; "
-            f"it takes {', '.join(accepted) or 'no options'}"
-        )
+    params = list(signature.parameters.values())
+    if not any(p.kind is p.VAR_KEYWORD for p in params):
+        accepted = [p.name for p in params[2:]
+                    if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        unknown = sorted(set(options) - set(accepted))
+        if unknown:
+            raise InputError(
+                f"search {search_identity(search)!r} has no option "
+                f"{', '.join(map(repr, unknown))}; it takes {', '.join(accepted) or 'no options'}"
+            )
+    try:
+        signature.bind(None, None, **options)
+    except TypeError as err:
+        raise InputError(f"search {search_identity(search)!r} cannot be called as search(data, "
+                         f"weights, **options) -> PDAG ({err}; its signature is {signature})"
+                         ) from None
 
 
 def _exit_with_parent(parent_pid: int) -> None:

@@ -19,6 +19,13 @@ multiplicities come from a generator seeded by ``(seed, b)``), so the manifest p
 those and refuses to mix runs that differ in any of them. ``n_boot`` is recorded (the
 largest requested so far) but a different ``n_boot`` is allowed: a run with a larger
 ``n_boot`` reuses the finished replicates ``0 … n_boot − 1`` and adds the rest.
+
+Each replicate file also carries its index and the run's identity, :func:`run_digest`
+(SHA-256 of the weight scheme, data fingerprint, seed, search and options), so a
+replicate copied from another run's checkpoint is recomputed, with a warning, as a
+renamed or damaged one is. The replicates of a checkpoint written before replicates
+carried the digest (its manifest has no ``replicate_identity``) are checked as they were
+then and stamped with the digest when the checkpoint is first opened.
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from causalcal._io import TMP_PREFIX, atomic_write, check_output_dir
+from causalcal._io import TMP_PREFIX, atomic_write, check_npz_sizes, check_output_dir, parse_json
 from causalcal._version import __version__
 from causalcal.data import DiscreteData
 from causalcal.edges import n_pairs
@@ -56,6 +63,10 @@ LOCK = ".lock"
 #: data sets simulated for simulation-informed calibration (docs/design.md §9.7).
 NESTED_PREFIX = "simulation-"
 _REPLICATE_RE = re.compile(r"^rep-(\d{6,})\.npz$")
+#: What a replicate depends on (manifest keys); their digest is stored in each replicate.
+IDENTITY_KEYS = ("weights", "data_fingerprint", "seed", "search", "search_options")
+#: The manifest's note that its replicates carry :func:`run_digest` (older ones do not).
+REPLICATE_IDENTITY = "sha256 of the manifest's " + ", ".join(IDENTITY_KEYS) + " (JSON)"
 
 
 class CheckpointMismatchError(InputError):
@@ -82,6 +93,14 @@ def search_identity(search: str | Callable[..., Any]) -> str:
     module = getattr(search, "__module__", None) or type(search).__module__
     qualname = getattr(search, "__qualname__", None) or type(search).__qualname__
     return f"{module}:{qualname}"
+
+
+def run_digest(manifest: Mapping[str, Any]) -> str:
+    """SHA-256 (hex) of what every replicate of a run depends on: the manifest's weight
+    scheme, data fingerprint, seed, search and search options."""
+    identity = {key: manifest.get(key) for key in IDENTITY_KEYS}
+    text = json.dumps(identity, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def _jsonable(value: Any) -> Any:
@@ -160,7 +179,7 @@ def _read_marker(path: Path) -> dict[str, Any] | None:
             )
         return None
     try:
-        found = json.loads(manifest_path.read_text(encoding="utf-8"))
+        found = parse_json(manifest_path.read_text(encoding="utf-8"), manifest_path)
     except (OSError, ValueError) as err:
         raise InputError(
             f"checkpoint {path}: unreadable {MANIFEST} ({err}); "
@@ -223,6 +242,7 @@ class Checkpoint:
             "n_samples": int(data.n_samples),
             "n_vars": int(data.n_vars),
             "causalcal_version": __version__,
+            "replicate_identity": REPLICATE_IDENTITY,
         }
         self = cls(path, wanted)
         self._acquire_lock()
@@ -233,6 +253,8 @@ class Checkpoint:
                 self._write_manifest()
                 return self
             self._check_compatible(found)
+            if found.get("replicate_identity") != REPLICATE_IDENTITY:
+                self._stamp_replicates()  # written before replicates carried the digest
             if found.get("causalcal_version") != __version__:
                 warnings.warn(
                     f"checkpoint {path} was written by causalcal "
@@ -275,6 +297,14 @@ class Checkpoint:
                 + "; ".join(diffs)
                 + ". Use another --checkpoint directory, or delete this one to start afresh."
             )
+
+    def _stamp_replicates(self) -> None:
+        """Store the run's digest in every replicate of a checkpoint written before
+        replicates carried it (checked as they were then; damaged ones are removed)."""
+        for b in self.finished():
+            replicate = self.read(b, stamped=False)
+            if replicate is not None:
+                self.write(b, *replicate)
 
     def _write_manifest(self) -> None:
         text = json.dumps(self.manifest, indent=2, sort_keys=True) + "\n"
@@ -334,41 +364,57 @@ class Checkpoint:
         return sorted(out)
 
     def write(self, b: int, keys: np.ndarray, labels: np.ndarray) -> None:
-        """Store replicate ``b`` (pair keys and labels, see :func:`causalcal.edges.pair_index`)."""
+        """Store replicate ``b`` (pair keys and labels, see :func:`causalcal.edges.pair_index`)
+        with its index and the run's digest."""
         keys = np.asarray(keys, dtype=np.int64)
         labels = np.asarray(labels, dtype=np.int8)
         with atomic_write(self.replicate_path(b), "wb") as handle:
-            np.savez(handle, replicate=np.int64(b), keys=keys, labels=labels)
+            np.savez(handle, replicate=np.int64(b), run=np.str_(run_digest(self.manifest)),
+                     keys=keys, labels=labels)
 
-    def read(self, b: int) -> tuple[np.ndarray, np.ndarray] | None:
+    def read(self, b: int, stamped: bool = True) -> tuple[np.ndarray, np.ndarray] | None:
         """Replicate ``b``'s ``(keys, labels)``; ``None`` (file removed, with a warning)
-        if the file is unreadable or inconsistent, so the replicate is simply redone."""
+        if the file is unreadable or inconsistent, holds another replicate or (with
+        ``stamped``) does not carry this run's digest, so the replicate is simply redone."""
         path = self.replicate_path(b)
         try:
-            with np.load(path, allow_pickle=False) as z:
-                stored_b = int(z["replicate"])
-                keys = np.asarray(z["keys"], dtype=np.int64)
-                labels = np.asarray(z["labels"], dtype=np.int8)
-            total = n_pairs(int(self.manifest["n_vars"]))
-            ok = (
-                stored_b == b
-                and keys.shape == labels.shape
-                and keys.ndim == 1
-                and (len(keys) == 0 or (keys.min() >= 0 and keys.max() < total))
-                and np.all((labels >= 1) & (labels <= 3))
-                and np.all(np.diff(keys) > 0)
-            )
-            if not ok:
-                raise InputError("inconsistent contents")
+            run, keys, labels = _load_replicate(path, b, int(self.manifest["n_vars"]))
         except Exception as err:  # noqa: BLE001 - any damage means "redo this replicate"
-            warnings.warn(
-                f"checkpoint {self.path}: replicate file {path.name} is damaged ({err}); "
-                "it will be recomputed",
-                stacklevel=2,
-            )
-            path.unlink(missing_ok=True)
-            return None
-        return keys, labels
+            problem = f"is damaged ({err})"
+        else:
+            if not stamped or run == run_digest(self.manifest):
+                return keys, labels
+            problem = ("was not made by this run (it carries another run's seed, data, "
+                       "search or options, or no run identity)")
+        warnings.warn(f"checkpoint {self.path}: replicate file {path.name} {problem}; it "
+                      "will be recomputed", stacklevel=2)
+        path.unlink(missing_ok=True)
+        return None
+
+
+def _load_replicate(path: Path, b: int, n_vars: int) -> tuple[str | None, np.ndarray,
+                                                                np.ndarray]:
+    """``(run digest or None, keys, labels)`` of replicate file ``path``, which must hold
+    replicate ``b`` over ``n_vars`` variables; an exception if it does not."""
+    check_npz_sizes(path)
+    with np.load(path, allow_pickle=False) as z:
+        stored_b = int(z["replicate"])
+        run = str(z["run"]) if "run" in z.files else None
+        keys = np.asarray(z["keys"], dtype=np.int64)
+        labels = np.asarray(z["labels"], dtype=np.int8)
+    if stored_b != b:
+        raise InputError(f"it holds replicate {stored_b}")
+    total = n_pairs(n_vars)
+    ok = (
+        keys.shape == labels.shape
+        and keys.ndim == 1
+        and (len(keys) == 0 or (keys.min() >= 0 and keys.max() < total))
+        and np.all((labels >= 1) & (labels <= 3))
+        and np.all(np.diff(keys) > 0)
+    )
+    if not ok:
+        raise InputError("inconsistent contents")
+    return run, keys, labels
 
 
 def feed_replicates(checkpoint: str | os.PathLike, data: DiscreteData, sink: Any, *,

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from causalcal._io import atomic_write, read_csv_file, read_npz_arrays
+from causalcal._io import atomic_write, check_npz_sizes, parse_json, read_csv_file, read_npz_arrays
 from causalcal.errors import InputError
 from causalcal.pairs import swap_directions
 
@@ -84,9 +84,16 @@ def _current_entry(path: Path) -> dict | None:
     digest = _file_digest(path)
     for entry in (meta, meta.get("previous")):
         if isinstance(entry, dict) and entry.get("sha256") in (digest, None):
-            names = entry.get("names", meta["names"])
-            return _entry(names, int(entry.get("n_boot", 0)), bool(entry.get("frequencies")),
-                          digest, int(entry.get("n_rows", -1)), entry.get("provenance"))
+            names, n_boot = entry.get("names", meta["names"]), int(entry.get("n_boot", 0))
+            frequencies = bool(entry.get("frequencies"))
+            if frequencies and entry.get("sha256") is None:  # version 1: by the values
+                try:
+                    frame = read_csv_file(path, comments=True, allow_nul=True)[1]
+                except InputError:
+                    frame = None
+                frequencies = frame is not None and _on_frequency_grid(frame, n_boot)
+            return _entry(names, n_boot, frequencies, digest, int(entry.get("n_rows", -1)),
+                          entry.get("provenance"))
     return None
 
 
@@ -126,9 +133,10 @@ def _read_sidecar(path: Path) -> dict | None:
     if not side.exists():
         return None
     try:
-        meta = json.loads(side.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as err:
+        text = side.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
         raise InputError(f"{side}: not a JSON file ({err})") from None
+    meta = parse_json(text, side)
     if not isinstance(meta, dict) or meta.get("format") != SIDECAR_FORMAT:
         raise InputError(f"{side}: not a causalcal metadata file (no format "
                          f"{SIDECAR_FORMAT!r})")
@@ -177,18 +185,20 @@ def read_npz(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int, dict |
         what = "it is empty" if not magic else "it is not a zip archive"
         raise InputError(f"{path}: not a .npz file ({what})")
     try:
+        check_npz_sizes(path)
         with np.load(path, allow_pickle=False) as z:
             missing = [k for k in ("pairs", "probs", "n_boot") if k not in z.files]
             if missing or not ({"names", "names_json"} & set(z.files)):
                 raise InputError(f"{path}: not an edge-probabilities file (arrays "
                                  f"{', '.join(z.files) or 'none'})")
             if "names_json" in z.files:
-                names = json.loads(str(z["names_json"]))
+                names = parse_json(str(z["names_json"]), f"{path}: 'names_json'")
                 if not isinstance(names, list):
                     raise InputError(f"{path}: 'names_json' is not a JSON list of names")
             else:
                 names = [str(n) for n in z["names"]]
-            provenance = (_provenance(json.loads(str(z["provenance_json"])), path)
+            provenance = (_provenance(parse_json(str(z["provenance_json"]),
+                                                 f"{path}: 'provenance_json'"), path)
                           if "provenance_json" in z.files else None)
             return names, z["pairs"], z["probs"], int(z["n_boot"]), provenance
     except InputError:
@@ -269,12 +279,16 @@ def _sidecar_entry(path: Path, frame) -> dict | None:
     other content (the CSV was edited, or replaced by another program) is stale: its
     names are kept if they cover the CSV's, its values are not rounded, with a warning."""
     meta = _read_sidecar(path)
-    if meta is None or "sha256" not in meta:
-        return meta  # no sidecar, or one of version 1 (no checksum)
-    digest = _file_digest(path)
-    for entry in (meta, meta.get("previous")):
-        if isinstance(entry, dict) and entry.get("sha256") == digest:
-            return entry
+    if meta is None:
+        return None
+    if "sha256" not in meta:  # version 1: no checksum, so the values are the check
+        if not meta.get("frequencies") or _on_frequency_grid(frame, int(meta["n_boot"])):
+            return meta
+    else:
+        digest = _file_digest(path)
+        for entry in (meta, meta.get("previous")):
+            if isinstance(entry, dict) and entry.get("sha256") == digest:
+                return entry
     written: set = set()
     if {"a", "b"} <= set(frame.columns):
         written = set(frame["a"].dropna()).union(frame["b"].dropna())
@@ -285,17 +299,29 @@ def _sidecar_entry(path: Path, frame) -> dict | None:
     return {"names": names, "n_boot": meta.get("n_boot", 0), "frequencies": False}
 
 
+def _on_frequency_grid(frame, n_boot: int) -> bool:
+    """True if every probability in ``frame`` is a multiple of 1/``n_boot`` as
+    :func:`write_csv` prints it (8 significant digits): what a version-1 sidecar's
+    ``frequencies`` promises of the CSV it was written with."""
+    import pandas as pd
+
+    if n_boot < 1 or not set(PROBABILITY_COLUMNS) <= set(frame.columns):
+        return False
+    values = frame[list(PROBABILITY_COLUMNS)].apply(pd.to_numeric, errors="coerce")
+    values = values.to_numpy(np.float64).ravel()
+    values = values[~np.isnan(values)]
+    printed = [float(f"{v:.8g}") for v in np.round(values * n_boot) / n_boot]
+    return bool(np.array_equal(printed, values))
+
+
 def _csv_header(path: Path, comments: list[str]) -> tuple[list[str] | None, int]:
     """Variable names and n_boot from the ``# names=…`` and ``# … n_boot=N`` lines."""
     names, n_boot = None, 0
     for line in comments:
         if line.startswith(" names="):
             value = line[len(" names="):]
-            try:
-                names = json.loads(value) if value.startswith("[") else value.split("\t")
-            except ValueError as err:
-                raise InputError(f"{path}: the '# names=' line is not a JSON list "
-                                 f"({err})") from None
+            names = (parse_json(value, f"{path}: the '# names=' line")
+                     if value.startswith("[") else value.split("\t"))
             if not all(isinstance(n, str) for n in names):
                 raise InputError(f"{path}: the '# names=' line must list strings")
         elif "n_boot=" in line:

@@ -10,8 +10,11 @@ read through :func:`input_file` / :func:`read_text`, whose errors name the file.
 from __future__ import annotations
 
 import codecs
+import errno
+import json
 import os
 import socket
+import stat
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -25,9 +28,11 @@ __all__ = [
     "TMP_PREFIX",
     "atomic_write",
     "check_output_dir",
+    "check_npz_sizes",
     "check_output_file",
     "input_file",
     "check_text_file",
+    "parse_json",
     "read_csv_file",
 ]
 
@@ -155,7 +160,8 @@ def check_output_file(path: str | os.PathLike, what: str = "output") -> Path:
     a parent is a file, or its folder is read-only. Creates nothing."""
     path = Path(path)
     label = f"{what} {path}"
-    if path.is_dir():
+    mode = _mode(path, label)  # a symbolic link loop would fail the write at the end
+    if mode is not None and stat.S_ISDIR(mode):
         raise InputError(f"{label}: is a folder, not a file")
     _probe_folder(path.parent if str(path.parent) else Path("."), label)
     return path
@@ -165,23 +171,69 @@ def check_output_dir(path: str | os.PathLike, what: str = "output folder") -> Pa
     """Fail early (``InputError``) if folder ``path`` cannot be created or written to."""
     path = Path(path)
     label = f"{what} {path}"
-    if path.exists() and not path.is_dir():
+    mode = _mode(path, label)
+    if mode is not None and not stat.S_ISDIR(mode):
         raise InputError(f"{label}: exists and is not a folder")
     _probe_folder(path, label)
     return path
+
+
+def _mode(path: Path, label: str) -> int | None:
+    """``path``'s file mode (links followed); ``None`` if nothing is there. A path that
+    cannot be looked at (a symbolic link loop, say) is an ``InputError`` naming ``label``."""
+    try:
+        return os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):  # a parent that is a file: no such path
+        return None
+    except OSError as err:
+        raise InputError(f"{label}: {_stat_problem(err)}") from None
 
 
 # ------------------------------------------------------------------------ reading
 def input_file(path: str | os.PathLike) -> Path:
     """``path`` as a Path if it is an existing, readable file; else an ``InputError``."""
     path = Path(path)
-    if not path.exists():
+    mode = _mode(path, str(path))
+    if mode is None:
         raise MissingFileError(f"{path}: no such file")
-    if path.is_dir():
+    if stat.S_ISDIR(mode):
         raise InputError(f"{path}: is a folder, not a file")
+    if not stat.S_ISREG(mode):
+        raise InputError(f"{path}: is {_special_kind(mode)}, not a regular file; causalcal "
+                         "reads files it can read twice: save the content to a file")
     if not os.access(path, os.R_OK):
         raise InputError(f"{path}: permission denied")
     return path
+
+
+def _stat_problem(err: OSError) -> str:
+    """Why a path cannot be looked at, in words."""
+    if err.errno == errno.ELOOP:
+        return "a loop of symbolic links (a link that leads back to itself)"
+    return err.strerror or str(err)
+
+
+def _special_kind(mode: int) -> str:
+    """What a file that is neither a folder nor a regular file is."""
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a special file"
+
+
+def parse_json(text: str, where: str | os.PathLike) -> object:
+    """``json.loads(text)``; bad JSON, or JSON nested too deeply for Python's parser, is an
+    ``InputError`` naming ``where``."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise InputError(f"{where}: JSON nested too deeply to read (a crafted or damaged "
+                         "file)") from None
+    except ValueError as err:
+        raise InputError(f"{where}: not valid JSON ({err})") from None
 
 
 def check_text_file(path: str | os.PathLike, allow_nul: bool = False) -> Path:
@@ -214,6 +266,43 @@ def check_text_file(path: str | os.PathLike, allow_nul: bool = False) -> Path:
     return path
 
 
+#: The most a DEFLATE stream expands (1032:1), with slack for headers: a member of a zip
+#: archive that claims to expand more is crafted.
+_MAX_DEFLATE_RATIO = 1100
+
+
+def check_npz_sizes(path: str | os.PathLike) -> None:
+    """Refuse (``InputError`` naming ``path``) a ``.npz`` archive whose arrays declare more
+    data than the archive holds (a crafted header would otherwise make ``numpy.load``
+    allocate it), before any array is loaded. Reads only the zip directory and each
+    array's ``.npy`` header (:mod:`numpy.lib.format`)."""
+    import zipfile
+
+    import numpy as np
+    from numpy.lib import format as npy
+
+    with zipfile.ZipFile(path) as archive:
+        for info in archive.infolist():
+            name = info.filename.removesuffix(".npy")
+            if (info.compress_type != zipfile.ZIP_STORED
+                    and info.file_size > _MAX_DEFLATE_RATIO * info.compress_size + 4096):
+                raise InputError(f"{path}: array {name!r} claims {info.file_size} bytes "
+                                 f"packed into {info.compress_size}; a damaged or crafted "
+                                 "file")
+            if not info.filename.endswith(".npy"):
+                continue
+            with archive.open(info) as member:
+                version = npy.read_magic(member)
+                read_header = (npy.read_array_header_1_0 if version == (1, 0)
+                               else npy.read_array_header_2_0)
+                shape, _, dtype = read_header(member)
+            declared = int(np.prod(shape, dtype=object)) * dtype.itemsize
+            if declared > info.file_size:
+                raise InputError(f"{path}: array {name!r} declares shape {shape} of "
+                                 f"{dtype} ({declared} bytes) but the file holds "
+                                 f"{info.file_size} bytes for it; a damaged or crafted file")
+
+
 def read_npz_arrays(path: str | os.PathLike, *names: str,
                     optional: tuple[str, ...] = ()) -> dict:
     """The arrays ``names`` (and those of ``optional`` that exist) of a ``.npz`` file,
@@ -225,6 +314,7 @@ def read_npz_arrays(path: str | os.PathLike, *names: str,
 
     path = input_file(path)
     try:
+        check_npz_sizes(path)
         with np.load(path, allow_pickle=False) as archive:
             missing = [n for n in names if n not in archive.files]
             if missing:

@@ -26,10 +26,11 @@ import os
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from xml.etree.ElementTree import ParseError
 
 import networkx as nx
 
-from causalcal._io import atomic_write
+from causalcal._io import atomic_write, input_file, parse_json
 from causalcal.errors import InputError
 from causalcal.graph import PDAG
 
@@ -233,11 +234,10 @@ def read_graph(path: str | os.PathLike) -> PDAG:
     ``.json``: what :func:`write_graph` writes."""
     suffix = _suffix(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        from causalcal.errors import MissingFileError
-
-        raise MissingFileError(f"{path}: no such file") from None
+        text = input_file(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text; not a {suffix[1:]} graph file") from None
+    doc = parse_json(text, path) if suffix == ".json" else None
     try:
         if suffix == ".gml":
             return from_networkx(nx.parse_gml(text.splitlines()))
@@ -245,9 +245,11 @@ def read_graph(path: str | os.PathLike) -> PDAG:
             return from_networkx(nx.parse_graphml(text))
         if suffix == ".dot":
             return from_networkx(_parse_dot(text))
-        return _parse_json(json.loads(text))
-    except (ValueError, KeyError, TypeError, nx.NetworkXError) as err:
-        raise InputError(f"{path}: not a {suffix[1:]} graph file: {err}") from None
+        return _parse_json(doc)
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError,
+            nx.NetworkXError, ParseError) as err:
+        reason = "nested too deeply" if isinstance(err, RecursionError) else err
+        raise InputError(f"{path}: not a {suffix[1:]} graph file: {reason}") from None
 
 
 def _unquote(text: str) -> str:

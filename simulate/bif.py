@@ -174,14 +174,14 @@ def _pgmpy_lacks_example(key: str) -> bool:
 def load_network(name: str) -> BayesianNetwork:
     """A standard benchmark network by name, e.g. ``load_network("alarm")``.
 
-    Shipped networks (:func:`available_networks`) load offline from JSON. Any other
-    name is tried with pgmpy's ``example_models.load_model("bnlearn/<name>")``
+    Shipped networks (:func:`available_networks`) load offline from JSON; a name is
+    never read as a path (a network file loads with :meth:`BayesianNetwork.load`). Any
+    other name is tried with pgmpy's ``example_models.load_model("bnlearn/<name>")``
     (needs the ``bif`` extra; recent pgmpy downloads the file from the Hugging Face Hub).
     """
     key = str(name).strip().lower()
-    path = _network_dir() / f"{key}.json"
-    if path.is_file():
-        return BayesianNetwork.load(path)
+    if key in available_networks():  # a shipped name, never a path (no '../')
+        return BayesianNetwork.load(_network_dir() / f"{key}.json")
     shipped = ", ".join(available_networks()) or "none"
     if _pgmpy_lacks_example(key):
         raise InputError(

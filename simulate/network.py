@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from causalcal._io import atomic_write, input_file
+from causalcal._io import atomic_write, input_file, parse_json
 from causalcal._progress import progress as progress_report
 from causalcal._validation import check_unique_names, warn_formula_names
 from causalcal.data import DiscreteData, smallest_int_dtype
@@ -351,10 +351,10 @@ class BayesianNetwork:
         """Read a network written by :meth:`save`."""
         path = input_file(path)
         try:
-            with open(path, encoding="utf-8") as handle:
-                d = json.load(handle)
-        except (json.JSONDecodeError, UnicodeDecodeError) as err:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as err:
             raise InputError(f"{path}: not valid JSON ({err})") from None
+        d = parse_json(text, path)
         return cls.from_dict(d, source=str(path))
 
 

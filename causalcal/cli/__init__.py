@@ -222,6 +222,35 @@ def _raise_terminated(signum, frame) -> None:
     raise Terminated()
 
 
+def _release_workers() -> None:
+    """Stop the worker processes joblib keeps for reuse (loky's reusable executor, if a
+    command started one) and free their semaphores and memory-mapping folders now,
+    rather than in the interpreter's exit handlers."""
+    import gc
+
+    loky = sys.modules.get("joblib.externals.loky.reusable_executor")
+    executor = getattr(loky, "_executor", None)
+    if executor is None:
+        return
+    stop = getattr(executor, "terminate", None) or executor.shutdown  # joblib's: folders too
+    stop()
+    with getattr(loky, "_executor_lock", contextlib.nullcontext()):
+        if loky._executor is executor:
+            loky._executor = None  # its semaphores are unregistered once it is collected
+    del executor
+    gc.collect()
+
+
+def _release_workers_noting_sigterm() -> bool:
+    """After a command has finished: :func:`_release_workers` with SIGTERM noted instead
+    of raised (the caller's context restores the handler); whether one came."""
+    received: list[int] = []
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda signum, frame: received.append(signum))
+    _release_workers()
+    return bool(received)
+
+
 @contextlib.contextmanager
 def _terminate_as_interrupt():
     """While a command runs in the main thread, SIGTERM raises :class:`Terminated`."""
@@ -237,7 +266,10 @@ def _terminate_as_interrupt():
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; errors are one line ``causalcal <command>: error: <message>``,
-    exit code 2 for bad input or arguments, 1 for a failed run."""
+    exit code 2 for bad input or arguments, 1 for a failed run. SIGTERM is handled as
+    Ctrl-C while the command runs (exit 143, partial files left as they were); once it has
+    finished, its worker processes are stopped before returning, and a SIGTERM meanwhile
+    is one line saying the output is complete, exit 143 (docs/design.md §10)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if not argv or argv[0] not in COMMANDS:
@@ -258,7 +290,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     with warnings.catch_warnings(), _terminate_as_interrupt():
         warnings.showwarning = _warning_printer()
         try:
-            return int(module.run(args) or 0)
+            code = int(module.run(args) or 0)
+            if _release_workers_noting_sigterm():  # its output is complete: say so, exit 143
+                print(f"causalcal {name}: terminated (SIGTERM) after it had finished; the "
+                      "files it wrote are complete", file=sys.stderr)
+                return 143
+            return code
         except KeyboardInterrupt as err:
             how = "terminated (SIGTERM)" if isinstance(err, Terminated) else "interrupted"
             print(f"causalcal {name}: {how}; files being written were left as they were",

@@ -54,6 +54,8 @@ def _describe_json(path: Path) -> str:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError):
         return "a file that is not JSON"
+    except RecursionError:
+        return "JSON nested too deeply to read (a crafted or damaged file)"
     if not isinstance(doc, dict):
         return "a JSON file"
     fmt = doc.get("format")

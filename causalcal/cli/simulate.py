@@ -19,6 +19,7 @@ Writes into --out:
 from __future__ import annotations
 
 import argparse
+import os
 
 from causalcal.cli import CLIError
 
@@ -27,7 +28,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     src = parser.add_argument_group("network (choose one)")
     src.add_argument("--nodes", type=int, help="number of variables of a random network")
     src.add_argument("--edges", type=int, help="number of edges of a random network")
-    src.add_argument("--network", metavar="NAME", help="a shipped benchmark network, e.g. alarm")
+    src.add_argument("--network", metavar="NAME",
+                     help="a shipped benchmark network by name, e.g. alarm (see "
+                          "--list-networks), or a network.json file given as a path (one "
+                          "with a '/' or ending in .json); the output says which was used")
     src.add_argument("--bif", metavar="FILE", help="a BIF file (needs the 'bif' extra: pgmpy)")
     src.add_argument("--load", metavar="FILE", help="a network.json written earlier")
     src.add_argument("--list-networks", action="store_true",
@@ -53,9 +57,29 @@ def _plan_files(args: argparse.Namespace, out) -> None:
     plan = FilePlan(args.force)
     plan.read("--bif", args.bif)
     plan.read("--load", args.load)
+    if args.network and _is_file_path(args.network):
+        plan.read("--network", args.network)
     for name in ("network.json", "data.csv", "truth.csv"):
         plan.write(f"--out's {name}", out / name, NEW)
     plan.check()
+
+
+def _is_file_path(network: str) -> bool:
+    """``--network`` names a file (a path with a folder, or a .json file), not a shipped
+    network."""
+    return "/" in network or os.sep in network or network.lower().endswith(".json")
+
+
+def _network(name: str):
+    """``--network``: the network and what it is, in words (a shipped one, one of
+    pgmpy's, or a file)."""
+    from causalcal.simulate import BayesianNetwork, available_networks, load_network
+
+    if _is_file_path(name):
+        return BayesianNetwork.load(name), f"network file {name}"
+    shipped = name.strip().lower() in available_networks()
+    net = load_network(name)
+    return net, f"{'shipped' if shipped else 'pgmpy bnlearn'} network {name.strip().lower()}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,7 +93,6 @@ def run(args: argparse.Namespace) -> int:
         BayesianNetwork,
         available_networks,
         from_bif,
-        load_network,
         random_network,
     )
 
@@ -94,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
     out = check_output_dir(args.out, "--out")
     _plan_files(args, out)
 
+    source = ""
     seed_seq = np.random.SeedSequence(args.seed)
     net_seed, data_seed = seed_seq.spawn(2)
     if random_given:
@@ -103,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
                              max_in_degree=args.max_in_degree, progress=progress)
         net.meta["seed"] = args.seed
     elif args.network:
-        net = load_network(args.network)
+        net, source = _network(args.network)
     elif args.bif:
         try:
             net = from_bif(args.bif)
@@ -125,7 +149,8 @@ def run(args: argparse.Namespace) -> int:
     with atomic_write(out / "truth.csv", newline="", encoding="utf-8") as handle:
         truth.to_csv(handle, index=False)
     print(
-        f"{net.n_vars} variables, {net.n_edges} edges (CPDAG: {cpdag.n_directed} directed, "
+        f"{source + ': ' if source else ''}{net.n_vars} variables, {net.n_edges} edges "
+        f"(CPDAG: {cpdag.n_directed} directed, "
         f"{cpdag.n_undirected} undirected), {args.samples} samples -> "
         f"{out / 'network.json'}, {out / 'data.csv'}, {out / 'truth.csv'}"
     )

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -288,6 +290,63 @@ def test_damaged_replicate_file_is_recomputed(data, tmp_path):
                                              checkpoint=ckpt, progress=False)
     assert again == full
     assert (ckpt / "rep-000002.npz").stat().st_size > 100
+
+
+def test_a_replicate_of_another_run_is_recomputed(data, tmp_path):
+    """Issue 42 item 1: a replicate file copied from another run's checkpoint (another
+    seed, so different multiplicities) is recomputed with a warning, never counted."""
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    full = bootstrap_edge_probabilities(data, n_boot=4, search=threshold_search, seed=1,
+                                        checkpoint=ours, progress=False)
+    bootstrap_edge_probabilities(data, n_boot=4, search=threshold_search, seed=2,
+                                 checkpoint=theirs, progress=False)
+    for b in (0, 3):
+        shutil.copyfile(theirs / f"rep-{b:06d}.npz", ours / f"rep-{b:06d}.npz")
+    with pytest.warns(UserWarning, match="was not made by this run") as record:
+        again = bootstrap_edge_probabilities(data, n_boot=4, search=threshold_search, seed=1,
+                                             checkpoint=ours, progress=False)
+    assert again == full
+    said = " ".join(str(w.message) for w in record)
+    assert "rep-000000.npz" in said and "rep-000003.npz" in said
+    with warnings.catch_warnings():  # the recomputed replicates carry this run's identity
+        warnings.simplefilter("error")
+        assert bootstrap_edge_probabilities(data, n_boot=4, search=failing_search_named(),
+                                            seed=1, checkpoint=ours, progress=False) == full
+
+
+def failing_search_named():
+    """:func:`failing_search` under :func:`threshold_search`'s name (a checkpoint's runs
+    are identified by the search's name): the search must not run at all."""
+    def threshold_search(data, weights=None, **options):
+        raise AssertionError("the search must not run: every replicate is in the checkpoint")
+
+    threshold_search.__module__ = globals()["threshold_search"].__module__
+    threshold_search.__qualname__ = "threshold_search"
+    return threshold_search
+
+
+def test_a_checkpoint_of_unstamped_replicates_is_reused(data, tmp_path):
+    """A checkpoint written before replicates carried the run's digest is reused (its
+    manifest vouches for them, as before) and its replicates are stamped on opening."""
+    ckpt = tmp_path / "ck"
+    full = bootstrap_edge_probabilities(data, n_boot=3, search=threshold_search, seed=5,
+                                        checkpoint=ckpt, progress=False)
+    manifest = json.loads((ckpt / "manifest.json").read_text())
+    del manifest["replicate_identity"]
+    (ckpt / "manifest.json").write_text(json.dumps(manifest))
+    for b in range(3):
+        with np.load(ckpt / f"rep-{b:06d}.npz") as z:
+            old = {k: z[k] for k in z.files if k != "run"}
+        np.savez(ckpt / f"rep-{b:06d}.npz", **old)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        again = bootstrap_edge_probabilities(data, n_boot=3, search=failing_search_named(),
+                                             seed=5, checkpoint=ckpt, progress=False)
+    assert again == full
+    assert "replicate_identity" in json.loads((ckpt / "manifest.json").read_text())
+    for b in range(3):
+        with np.load(ckpt / f"rep-{b:06d}.npz") as z:
+            assert "run" in z.files
 
 
 def test_mismatched_checkpoint_is_refused(data, tmp_path):

@@ -130,3 +130,32 @@ def test_cli_device_option_runs_the_torch_path(csv, tmp_path, capsys):
     assert main(["bootstrap", str(csv), "--n-boot", "1", "--out", str(out), "-q",
                  "--device", "tpu"]) == 2
     assert "device" in capsys.readouterr().err
+
+
+def one_argument_search(data):
+    raise AssertionError("a search of the wrong signature must be refused before the run")
+
+
+def keyword_weights_search(data, *, weights, **options):
+    raise AssertionError("a search of the wrong signature must be refused before the run")
+
+
+@pytest.mark.parametrize("search", ["one_argument_search", "keyword_weights_search"])
+def test_a_plug_in_of_the_wrong_signature_is_refused_before_the_run(csv, tmp_path, capsys,
+                                                                     monkeypatch, search):
+    """Issue 42 item 5: ``--search MODULE:FUNCTION`` must be callable as the documented
+    ``search(data, weights, **options)``; one that is not is exit 2 naming it, before the
+    data are read or any replicate runs."""
+    import causalcal.cli.bootstrap as command
+
+    def never(*args, **kwargs):
+        raise AssertionError("the data were read although the search cannot be called")
+
+    monkeypatch.setattr(command, "load_data", never)
+    name = f"{__name__}:{search}"
+    rc = main(["bootstrap", str(csv), "--n-boot", "2", "--out", str(tmp_path / "p.npz"),
+               "--search", name, "-q"])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    assert f"search '{name}' cannot be called as search(data, weights, **options)" in err
+    assert not (tmp_path / "p.npz").exists()

@@ -85,3 +85,27 @@ def test_errors_exit_2(tmp_path, capsys, args, message):
 def test_list_networks(capsys):
     assert main(["simulate", "--list-networks"]) == 0
     assert "alarm" in capsys.readouterr().out.split()
+
+
+def test_network_is_a_shipped_name_or_an_explicit_file(tmp_path, capsys, monkeypatch):
+    """Issue 42 item 5: ``--network`` reads a shipped network by name or a file given as
+    a path, and says which; a name is never a path relative to the shipped folder."""
+    import os
+
+    from causalcal.errors import InputError
+    from causalcal.simulate.bif import _network_dir
+
+    asia = load_network("asia")
+    asia.save(tmp_path / "mine.json")
+    relative = os.path.relpath(tmp_path / "mine", _network_dir())  # ../../…/mine
+    with pytest.raises(InputError, match="unknown network"):
+        load_network(relative)
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["simulate", "--network", "./mine.json", "--samples", "20", "--out", "a"]) == 0
+    assert capsys.readouterr().out.startswith("network file ./mine.json: 8 variables")
+    assert main(["simulate", "--network", "Asia", "--samples", "20", "--out", "b"]) == 0
+    assert capsys.readouterr().out.startswith("shipped network asia: 8 variables")
+    assert (tmp_path / "a" / "data.csv").read_bytes() == (tmp_path / "b" / "data.csv").read_bytes()
+    assert main(["simulate", "--network", "./missing.json", "--samples", "20", "--out", "c"]) == 2
+    assert "missing.json: no such file" in capsys.readouterr().err
