@@ -50,6 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="equivalent sample size of the Dirichlet prior (1), split "
                              "evenly over each node's parent configurations and states")
     parser.add_argument("--out", "-o", required=True, help="the network: a .bif file")
+    parser.add_argument("--quiet", action="store_true",
+                        help="do not list the bins of binned columns (warnings still show)")
     parser.add_argument("--max-arity", type=int, default=20,
                         help="most categories a column may have (20), as for bootstrap")
     add_data_arguments(parser)

@@ -130,7 +130,7 @@ def test_fit_command(tmp_path, capsys):
     assert lower.startswith("lt_") and upper.startswith("ge_") and "_" in middle
     # the averaged network written by bootstrap --graph gives the same file
     assert main(["fit", str(tmp_path / "data.csv"), *binned, "--structure",
-                 str(tmp_path / "net.json"), "--ess", "4", "--out",
+                 str(tmp_path / "net.json"), "--ess", "4", "--quiet", "--out",
                  str(tmp_path / "net2.bif")]) == 0
     assert (tmp_path / "net2.bif").read_text() == (tmp_path / "net.bif").read_text()
     for bad in (["--out", str(tmp_path / "net.txt")],  # not a .bif
