@@ -25,7 +25,7 @@ demo: $(VENV)/.installed
 	$(BIN)/causalcal demo --out demo-out
 
 test: $(VENV)/.installed
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=15
 
 # the suite without the tests marked slow (end-to-end runs, subprocesses): a quick check
 test-fast: $(VENV)/.installed
