@@ -228,15 +228,10 @@ class IdentityPriorFit:
 
     prior_sd: float = 2.0
 
-    def _fit_samples(self, p, y, weights, what) -> None:
-        if not 0 < self.eps < 0.5:
-            raise InputError(f"eps must be in (0, 0.5), got {self.eps!r}")
+    def _solve(self, x, y, w) -> tuple[float, float]:
         y = np.asarray(y, dtype=np.float64)
-        w = np.ones(len(y)) if weights is None else np.asarray(weights, dtype=np.float64)
-        if not (w * y).sum() or not (w * (1 - y)).sum():
-            raise InputError(f"the map needs {what} pairs")
         w = w * (len(w) / w.sum())
-        X = np.column_stack([np.ones(len(y)), self._logit(p)])
+        X = np.column_stack([np.ones(len(y)), x])
         prior, precision = np.array([0.0, 1.0]), np.eye(2) / self.prior_sd ** 2
 
         def loss(theta):  # the negative log posterior and its gradient
@@ -250,7 +245,7 @@ class IdentityPriorFit:
             return (X * (w * q * (1 - q))[:, None]).T @ X + precision
 
         theta = minimize(loss, prior, jac=True, hess=hessian, method="trust-exact").x
-        self.intercept_, self.slope_ = float(theta[0]), float(theta[1])
+        return float(theta[0]), float(theta[1])
 
 
 class DesignedAdjacency(IdentityPriorFit, SimulatedAdjacency):

@@ -164,9 +164,12 @@ class LogitLinearMap(BaseEstimator):
         w = np.ones(len(y)) if weights is None else np.asarray(weights, dtype=np.float64)
         if not (w * y).sum() or not (w * (1 - y)).sum():
             raise InputError(f"the map needs {what} pairs")
-        model = LogisticRegression(C=1e4).fit(self._logit(p)[:, None], y, sample_weight=w)
-        self.slope_ = float(model.coef_[0, 0])
-        self.intercept_ = float(model.intercept_[0])
+        self.intercept_, self.slope_ = self._solve(self._logit(p), np.asarray(y), w)
+
+    def _solve(self, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[float, float]:
+        """``(intercept, slope)`` of the weighted logistic regression of ``y`` on ``x``."""
+        model = LogisticRegression(C=1e4).fit(x[:, None], y, sample_weight=w)
+        return float(model.intercept_[0]), float(model.coef_[0, 0])
 
     def map(self, p: np.ndarray) -> np.ndarray:
         """The fitted map of probabilities ``p`` (any shape)."""
