@@ -20,12 +20,15 @@ from causalcal.ancestry import (
     AncestralCounts,
     ancestral_bounds_from_edges,
     ancestral_relations_from_edges,
+    pag_ancestral_bounds,
 )
 from causalcal.data import DiscreteData
-from causalcal.edges import pair_from_index
+from causalcal.edges import EdgeProbabilities, pair_from_index
 from causalcal.errors import InputError
+from causalcal.pag_edges import PAGEdgeProbabilities
 
 from .checkpoint import feed_replicates
+from .search.registry import search_table
 
 __all__ = ["AncestralAccumulator", "checkpoint_ancestral_counts", "replicate_edges"]
 
@@ -42,21 +45,36 @@ def replicate_edges(keys: np.ndarray, labels: np.ndarray,
     return arcs, np.column_stack([i[undirected], j[undirected]])
 
 
+def _cpdag_relations(exact):
+    def relations(n_vars, keys, labels):
+        return exact(n_vars, *replicate_edges(keys, labels, n_vars))
+    return relations
+
+
+def _pag_relations(n_vars, keys, labels):
+    i, j = pair_from_index(np.asarray(keys, dtype=np.int64), n_vars)
+    return pag_ancestral_bounds(n_vars, np.column_stack([i, j]), labels)
+
+
 class AncestralAccumulator:
-    """Counts, per ordered pair (a, b), the replicates whose CPDAG makes a a definite and a
+    """Counts, per ordered pair (a, b), the replicates whose graph makes a a definite and a
     possible ancestor of b; ``add(keys, labels)`` as the other bootstrap sinks.
     ``knowledge``: the replicates were oriented further by background knowledge, so the
-    counts are of the bounds (definite: at most, possible: at least the exact ones)."""
+    counts are of the bounds (definite: at most, possible: at least the exact ones).
+    ``table``: what the replicates' labels are edge types of; a PAG's relations are
+    always counted as bounds (:func:`~causalcal.ancestry.pag_ancestral_bounds`)."""
 
-    def __init__(self, n_vars: int, n_boot: int, knowledge: bool = False) -> None:
+    def __init__(self, n_vars: int, n_boot: int, knowledge: bool = False,
+                 table: type[EdgeProbabilities] = EdgeProbabilities) -> None:
         if n_vars < 0 or n_boot < 1:
             raise InputError(f"need n_vars ≥ 0 and n_boot ≥ 1, got {n_vars}, {n_boot}")
         self.n_vars = int(n_vars)
         self.n_graphs = 0
         dtype = np.uint16 if n_boot <= np.iinfo(np.uint16).max else np.uint32
         self._max = int(n_boot)
-        self._relations = (ancestral_bounds_from_edges if knowledge
-                           else ancestral_relations_from_edges)
+        self._relations = (_pag_relations if issubclass(table, PAGEdgeProbabilities) else
+                           _cpdag_relations(ancestral_bounds_from_edges if knowledge
+                                            else ancestral_relations_from_edges))
         self._definite = np.zeros((self.n_vars, self.n_vars), dtype=dtype)
         self._possible = np.zeros((self.n_vars, self.n_vars), dtype=dtype)
 
@@ -64,8 +82,7 @@ class AncestralAccumulator:
         """Add one replicate (sorted unique pair keys and their labels 1–3)."""
         if self.n_graphs >= self._max:
             raise InputError(f"more than the {self._max} replicates announced")
-        definite, possible = self._relations(self.n_vars,
-                                             *replicate_edges(keys, labels, self.n_vars))
+        definite, possible = self._relations(self.n_vars, keys, labels)
         self._definite += definite
         self._possible += possible
         self.n_graphs += 1
@@ -81,7 +98,8 @@ def checkpoint_ancestral_counts(data: DiscreteData, checkpoint, *, n_boot: int, 
     arguments of the :func:`~causalcal.bootstrap.bootstrap_edge_probabilities` call that
     wrote it); no search is run. Equal to that call's ``ancestral=True`` counts (with
     knowledge, of the bounds; docs/design.md §6.1)."""
-    acc = AncestralAccumulator(data.n_vars, n_boot, search_options.get("knowledge") is not None)
+    acc = AncestralAccumulator(data.n_vars, n_boot, search_options.get("knowledge") is not None,
+                               search_table(search))
     feed_replicates(checkpoint, data, acc, n_boot=n_boot, seed=seed, search=search,
                     search_options=search_options)
     return acc.counts()

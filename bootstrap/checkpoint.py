@@ -48,6 +48,8 @@ from causalcal.data import DiscreteData
 from causalcal.edges import n_pairs
 from causalcal.errors import InputError
 
+from .search.registry import search_table
+
 __all__ = ["Checkpoint", "CheckpointMismatchError", "check_checkpoint_folder",
            "check_provenance", "data_fingerprint", "feed_replicates", "run_provenance",
            "search_identity"]
@@ -211,6 +213,8 @@ class Checkpoint:
     def __init__(self, path: str | os.PathLike, manifest: dict[str, Any]) -> None:
         self.path = Path(path)
         self.manifest = manifest
+        #: the largest edge-type label a replicate of this search holds (3: a CPDAG's)
+        self.max_label = 3
         self._lock_handle: Any = None
 
     # ------------------------------------------------------------------ open
@@ -245,6 +249,7 @@ class Checkpoint:
             "replicate_identity": REPLICATE_IDENTITY,
         }
         self = cls(path, wanted)
+        self.max_label = search_table(search).n_classes - 1
         self._acquire_lock()
         try:
             found = _read_marker(path)  # again, now that we hold the lock
@@ -378,7 +383,8 @@ class Checkpoint:
         ``stamped``) does not carry this run's digest, so the replicate is simply redone."""
         path = self.replicate_path(b)
         try:
-            run, keys, labels = _load_replicate(path, b, int(self.manifest["n_vars"]))
+            run, keys, labels = _load_replicate(path, b, int(self.manifest["n_vars"]),
+                                                self.max_label)
         except Exception as err:  # noqa: BLE001 - any damage means "redo this replicate"
             problem = f"is damaged ({err})"
         else:
@@ -392,8 +398,8 @@ class Checkpoint:
         return None
 
 
-def _load_replicate(path: Path, b: int, n_vars: int) -> tuple[str | None, np.ndarray,
-                                                                np.ndarray]:
+def _load_replicate(path: Path, b: int, n_vars: int,
+                    max_label: int = 3) -> tuple[str | None, np.ndarray, np.ndarray]:
     """``(run digest or None, keys, labels)`` of replicate file ``path``, which must hold
     replicate ``b`` over ``n_vars`` variables; an exception if it does not."""
     check_npz_sizes(path)
@@ -409,7 +415,7 @@ def _load_replicate(path: Path, b: int, n_vars: int) -> tuple[str | None, np.nda
         keys.shape == labels.shape
         and keys.ndim == 1
         and (len(keys) == 0 or (keys.min() >= 0 and keys.max() < total))
-        and np.all((labels >= 1) & (labels <= 3))
+        and np.all((labels >= 1) & (labels <= max_label))
         and np.all(np.diff(keys) > 0)
     )
     if not ok:

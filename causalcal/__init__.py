@@ -10,6 +10,8 @@ from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities, EdgeType
 from causalcal.graph import PDAG, apply_meek_rules, dag_to_cpdag, pdag_to_dag
 from causalcal.knowledge import Knowledge
+from causalcal.pag import PAG
+from causalcal.pag_edges import PAGEdgeProbabilities
 
 __all__ = [
     "__version__",
@@ -18,6 +20,8 @@ __all__ = [
     "EdgeProbabilities",
     "EdgeType",
     "Knowledge",
+    "PAG",
+    "PAGEdgeProbabilities",
     "PDAG",
     "apply_meek_rules",
     "dag_to_cpdag",

@@ -26,12 +26,17 @@ import numpy as np
 
 from causalcal._io import atomic_write, check_npz_sizes, parse_json, read_csv_file, read_npz_arrays
 from causalcal.errors import InputError
-from causalcal.pairs import swap_directions
+from causalcal.pairs import EDGE_SWAP, PAG_SWAP
 
-__all__ = ["PROBABILITY_COLUMNS", "SIDECAR_FORMAT", "read_csv", "read_npz", "seen_rows",
-           "sidecar_path", "write_csv"]
+__all__ = ["PAG_PROBABILITY_COLUMNS", "PROBABILITY_COLUMNS", "SIDECAR_FORMAT", "read_csv",
+           "read_npz", "seen_rows", "sidecar_path", "table_columns", "write_csv"]
 
 PROBABILITY_COLUMNS = ("p_none", "p_forward", "p_backward", "p_undirected")
+#: a PAG's edge types (causalcal.pairs.PAGEdgeType): the marks at a and at b
+PAG_PROBABILITY_COLUMNS = ("p_none", "p_circle_circle", "p_circle_arrow", "p_arrow_circle",
+                           "p_tail_arrow", "p_arrow_tail", "p_arrow_arrow")
+#: each table's columns and their permutation when a pair is written the other way round
+_SWAPS = {PROBABILITY_COLUMNS: EDGE_SWAP, PAG_PROBABILITY_COLUMNS: PAG_SWAP}
 SIDECAR_FORMAT = "causalcal.edge_probabilities"
 
 
@@ -97,9 +102,10 @@ def _current_entry(path: Path) -> dict | None:
     return None
 
 
-def _write_sidecar(path: Path, entry: dict, previous: dict | None) -> None:
+def _write_sidecar(path: Path, entry: dict, previous: dict | None,
+                   columns: tuple[str, ...]) -> None:
     meta = {"format": SIDECAR_FORMAT, "version": 2, "file": path.name,
-            "columns": ["a", "b", *PROBABILITY_COLUMNS], **entry}
+            "columns": ["a", "b", *columns], **entry}
     if previous is not None:
         meta["previous"] = previous
     with atomic_write(sidecar_path(path), "w", encoding="utf-8") as handle:
@@ -151,7 +157,8 @@ def _read_sidecar(path: Path) -> dict | None:
 
 
 def write_csv(path: str | os.PathLike, frames: Iterable, names: list[str], n_boot: int,
-              frequencies: bool, provenance: dict | None = None) -> None:
+              frequencies: bool, provenance: dict | None = None,
+              columns: tuple[str, ...] = PROBABILITY_COLUMNS) -> None:
     """Write the CSV ``path`` (the rows of ``frames``, one DataFrame after another under
     one header) and its sidecar as one unit.
 
@@ -170,9 +177,9 @@ def write_csv(path: str | os.PathLike, frames: Iterable, names: list[str], n_boo
                 rows += len(frame)
             entry = _entry(names, n_boot, frequencies, _handle_digest(handle), rows,
                            provenance)
-            _write_sidecar(path, entry, _current_entry(path))
+            _write_sidecar(path, entry, _current_entry(path), columns)
         try:
-            _write_sidecar(path, entry, None)
+            _write_sidecar(path, entry, None, columns)
         except OSError:
             pass  # the sidecar still describes the new CSV (and the old one)
 
@@ -227,21 +234,32 @@ def _provenance(value, where) -> dict | None:
     return value
 
 
+def table_columns(header) -> tuple[str, ...]:
+    """The probability columns of a table with the columns ``header``: a PAG's when it
+    has them all, else the CPDAG's edge types."""
+    return (PAG_PROBABILITY_COLUMNS if set(PAG_PROBABILITY_COLUMNS) <= set(header)
+            else PROBABILITY_COLUMNS)
+
+
 def read_csv(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int, dict | None]:
+    """Names, pairs, probabilities (columns :func:`table_columns` of the file's header),
+    n_boot and provenance."""
     # Only the leading '#' lines are comments: they are consumed here and pandas reads
     # the rest (its skiprows miscounts lines holding quotes), so a '#' inside a name
     # survives; names such as "NA" or "" stay names.
     comments, frame = read_csv_file(
         path, comments=True, allow_nul=True, dtype={"a": str, "b": str}, keep_default_na=False,
-        na_values={c: ["", "nan", "NaN"] for c in PROBABILITY_COLUMNS},
+        na_values={c: ["", "nan", "NaN"] for c in set(PROBABILITY_COLUMNS)
+                   | set(PAG_PROBABILITY_COLUMNS)},
     )
+    columns = table_columns(frame.columns)
     names, n_boot = _csv_header(path, comments)
     meta = _sidecar_entry(path, frame)
     provenance = None
     if meta is not None:
         names, n_boot = meta["names"], int(meta.get("n_boot", 0))
         provenance = _provenance(meta.get("provenance"), sidecar_path(path))
-    missing = [c for c in ("a", "b", *PROBABILITY_COLUMNS) if c not in frame.columns]
+    missing = [c for c in ("a", "b", *columns) if c not in frame.columns]
     if missing:
         raise InputError(f"{path}: missing columns {', '.join(missing)}")
     blank = np.flatnonzero(frame[["a", "b"]].isna().any(axis=1).to_numpy())
@@ -257,11 +275,11 @@ def read_csv(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int, dict |
     a = frame["a"].map(index).to_numpy(np.int64)
     b = frame["b"].map(index).to_numpy(np.int64)
     try:
-        probs = frame[list(PROBABILITY_COLUMNS)].to_numpy(np.float64)
+        probs = frame[list(columns)].to_numpy(np.float64)
     except (TypeError, ValueError) as err:
         raise InputError(f"{path}: probability columns must be numbers: {err}") from None
     swap = a > b
-    probs[swap] = swap_directions(probs[swap])
+    probs[swap] = probs[swap][:, list(_SWAPS[columns])]
     if meta is not None and meta.get("frequencies") and n_boot:
         probs = np.round(probs * n_boot) / n_boot  # multiples of 1/n_boot, printed to 8 digits
     pairs = np.column_stack([np.minimum(a, b), np.maximum(a, b)])
@@ -305,9 +323,10 @@ def _on_frequency_grid(frame, n_boot: int) -> bool:
     ``frequencies`` promises of the CSV it was written with."""
     import pandas as pd
 
-    if n_boot < 1 or not set(PROBABILITY_COLUMNS) <= set(frame.columns):
+    columns = table_columns(frame.columns)
+    if n_boot < 1 or not set(columns) <= set(frame.columns):
         return False
-    values = frame[list(PROBABILITY_COLUMNS)].apply(pd.to_numeric, errors="coerce")
+    values = frame[list(columns)].apply(pd.to_numeric, errors="coerce")
     values = values.to_numpy(np.float64).ravel()
     values = values[~np.isnan(values)]
     printed = [float(f"{v:.8g}") for v in np.round(values * n_boot) / n_boot]

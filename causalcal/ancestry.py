@@ -43,6 +43,7 @@ __all__ = [
     "ancestral_bounds_from_edges",
     "ancestral_relations",
     "ancestral_relations_from_edges",
+    "pag_ancestral_bounds",
     "causal_truth",
     "raw_causal_probabilities",
 ]
@@ -188,6 +189,60 @@ def _definite_in_components(n_vars: int, directed: np.ndarray, undirected: np.nd
             apart[u[far], w[far]] = 1.0
             rows = via[arcs].astype(np.float32)
             definite[a] |= ((apart @ rows) * rows).sum(axis=0) > 0
+
+
+#: the PAG edge types (causalcal.pairs.PAGEdgeType) of a pair i < j with no arrowhead at
+#: i (a possibly directed edge i ⇢ j), at j (j ⇢ i), with a circle at i, at j, and -->, <--
+_PAG_OPEN_AT_I, _PAG_OPEN_AT_J = (1, 2, 4), (1, 3, 5)
+_PAG_CIRCLE_AT_I, _PAG_CIRCLE_AT_J = (1, 2), (1, 3)
+
+
+def pag_ancestral_bounds(n_vars: int, pairs: np.ndarray,
+                         labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(definite, possible)`` bounds of the ancestral relations of a PAG given as pairs
+    ``(i, j)``, i < j, and :class:`~causalcal.pairs.PAGEdgeType` labels (docs/design.md
+    §6.1): ``definite[a, b]`` only where a is an ancestor of b in every MAG the PAG
+    represents, ``possible[a, b]`` wherever it is in at least one.
+
+    possible: a possibly directed path a ⇢ b (no arrowhead at the near end of any edge;
+    Zhang 2006, pcalg's ``possAn``). definite: a directed path a --> ⋯ --> b, or (to a
+    fixed point) a node with a circle on its edges to two non-adjacent nodes u, w that
+    are both definite ancestors of b (or b itself): a MAG with arrowheads at a on both
+    would add the unshielded collider u *-> a <-* w, so it orients a --> u or a --> w.
+    The definite bound misses some relations forced along uncovered paths (Roumpelaki et
+    al. 2016); both are sound."""
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    labels = np.asarray(labels, dtype=np.int64).reshape(-1)
+    i, j = pairs[:, 0], pairs[:, 1]
+    fwd, back = np.isin(labels, _PAG_OPEN_AT_I), np.isin(labels, _PAG_OPEN_AT_J)
+    possible = _reach_rows(n_vars, np.concatenate([i[fwd], j[back]]),
+                           np.concatenate([j[fwd], i[back]]), None)
+    arc_src = np.concatenate([i[labels == 4], j[labels == 5]])
+    arc_dst = np.concatenate([j[labels == 4], i[labels == 5]])
+    definite = _reach_rows(n_vars, arc_src, arc_dst, None)  # reflexive for now
+    circled = [[] for _ in range(n_vars)]  # circle at the node on its edge to the other
+    for a, b in zip(i[np.isin(labels, _PAG_CIRCLE_AT_I)].tolist(),
+                    j[np.isin(labels, _PAG_CIRCLE_AT_I)].tolist()):
+        circled[a].append(b)
+    for a, b in zip(j[np.isin(labels, _PAG_CIRCLE_AT_J)].tolist(),
+                    i[np.isin(labels, _PAG_CIRCLE_AT_J)].tolist()):
+        circled[a].append(b)
+    adjacent = np.zeros((n_vars, n_vars), dtype=bool)
+    adjacent[i, j] = adjacent[j, i] = True
+    apart = {a: [(u, w) for k, u in enumerate(nb) for w in nb[k + 1:] if not adjacent[u, w]]
+             for a, nb in enumerate(circled) if len(nb) > 1}
+    changed = bool(apart)
+    while changed:
+        seed = definite.copy()
+        for a, splits in apart.items():
+            for u, w in splits:
+                seed[a] |= definite[u] & definite[w]
+        changed = not np.array_equal(seed, definite)
+        definite = _reach_rows(n_vars, arc_src, arc_dst, seed) if changed else definite
+    np.fill_diagonal(definite, False)
+    possible |= definite  # already so: a directed path is possibly directed
+    np.fill_diagonal(possible, False)
+    return definite, possible
 
 
 def ancestral_relations(graph: PDAG) -> tuple[np.ndarray, np.ndarray]:

@@ -36,7 +36,6 @@ from causalcal.pairs import (
     pair_arguments,
     pair_from_index,
     pair_index,
-    swap_directions,
 )
 
 __all__ = [
@@ -65,8 +64,11 @@ class EdgeProbabilities:
     n_boot : number of bootstrap replicates behind the probabilities (0 if unknown).
     """
 
-    #: columns per pair
+    #: columns per pair, and their names in files and tables
     n_classes = 4
+    columns: tuple[str, ...] = PROBABILITY_COLUMNS
+    #: the graphs whose edge types these are
+    graph_type: type = PDAG
     #: values a replicate can add to a class (one edge type each)
     counts_per_replicate = 1
     #: the swap of the columns when a pair is written the other way round
@@ -88,11 +90,11 @@ class EdgeProbabilities:
         if pairs.size == 0:
             pairs = pairs.reshape(0, 2)
         if probs.size == 0:
-            probs = probs.reshape(0, 4)
+            probs = probs.reshape(0, self.n_classes)
         if pairs.ndim != 2 or pairs.shape[1] != 2:
             raise InputError(f"pairs must have shape (m, 2), got {pairs.shape}")
-        if probs.ndim != 2 or probs.shape[1] != 4:
-            raise InputError(f"probs must have shape (m, 4), got {probs.shape}")
+        if probs.ndim != 2 or probs.shape[1] != self.n_classes:
+            raise InputError(f"probs must have shape (m, {self.n_classes}), got {probs.shape}")
         if len(pairs) != len(probs):
             raise InputError(f"{len(pairs)} pairs but {len(probs)} probability rows")
         if len(pairs):
@@ -155,7 +157,7 @@ class EdgeProbabilities:
 
     def __repr__(self) -> str:
         return (
-            f"EdgeProbabilities(n_vars={self.n_vars}, stored_pairs={len(self)}, "
+            f"{type(self).__name__}(n_vars={self.n_vars}, stored_pairs={len(self)}, "
             f"n_boot={self.n_boot})"
         )
 
@@ -176,31 +178,33 @@ class EdgeProbabilities:
     ) -> EdgeProbabilities:
         """Build from per-pair counts of each edge type over ``n_boot`` graphs.
 
-        ``counts`` may omit the ``NONE`` column (shape (m, 3)); it is then
-        ``n_boot`` minus the other three.
+        ``counts`` may omit the ``NONE`` column (shape (m, k − 1)); it is then
+        ``n_boot`` minus the others.
         """
         if n_boot <= 0:
             raise InputError("n_boot must be positive")
+        k = cls.n_classes
         counts = np.asarray(counts, dtype=np.float64)
         if counts.size == 0:
-            counts = counts.reshape(0, 4)
-        if counts.ndim != 2 or counts.shape[1] not in (3, 4):
-            raise InputError(f"counts must have shape (m, 3) or (m, 4), got {counts.shape}")
-        if counts.shape[1] == 3:
+            counts = counts.reshape(0, k)
+        if counts.ndim != 2 or counts.shape[1] not in (k - 1, k):
+            raise InputError(f"counts must have shape (m, {k - 1}) or (m, {k}), "
+                             f"got {counts.shape}")
+        if counts.shape[1] == k - 1:
             counts = np.column_stack([n_boot - counts.sum(axis=1), counts])
         return cls(names, pairs, counts / n_boot, n_boot=n_boot)
 
     # --------------------------------------------------------------- lookups
     def lookup(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        """Probabilities (…, 4) of arbitrary pairs (i, j), i ≠ j, in either order.
+        """Probabilities (…, k) of arbitrary pairs (i, j), i ≠ j, in either order.
 
         ``i`` and ``j`` are broadcast together; the result has their shape plus a last
-        axis of 4. For ``i > j`` the forward/backward columns are swapped so that
-        column 1 is the probability of ``i → j``.
+        axis of :attr:`n_classes`. For ``i > j`` the columns are permuted by :attr:`swap`
+        (forward and backward exchanged), so column 1 is the probability of ``i → j``.
         """
         i, j, shape = pair_arguments(i, j, self.n_vars)
         lo, hi = np.minimum(i, j), np.maximum(i, j)
-        out = np.zeros((len(lo), 4))
+        out = np.zeros((len(lo), self.n_classes))
         out[:, 0] = 1.0
         stored = pair_index(self.pairs[:, 0], self.pairs[:, 1], self.n_vars)
         want = pair_index(lo, hi, self.n_vars)
@@ -211,12 +215,12 @@ class EdgeProbabilities:
             hit &= stored[pos_c] == want
         out[hit] = self.probs[pos_c[hit]]
         swap = i > j
-        out[swap] = swap_directions(out[swap])
-        return out.reshape(*shape, 4)
+        out[swap] = out[swap][:, list(self.swap)]
+        return out.reshape(*shape, self.n_classes)
 
     def dense(self, dtype: type = np.float32) -> np.ndarray:
         """All ``V(V−1)/2`` pairs in row-major pair order (see :func:`pair_index`)."""
-        out = np.zeros((self.n_pairs, 4), dtype=dtype)
+        out = np.zeros((self.n_pairs, self.n_classes), dtype=dtype)
         out[:, 0] = 1
         keys = pair_index(self.pairs[:, 0], self.pairs[:, 1], self.n_vars)
         out[keys] = self.probs
@@ -224,7 +228,7 @@ class EdgeProbabilities:
 
     def column(self, k: int) -> np.ndarray:
         """Class ``k``'s probability of every pair (float32, pair order)."""
-        col = np.full(self.n_pairs, 1.0 if k == EdgeType.NONE else 0.0, dtype=np.float32)
+        col = np.full(self.n_pairs, 1.0 if k == 0 else 0.0, dtype=np.float32)
         col[pair_index(self.pairs[:, 0], self.pairs[:, 1], self.n_vars)] = self.probs[:, k]
         return col
 
@@ -232,7 +236,7 @@ class EdgeProbabilities:
         """The distinct rows of all pairs (float64), how many pairs have each, and which
         row each has: ``inverse[0]`` that of the implicit (1, 0, 0, 0) of every pair never
         adjacent, ``inverse[1:]`` those of the stored pairs in order."""
-        rows = np.vstack([[1.0, 0.0, 0.0, 0.0], self.probs])
+        rows = np.vstack([np.eye(1, self.n_classes), self.probs])
         unique, inverse = np.unique(rows, axis=0, return_inverse=True)
         inverse = np.asarray(inverse).reshape(-1)
         counts = np.bincount(inverse[1:], minlength=len(unique)).astype(np.int64)
@@ -255,7 +259,7 @@ class EdgeProbabilities:
         for start in range(0, total, chunk_size):
             stop = min(start + chunk_size, total)
             positions = np.arange(start, stop, dtype=np.int64)
-            block = np.zeros((stop - start, 4), dtype=np.float32)
+            block = np.zeros((stop - start, self.n_classes), dtype=np.float32)
             block[:, 0] = 1
             lo, hi = np.searchsorted(keys, [start, stop])
             block[keys[lo:hi] - start] = self.probs[lo:hi]
@@ -303,7 +307,7 @@ class EdgeProbabilities:
         frame = pd.DataFrame(
             {"a": names[self.pairs[:, 0]], "b": names[self.pairs[:, 1]]}
         )
-        for k, col in enumerate(PROBABILITY_COLUMNS):
+        for k, col in enumerate(self.columns):
             frame[col] = self.probs[:, k]
         return frame
 
@@ -327,7 +331,7 @@ class EdgeProbabilities:
             raise InputError(f"{path}: unknown format, use a .npz or .csv file name")
         if suffix == ".csv":
             write_csv(path, self._all_pairs_frames(), self.names, self.n_boot,
-                      self._on_grid(), self.provenance)
+                      self._on_grid(), self.provenance, self.columns)
             return
         with atomic_write(path, "wb") as handle:
             np.savez_compressed(
@@ -354,14 +358,28 @@ class EdgeProbabilities:
         for start in range(0, max(self.n_pairs, 1), chunk_size):
             stop = min(start + chunk_size, self.n_pairs)
             i, j = pair_from_index(np.arange(start, stop, dtype=np.int64), self.n_vars)
-            block = np.zeros((stop - start, 4))
+            block = np.zeros((stop - start, self.n_classes))
             block[:, 0] = 1
             lo, hi = np.searchsorted(keys, [start, stop])
             block[keys[lo:hi] - start] = self.probs[lo:hi]
             frame = pd.DataFrame({"a": names[i], "b": names[j]})
-            for k, col in enumerate(PROBABILITY_COLUMNS):
+            for k, col in enumerate(self.columns):
                 frame[col] = block[:, k]
             yield frame
+
+    @classmethod
+    def _table_class(cls, n_columns: int, path) -> type[EdgeProbabilities]:
+        """The class of a file's table of ``n_columns`` probability columns: ``cls``, or
+        (when asked of this base class) the subclass with that many (a PAG's edge types,
+        :class:`causalcal.pag_edges.PAGEdgeProbabilities`)."""
+        if n_columns == cls.n_classes:
+            return cls
+        if cls is EdgeProbabilities:
+            for sub in cls.__subclasses__():
+                if sub.n_classes == n_columns:
+                    return sub
+        raise InputError(f"{path}: a table of {n_columns} probability columns, not the "
+                         f"{cls.n_classes} of {cls.__name__}")
 
     def _on_grid(self) -> bool:
         """Whether every probability is a multiple of 1 / n_boot (bootstrap frequencies)."""
@@ -381,7 +399,7 @@ class EdgeProbabilities:
         reader = read_npz if path.suffix.lower() == ".npz" else read_csv
         names, pairs, probs, n_boot, provenance = reader(path)
         try:
-            out = cls(names, pairs, probs, n_boot)
+            out = cls._table_class(np.shape(probs)[-1], path)(names, pairs, probs, n_boot)
         except ValueError as err:
             raise InputError(f"{path}: {err}") from None
         out.provenance, out.source = provenance, str(path)

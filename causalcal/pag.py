@@ -19,6 +19,7 @@ import numpy as np
 
 from causalcal._validation import check_unique_names
 from causalcal.errors import InputError
+from causalcal.pairs import PAG_EDGE_SYMBOLS
 
 __all__ = ["Mark", "PAG"]
 
@@ -35,6 +36,11 @@ class Mark(IntEnum):
 _LEFT = {Mark.CIRCLE: "o", Mark.ARROW: "<", Mark.TAIL: "-"}
 _RIGHT = {Mark.CIRCLE: "o", Mark.ARROW: ">", Mark.TAIL: "-"}
 _FROM_TEXT = {(left, right): (a, b) for a, left in _LEFT.items() for b, right in _RIGHT.items()}
+#: the PAGEdgeType code of the marks (at i, at j) of a pair i < j; 0 for none and for
+#: the marks of selection bias (tail–tail, tail–circle)
+_PAIR_CODE = np.zeros((4, 4), dtype=np.int8)
+for _code, _text in enumerate(PAG_EDGE_SYMBOLS[1:], start=1):
+    _PAIR_CODE[_FROM_TEXT[(_text[0], _text[2])]] = _code
 
 
 class PAG:
@@ -105,6 +111,27 @@ class PAG:
     def is_parent(self, i: int, j: int) -> bool:
         """Whether ``i --> j``."""
         return self.marks[j, i] == Mark.TAIL and self.marks[i, j] == Mark.ARROW
+
+    def pair_labels(self) -> tuple[np.ndarray, np.ndarray]:
+        """Edge types of all adjacent pairs: ``(pairs (m, 2) with i < j in index order,
+        labels (m,))``, :class:`~causalcal.pairs.PAGEdgeType` codes 1–6. A tail–tail or
+        tail–circle edge (selection bias, which no search here assumes) is an error."""
+        i, j = np.nonzero(np.triu(self.marks))
+        codes = _PAIR_CODE[self.marks[j, i], self.marks[i, j]]
+        if np.any(codes == 0):
+            k = int(np.flatnonzero(codes == 0)[0])
+            raise InputError(f"edge {self.names[i[k]]} {self.edge(i[k], j[k])} "
+                             f"{self.names[j[k]]} is not a PAG edge without selection bias")
+        return np.column_stack([i, j]).astype(np.int64), codes.astype(np.int8)
+
+    @classmethod
+    def from_pair_labels(cls, n_vars: int, pairs: np.ndarray, labels: np.ndarray,
+                         names: Sequence[str] | None = None) -> PAG:
+        """The PAG of :meth:`pair_labels`' ``(pairs, labels)``."""
+        g = cls(n_vars, names)
+        for (i, j), label in zip(np.asarray(pairs).tolist(), np.asarray(labels).tolist()):
+            g.add_edge(i, j, *_parse(PAG_EDGE_SYMBOLS[label]))
+        return g
 
     def skeleton(self) -> np.ndarray:
         """The V × V boolean adjacency matrix."""

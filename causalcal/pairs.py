@@ -21,8 +21,8 @@ import numpy as np
 from causalcal.errors import InputError
 
 __all__ = ["CAUSAL_RELATION_SYMBOLS", "CAUSAL_SWAP", "EDGE_SWAP", "RELATION_SYMBOLS", "CausalType",
-           "EdgeType", "n_pairs", "pair_arguments", "pair_from_index", "pair_index",
-           "swap_directions", "swap_labels"]
+           "EdgeType", "PAG_EDGE_SYMBOLS", "PAG_SWAP", "PAGEdgeType", "n_pairs",
+           "pair_arguments", "pair_from_index", "pair_index", "swap_directions", "swap_labels"]
 
 RELATION_SYMBOLS = ("none", "->", "<-", "--")
 #: Relations of known causal statements in ``a,b,relation`` files (docs/design.md §3):
@@ -52,6 +52,29 @@ class EdgeType(IntEnum):
                 f"unknown relation {text!r}; expected one of {', '.join(RELATION_SYMBOLS)}"
             )
         return cls(RELATION_SYMBOLS.index(key))
+
+
+#: The PAG edge types of a pair (A, B) in Tetrad's notation, read from A to B
+#: (docs/design.md §5.1): no edge, then the six edges a PAG without selection bias has.
+PAG_EDGE_SYMBOLS = ("none", "o-o", "o->", "<-o", "-->", "<--", "<->")
+
+
+class PAGEdgeType(IntEnum):
+    """PAG edge type of the unordered pair (A, B) with index(A) < index(B) (issue 40):
+    the marks at both ends. Without selection bias a tail at one end comes with an
+    arrowhead at the other, so these seven are all there are (Zhang 2008)."""
+
+    NONE = 0
+    CIRCLE_CIRCLE = 1  # A o-o B
+    CIRCLE_ARROW = 2   # A o-> B
+    ARROW_CIRCLE = 3   # A <-o B
+    TAIL_ARROW = 4     # A --> B
+    ARROW_TAIL = 5     # A <-- B
+    ARROW_ARROW = 6    # A <-> B
+
+    @property
+    def symbol(self) -> str:
+        return PAG_EDGE_SYMBOLS[self.value]
 
 
 class CausalType(IntEnum):
@@ -120,6 +143,8 @@ EDGE_SWAP = (0, 2, 1, 3)
 #: The causal-relation columns (neither, A causes B, B causes A) of a pair written the
 #: other way round (docs/design.md §3.1).
 CAUSAL_SWAP = (0, 2, 1)
+#: The PAG edge-type columns of a pair written the other way round (o-> <-> <-o, --> <-> <--).
+PAG_SWAP = (0, 1, 3, 2, 5, 4, 6)
 
 
 def swap_directions(probs: np.ndarray) -> np.ndarray:

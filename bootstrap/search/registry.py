@@ -13,10 +13,9 @@ run hundreds of times" (§6.2.6): :func:`get_search` returns
 * ``"pc"`` — causal-learn's PC with the G² test (``alpha``, default 0.05; integer weights
   by repetition as for GES).
 
-Searches that return a PAG (latent variables allowed) have their own lookup,
-:func:`get_pag_search`: ``"gfci"`` — :func:`causalcal.bootstrap.search.gfci.gfci`. The
-bootstrap counts CPDAG edge types only, so :func:`get_search` refuses them by name until
-it counts PAG edge types (issue 40, item 2).
+and a search that returns a PAG (latent variables allowed; also listed by
+:func:`get_pag_search`): ``"gfci"`` — :func:`causalcal.bootstrap.search.gfci.gfci`. The
+bootstrap counts a PAG search's seven PAG edge types (:func:`search_table`).
 """
 
 from __future__ import annotations
@@ -27,16 +26,18 @@ from collections.abc import Callable
 import numpy as np
 
 from causalcal.data import DiscreteData
+from causalcal.edges import EdgeProbabilities
 from causalcal.errors import InputError
 from causalcal.graph import PDAG
 from causalcal.pag import PAG
+from causalcal.pag_edges import PAGEdgeProbabilities
 
 from .boss import boss
 from .fges import fges
 from .gfci import gfci
 
 __all__ = ["available_pag_searches", "available_searches", "get_pag_search", "get_search",
-           "ges_causallearn", "pc_causallearn"]
+           "ges_causallearn", "pc_causallearn", "search_table"]
 
 GES_MAX_VARS = 60  # causal-learn's GES is exponential-ish in Python beyond this
 
@@ -123,22 +124,27 @@ _PAG_SEARCHES: dict[str, Callable[..., PAG]] = {"gfci": gfci}
 
 def available_searches() -> list[str]:
     """Names accepted by :func:`get_search`."""
-    return sorted(_SEARCHES)
+    return sorted(_SEARCHES | _PAG_SEARCHES)
 
 
-def get_search(name: str) -> Callable[..., PDAG]:
-    """The search called ``name``: a callable ``(data, weights=None, **options) -> PDAG``."""
+def get_search(name: str) -> Callable[..., PDAG | PAG]:
+    """The search called ``name``: a callable ``(data, weights=None, **options) -> PDAG``
+    (or ``-> PAG`` for the names of :func:`available_pag_searches`)."""
     try:
-        return _SEARCHES[name.lower()]
+        return (_SEARCHES | _PAG_SEARCHES)[name.lower()]
     except (KeyError, AttributeError):
-        if isinstance(name, str) and name.lower() in _PAG_SEARCHES:
-            raise InputError(
-                f"search {name!r} returns a PAG, which the bootstrap does not count yet; "
-                f"available: {', '.join(available_searches())}"
-            ) from None
         raise InputError(
             f"unknown search {name!r}; available: {', '.join(available_searches())}"
         ) from None
+
+
+def search_table(search: str | Callable) -> type[EdgeProbabilities]:
+    """What the bootstrap counts of ``search``'s graphs: :class:`PAGEdgeProbabilities`
+    for a PAG search (by name or the registered function), else the CPDAG's
+    :class:`EdgeProbabilities` (a plug-in callable must return a PDAG)."""
+    pag = (search.lower() in _PAG_SEARCHES if isinstance(search, str)
+           else any(search is fn for fn in _PAG_SEARCHES.values()))
+    return PAGEdgeProbabilities if pag else EdgeProbabilities
 
 
 def available_pag_searches() -> list[str]:

@@ -8,7 +8,8 @@ selection); :func:`fit_edge_calibrator` is the one function that fits a calibrat
 :class:`CalibrationSettings`; the :class:`EdgeCalibration` it returns predicts every pair.
 
 * :mod:`.kinds` — :class:`RelationKind`: what differs between edge types
-  (:class:`EdgeTypes`) and causal relations (:class:`CausalRelations`).
+  (:class:`EdgeTypes`), causal relations (:class:`CausalRelations`) and a PAG's edge
+  types (:class:`PAGEdges`).
 * :mod:`.inputs` — :class:`PairInputs`: probabilities (float64) and optional pair
   features (:mod:`.features`), transformed; predicting all pairs at once.
 * :mod:`.sampling` — the thesis's stratified draw (N/4 per edge type, five bins).
@@ -69,6 +70,7 @@ from causalcal.edgecal.kinds import (
     RANK_COLUMNS,
     CausalRelations,
     EdgeTypes,
+    PAGEdges,
     RelationKind,
     kind_of,
     relation_kind,
@@ -133,6 +135,7 @@ __all__ = [
     "LogitLinearMap",
     "MapChoice",
     "MonotoneAdjacency",
+    "PAGEdges",
     "PairInputs",
     "RelatedPairsEstimate",
     "RelationKind",

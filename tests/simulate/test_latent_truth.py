@@ -92,6 +92,16 @@ def _ancestral(marks: np.ndarray) -> bool:
 
 def brute_force_pag(mag: PAG) -> np.ndarray:
     """The marks shared by every MAG with ``mag``'s separations, by enumeration."""
+    m = mag.marks
+    stack = np.stack(equivalent_mags(mag))
+    out = np.where((stack == stack[0]).all(axis=0), stack[0], int(Mark.CIRCLE))
+    out[m == 0] = 0
+    return out
+
+
+def equivalent_mags(mag: PAG) -> list[np.ndarray]:
+    """The marks of every MAG with ``mag``'s separations (its Markov equivalence class),
+    by enumeration."""
     m, k = mag.marks, mag.n_vars
     edges = [(int(i), int(j)) for i, j in zip(*np.nonzero(np.triu(m)))]
     triples = [(a, b, c) for b in range(k) for a, c in combinations(np.flatnonzero(m[b]), 2)
@@ -122,10 +132,7 @@ def brute_force_pag(mag: PAG) -> np.ndarray:
         cand[i, j] = cand[j, i] = 0
 
     extend(0)
-    stack = np.stack(found)
-    out = np.where((stack == stack[0]).all(axis=0), stack[0], int(Mark.CIRCLE))
-    out[m == 0] = 0
-    return out
+    return found
 
 
 def test_d_separation_matches_networkx():

@@ -123,7 +123,7 @@ def test_edge_cases_constant_column_single_row_two_variables():
 
 
 def test_search_registry_and_causallearn_wrappers():
-    assert available_searches() == ["boss", "fges", "ges", "pc"]
+    assert available_searches() == ["boss", "fges", "ges", "gfci", "pc"]
     with pytest.raises(ValueError, match="unknown search 'nope'"):
         get_search("nope")
     d = _random_case(7, n=200)

@@ -8,10 +8,13 @@ import numpy as np
 import pytest
 
 from causalcal.bootstrap import get_pag_search, get_search, gfci
+from causalcal.bootstrap.search.registry import search_table
 from causalcal.data import DiscreteData
+from causalcal.edges import EdgeProbabilities
 from causalcal.errors import InputError
 from causalcal.fci import fci
 from causalcal.knowledge import Knowledge
+from causalcal.pag_edges import PAGEdgeProbabilities
 from causalcal.simulate.latent_truth import DSeparation, true_pag
 from causalcal.simulate.network import BayesianNetwork
 
@@ -75,8 +78,8 @@ def test_knowledge_in_fci_orientation():
 
 
 def test_registry():
-    assert get_pag_search("GFCI") is gfci
-    with pytest.raises(InputError, match="returns a PAG"):
-        get_search("gfci")
+    assert get_pag_search("GFCI") is gfci and get_search("gfci") is gfci
+    assert search_table("gfci") is PAGEdgeProbabilities and search_table(gfci) is \
+        PAGEdgeProbabilities and search_table("fges") is EdgeProbabilities
     with pytest.raises(InputError, match="unknown PAG search"):
         get_pag_search("fges")
