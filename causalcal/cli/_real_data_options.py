@@ -110,7 +110,11 @@ def add_search_arguments(parser: argparse.ArgumentParser) -> None:
     seed, checkpoint, given probabilities and the arity bound."""
     parser.add_argument("--search", default="fges",
                         help="structure search: fges (default), boss, ges or pc (the last "
-                             "two: causal-learn, small data, no background knowledge)")
+                             "two: causal-learn, small data, no background knowledge), or "
+                             "gfci (FGES pruned by G² tests, FCI's orientation: hidden "
+                             "common causes allowed; its graphs are PAGs)")
+    parser.add_argument("--alpha", type=float, default=None,
+                        help="significance level of gfci's G² tests (0.01) or pc's (0.05)")
     add_jobs_argument(parser)
     add_score_argument(parser)
     parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
@@ -279,6 +283,18 @@ def load_data(args: argparse.Namespace):
                                      missing=args.missing, drop_columns=dropped)
     finally:
         bins_log.setLevel(level)
+
+
+def alpha_option(args: argparse.Namespace) -> dict:
+    """The search options of --alpha (none when not given; a search without the option
+    refuses it, naming it)."""
+    if args.alpha is None:
+        return {}
+    from causalcal.cli import CLIError
+
+    if not 0 < args.alpha < 1:
+        raise CLIError(f"--alpha must be between 0 and 1, got {args.alpha}")
+    return {"alpha": args.alpha}
 
 
 def arity_option(args: argparse.Namespace, search, options: dict) -> dict:

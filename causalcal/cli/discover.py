@@ -46,7 +46,18 @@ ancestor of b in every DAG of its equivalence class as 1, in only some as 1/2 (w
 --tiers/--knowledge: sound bounds of these). A causes pair the tiers make impossible is
 refused. --simulations R offers a map of P(a causes b) learnt on R data sets simulated
 like yours (written only if the known pairs confirm it, as for edge types). Not yet with
---features, --graph or --plot.
+--features, --graph or --plot. With --search gfci (hidden common causes allowed) the
+replicates are PAGs and their ancestral relations are counted the same way.
+
+A PAG's edge types (GFCI: latent common causes allowed), from the same known.csv:
+
+  causalcal discover data.csv --known known.csv --search gfci --relations pag --out pag.csv
+
+a -> b then allows o-o, o-> and --> (a causes b; the search may leave the marks open),
+none allows no edge and <-> (a hidden common cause only). pag.csv columns: a,b,p_arc (an
+edge other than <->), p_none, p_circle_circle (o-o), p_circle_arrow (o->),
+p_arrow_circle (<-o), p_tail_arrow (-->), p_arrow_tail (<--), p_arrow_arrow (<->), then
+boot_*; the map is fitted on P(arc) and keeps the bootstrap's split of each group.
 """
 
 from __future__ import annotations
@@ -69,6 +80,7 @@ from causalcal.cli._real_data_options import (
     add_graph_arguments,
     add_knowledge_arguments,
     add_search_arguments,
+    alpha_option,
     arity_option,
     check_graph_arguments,
     knowledge_from_arguments,
@@ -86,10 +98,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--known", required=True, help="CSV of known relations (a,b,relation)")
     parser.add_argument("--out", required=True, help="output CSV of ranked pairs")
     parser.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
-    parser.add_argument("--relations", choices=("edges", "causal"), default="edges",
+    parser.add_argument("--relations", choices=("edges", "causal", "pag"), default="edges",
                         help="edges (default): edge types of the graph, ranked by "
                              "P(adjacent); causal: P(a causes b, possibly through other "
-                             "variables), known.csv with causes / not-causes (see above)")
+                             "variables), known.csv with causes / not-causes (see above); "
+                             "pag: the edge types of a PAG (--search gfci), ranked by "
+                             "P(arc)")
     add_calibrator_arguments(parser)
     add_map_argument(parser, simulated=True)
     parser.add_argument("--simulations", type=int, default=0, metavar="R",
@@ -132,12 +146,12 @@ def run(args: argparse.Namespace) -> int:
 
     check_output_file(args.out, "--out", (".csv",))
     _plan_files(args)  # a missing or clashing file fails here, before the heavy imports
-    from causalcal.edgecal import CalibrationSettings, CausalRelations, EdgeTypes
+    from causalcal.edgecal import CalibrationSettings, CausalRelations, EdgeTypes, PAGEdges
     from causalcal.edges import EdgeProbabilities
     from causalcal.workflow.discover import discover
 
     search = args.search.lower()
-    options = score_option(args, arity_option(args, search, {}))
+    options = score_option(args, arity_option(args, search, alpha_option(args)))
     settings = bootstrap_settings(args, search, options)
     check_graph_arguments(args)
     if args.plot is not None:
@@ -148,18 +162,21 @@ def run(args: argparse.Namespace) -> int:
             raise CLIError("--plot needs matplotlib: pip install 'causalcal[plot]'")
         check_output_dir(args.plot, "--plot")
     parse_discretize(args)
-    if args.relations == "causal":
+    if args.relations != "edges":
         given = [o for o, v in (("--graph", args.graph), ("--plot", args.plot),
                                 ("--features", args.features is not None),
                                 ("--rank-by", args.rank_by != "p_adjacent")) if v]
         if given:
-            raise CLIError(f"{given[0]} is for edge types; not with --relations causal")
+            raise CLIError(f"{given[0]} is for CPDAG edge types; not with --relations "
+                           f"{args.relations}")
     if args.top is not None and args.top < 1:
         raise CLIError(f"--top must be at least 1, got {args.top}")
     params = parse_params(args.param)
     check_calibrator(args.calibrator, params)
-    relations = (CausalRelations() if args.relations == "causal" else
-                 EdgeTypes(rank_by=args.rank_by, features=feature_groups(args.features)))
+    if args.relations == "edges":
+        relations = EdgeTypes(rank_by=args.rank_by, features=feature_groups(args.features))
+    else:
+        relations = CausalRelations() if args.relations == "causal" else PAGEdges()
     calibration = CalibrationSettings(
         calibrator=args.calibrator, params=params, related_pairs=args.expected_edges,
         evidence_strength=args.evidence_strength, map=args.map, simulations=args.simulations)

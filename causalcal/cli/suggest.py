@@ -41,6 +41,7 @@ from causalcal.cli._real_data_options import (
     add_data_arguments,
     add_knowledge_arguments,
     add_search_arguments,
+    alpha_option,
     arity_option,
     knowledge_from_arguments,
     load_data,
@@ -57,9 +58,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="output CSV: a,b,relation (unknown: fill it in), p_related, "
                              "stratum, stratum_pairs, stratum_drawn")
     parser.add_argument("--n", type=int, default=40, help="pairs to suggest (40)")
-    parser.add_argument("--relations", choices=("edges", "causal"), default="edges",
-                        help="stratify by P(adjacent) (edges, default) or by P(a causes b "
-                             "or b causes a) (causal: the bootstrap counts ancestors)")
+    parser.add_argument("--relations", choices=("edges", "causal", "pag"), default="edges",
+                        help="stratify by P(adjacent) (edges, default), by P(a causes b "
+                             "or b causes a) (causal: the bootstrap counts ancestors) or by "
+                             "P(arc) of a PAG (pag: --search gfci)")
     parser.add_argument("--known", help="known relations a,b,relation already in hand: "
                                         "left out of the draw")
     parser.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
@@ -85,8 +87,8 @@ def run(args: argparse.Namespace) -> int:
     from causalcal.errors import InputError
 
     search = args.search.lower()
-    settings = bootstrap_settings(args, search, score_option(args, arity_option(args, search,
-                                                                                {})))
+    settings = bootstrap_settings(args, search, score_option(
+        args, arity_option(args, search, alpha_option(args))))
     parse_discretize(args)
     data = load_data(args)
     settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
