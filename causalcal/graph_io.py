@@ -34,8 +34,8 @@ from causalcal._io import atomic_write, input_file, parse_json
 from causalcal.errors import InputError
 from causalcal.graph import PDAG
 
-__all__ = ["GRAPH_SUFFIXES", "from_causallearn", "from_networkx", "read_graph", "to_causallearn",
-           "to_networkx", "to_pgmpy", "write_graph"]
+__all__ = ["GRAPH_SUFFIXES", "dot_quote", "from_causallearn", "from_networkx", "read_graph",
+           "to_causallearn", "to_networkx", "to_pgmpy", "write_graph"]
 
 GRAPH_SUFFIXES = (".gml", ".graphml", ".dot", ".json")
 JSON_FORMAT = "causalcal.pdag"
@@ -193,14 +193,15 @@ def _graphml(graph: PDAG, edge_data: EdgeData | None) -> str:
     return "\n".join(nx.generate_graphml(_attributed(graph, edge_data))) + "\n"
 
 
-def _quote(name: str) -> str:
+def dot_quote(name: str) -> str:
+    """``name`` as a quoted DOT ID (quotes, backslashes and line breaks escaped)."""
     escaped = name.replace("\\", "\\\\").replace('"', '\\"')
     return '"' + escaped.replace("\n", "\\n").replace("\r", "\\r") + '"'
 
 
 def _dot(graph: PDAG, edge_data: EdgeData | None) -> str:
     lines = ["digraph causalcal {"]
-    lines += [f"  {_quote(n)};" for n in graph.names]
+    lines += [f"  {dot_quote(n)};" for n in graph.names]
     for a, b, directed in _edges(graph):
         extra = _attributes(edge_data, a, b)
         attrs = [] if directed else ["dir=none"]
@@ -210,7 +211,7 @@ def _dot(graph: PDAG, edge_data: EdgeData | None) -> str:
         if extra.get("known") == 1:
             attrs.append(f'color="{KNOWN_COLOUR}"')
         tail = f" [{', '.join(attrs)}]" if attrs else ""
-        lines.append(f"  {_quote(a)} -> {_quote(b)}{tail};")
+        lines.append(f"  {dot_quote(a)} -> {dot_quote(b)}{tail};")
     lines.append("}")
     return "\n".join(lines) + "\n"
 

@@ -76,7 +76,10 @@ def add_graph_arguments(parser: argparse.ArgumentParser, what: str) -> None:
              "(if Graphviz is installed: dot -Tpdf NET.dot -o NET.pdf), .json reads back "
              "exactly with causalcal.graph_io.read_graph; edges carry weight (= "
              "P(adjacent)), direction (share of it in the drawn direction) and, from "
-             "discover, known (1: a relation of --known, drawn as given)")
+             "discover, known (1: a relation of --known, drawn as given). With --search "
+             "gfci the averaged PAG: each pair at the threshold with its most frequent "
+             "PAG edge type (o-o, o->, -->, <->), also as .txt (Tetrad's graph text); "
+             "edges carry weight and probability (of the edge type drawn)")
     parser.add_argument("--graph-threshold", type=threshold_value, default=0.5, metavar="T",
                         help="P(adjacent) an edge needs in the --graph network (0.5), or "
                              "'estimated': bnlearn's threshold estimated from all pairs' "
@@ -98,11 +101,14 @@ def threshold_value(text: str) -> float | str:
 
 def check_graph_arguments(args: argparse.Namespace) -> None:
     """--graph and --graph-threshold, before any work."""
+    from causalcal.bootstrap.search.registry import available_pag_searches
     from causalcal.cli import check_output_file
     from causalcal.graph_io import GRAPH_SUFFIXES
+    from causalcal.pag_io import PAG_SUFFIXES
 
+    pag = str(getattr(args, "search", "")).lower() in available_pag_searches()
     if args.graph is not None:
-        check_output_file(args.graph, "--graph", GRAPH_SUFFIXES)
+        check_output_file(args.graph, "--graph", PAG_SUFFIXES if pag else GRAPH_SUFFIXES)
 
 
 def add_search_arguments(parser: argparse.ArgumentParser) -> None:
@@ -151,11 +157,32 @@ def write_network(probabilities, path: str, threshold: float | str,
     """Write the averaged network of ``probabilities`` to ``path`` (edges of ``known``
     pairs of names marked ``known=1``); a one-line report."""
     from causalcal.graph_io import write_graph
+    from causalcal.pag_edges import PAGEdgeProbabilities
 
+    if isinstance(probabilities, PAGEdgeProbabilities):
+        return _write_pag(probabilities, path, threshold)
     graph = probabilities.averaged_network(threshold)
     write_graph(graph, path, probabilities.edge_strengths(graph, known))
     return (f"wrote the averaged network (P(adjacent) {threshold_text(probabilities, threshold)}"
             f": {graph.n_directed} directed, {graph.n_undirected} undirected edges) to {path}")
+
+
+def _write_pag(probabilities, path: str, threshold: float | str) -> str:
+    """Write the averaged PAG of ``probabilities``; each edge's weight is P(adjacent), its
+    probability that of the edge type drawn."""
+    from causalcal.pag_io import write_pag
+    from causalcal.pairs import PAG_EDGE_SYMBOLS
+
+    pag = probabilities.averaged_network(threshold)
+    index = {n: k for k, n in enumerate(pag.names)}
+    data = {}
+    for a, edge, b in pag.edges():
+        row = probabilities.lookup(index[a], index[b])
+        data[(a, b)] = {"weight": float(1.0 - row[0]),
+                        "probability": float(row[PAG_EDGE_SYMBOLS.index(edge)])}
+    write_pag(pag, path, data)
+    return (f"wrote the averaged PAG (P(adjacent) {threshold_text(probabilities, threshold)}"
+            f": {pag.n_edges} edges) to {path}")
 
 
 def threshold_text(probabilities, threshold: float | str) -> str:

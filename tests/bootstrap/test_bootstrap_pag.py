@@ -14,6 +14,7 @@ from causalcal.bootstrap.bootstrap import EdgeTypeCounter, edge_probabilities_fr
 from causalcal.bootstrap.checkpoint import Checkpoint
 from causalcal.errors import InputError
 from causalcal.pag import PAG
+from causalcal.pag_io import read_pag
 from causalcal.pairs import PAG_EDGE_SYMBOLS
 from causalcal.simulate import latent_confounders
 
@@ -132,3 +133,18 @@ def test_pair_features_are_refused_for_a_pag_search(case):
     with pytest.raises(InputError, match="pair features are of CPDAG edge types"):
         bootstrap_edge_probabilities(data, n_boot=2, search="gfci", features=True,
                                      progress=False)
+
+
+def test_cli_writes_pag_tables_and_the_averaged_pag(case, tmp_path, causalcal_cli):
+    data, _ = case
+    data.to_frame(labels=False).to_csv(tmp_path / "d.csv", index=False)
+    done = causalcal_cli("bootstrap", str(tmp_path / "d.csv"), "--search", "gfci",
+                         "--n-boot", "3", "--out", str(tmp_path / "p.csv"), "--graph",
+                         str(tmp_path / "g.txt"), "--quiet", "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    probs = EdgeProbabilities.load(tmp_path / "p.csv")
+    assert isinstance(probs, PAGEdgeProbabilities)
+    assert read_pag(tmp_path / "g.txt") == probs.averaged_network(0.5)
+    refused = causalcal_cli("bootstrap", str(tmp_path / "d.csv"), "--n-boot", "2", "--out",
+                            str(tmp_path / "q.csv"), "--graph", str(tmp_path / "g2.txt"))
+    assert refused.returncode == 2 and "cannot write '.txt'" in refused.stderr
