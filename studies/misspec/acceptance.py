@@ -60,7 +60,7 @@ def summary_text(path: Path) -> str:
             continue
         groups[setting(record)].append(record)
     out, failing, total = [], [], 0
-    for kind in ("edges", "causal"):
+    for kind in ("edges", "causal", "pag"):
         for variant in sorted({k[3] for k in groups}):
             keys = sorted(k for k in groups if k[2] == kind and k[3] == variant)
             if not keys:

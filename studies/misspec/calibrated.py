@@ -36,7 +36,7 @@ from causalcal.pairs import pair_from_index, pair_index
 from studies.discover_known.cases import stable_seed
 from studies.discover_known.records import RecordFile
 
-from .cases import BOTH_WAYS, all_cases, load_case
+from .cases import BOTH_WAYS, N_BOOT, all_cases, load_case
 from .measures import binary_measures, oracle_measures
 
 RECORDS = Path(__file__).resolve().parents[2] / "results" / "misspec" / "calibrated.jsonl"
@@ -44,6 +44,10 @@ RECORDS = Path(__file__).resolve().parents[2] / "results" / "misspec" / "calibra
 VARIANTS = {"clean": (0.0, 0.0, 0), "unknown20": (0.2, 0.0, 0), "wrong10": (0.0, 0.1, 0),
             "literature10": (0.0, 0.0, 10)}
 N_ASKED = 40
+#: the kinds calibrated from stated edges, answered from the observed DAG's edge types
+EDGE_KINDS = ("edges", "pag")
+#: replicates of the GFCI bootstraps behind the "pag" draws
+PAG_N_BOOT = 100
 
 
 def _keys(table: pd.DataFrame, names: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -64,7 +68,7 @@ def answer(ask: pd.DataFrame, names: list[str], kind: str, edge_truth: np.ndarra
     rows = []
     for k, row in enumerate(ask.to_dict("records")):
         first = a[k] < b[k]  # the row reads the pair as (i, j), i < j
-        if kind == "edges":
+        if kind in EDGE_KINDS:
             t = int(edge_truth[keys[k]])
             related = (t != 0) != flip[k]
             t = t if related == (t != 0) else (0 if t else 1)
@@ -97,10 +101,10 @@ def literature(raw, asked: np.ndarray, names: list[str], kind: str, edge_truth,
     keys: the n/2 truly related pairs (adjacent; one causes the other) the bootstrap finds
     most often and the n/2 truly unrelated it finds least often, none of them asked."""
     p = 1.0 - raw.column(0).astype(np.float64)
-    truth = np.asarray(edge_truth if kind == "edges" else causal_truth).astype(np.int64)
+    truth = np.asarray(edge_truth if kind in EDGE_KINDS else causal_truth).astype(np.int64)
     free = np.ones(len(p), dtype=bool)
     free[asked] = False
-    if kind != "edges":
+    if kind not in EDGE_KINDS:
         free &= truth != BOTH_WAYS  # each causes the other: no answer in a DAG
     related, unrelated = np.flatnonzero(free & (truth != 0)), np.flatnonzero(free & (truth == 0))
     keys = np.concatenate([related[np.argsort(-p[related], kind="stable")][:n // 2],
@@ -108,7 +112,7 @@ def literature(raw, asked: np.ndarray, names: list[str], kind: str, edge_truth,
     i, j = pair_from_index(keys, len(names))
     rows = []
     for a, b, t in zip(np.asarray(names)[i], np.asarray(names)[j], truth[keys], strict=True):
-        if kind == "edges":
+        if kind in EDGE_KINDS:
             rows.append((a, b, ("none", "->", "<-", "--")[t]))
         elif t:
             rows.append((a, b, "causes") if t == 1 else (b, a, "causes"))
@@ -119,11 +123,12 @@ def literature(raw, asked: np.ndarray, names: list[str], kind: str, edge_truth,
 
 def _held_out(kind: str, probs, Q: np.ndarray, raw, edge_truth, causal_truth,
               asked: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(y, p_raw, p_cal)`` over the held-out pairs: unordered for edge types (P(adjacent)),
-    ordered for causal relations (P(A causes B); pairs in a cycle left out)."""
+    """``(y, p_raw, p_cal)`` over the held-out pairs: unordered for edge types (P(adjacent);
+    a PAG's P(arc) against the arcs of the observed DAG), ordered for causal relations
+    (P(A causes B); pairs in a cycle left out)."""
     keep = np.ones(probs.n_pairs, dtype=bool)
     keep[asked] = False
-    if kind == "edges":
+    if kind in EDGE_KINDS:
         y = (np.asarray(edge_truth) != 0)[keep].astype(int)
         return y, 1.0 - raw.dense(np.float64)[keep, 0], 1.0 - Q[keep, 0]
     truth = np.asarray(causal_truth)
@@ -138,7 +143,10 @@ def class_measures(kind: str, probs, Q: np.ndarray, raw, eps: float, edge_truth,
                    causal_truth, asked: np.ndarray) -> dict:
     """The k-class log-loss (raw floored at half its smallest step) and micro ECE (the k
     columns stacked, 10 equal-count bins) of the held-out pairs against their true class:
-    the 4 CPDAG edge types, or neither / a causes b / b causes a (cycles left out)."""
+    the 4 CPDAG edge types, or neither / a causes b / b causes a (cycles left out); none
+    for a PAG's edge types (their truth is the true PAG's, not the observed DAG's)."""
+    if kind == "pag":
+        return {}
     keep = np.ones(probs.n_pairs, dtype=bool)
     keep[asked] = False
     truth = np.asarray(edge_truth if kind == "edges" else causal_truth).astype(np.int64)
@@ -153,7 +161,9 @@ def class_measures(kind: str, probs, Q: np.ndarray, raw, eps: float, edge_truth,
 
 def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED) -> dict:
     """One draw's record (see the module); ``asked``: pairs suggested."""
-    data, probs, edge_truth, causal_truth = load_case(case)
+    pag = kind == "pag"
+    data, probs, edge_truth, causal_truth = load_case(
+        case, n_boot=PAG_N_BOOT if pag else N_BOOT, search="gfci" if pag else "fges")
     relations = relation_kind(kind)
     raw = relations.raw(probs)
     seed = stable_seed(case, kind, draw)
@@ -183,7 +193,17 @@ def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED
             if report.answers is not None else 0,
             "related_estimate": report.related_pairs, "seconds": seconds,
             **binary_measures("raw", y, p_raw), **binary_measures("cal", y, p_cal),
-            **oracle_measures("raw", y, p_raw), **k_class}
+            **oracle_measures("raw", y, p_raw), **k_class,
+            **(_cpdag_beside(case, asked_keys, y) if pag else {})}
+
+
+def _cpdag_beside(case: str, asked: np.ndarray, y: np.ndarray) -> dict:
+    """The FGES bootstrap's P(adjacent) on the same held-out pairs (``fges_…``), beside
+    a PAG's P(arc)."""
+    probs = load_case(case)[1]
+    keep = np.ones(probs.n_pairs, dtype=bool)
+    keep[asked] = False
+    return binary_measures("fges", y, 1.0 - probs.dense(np.float64)[keep, 0])
 
 
 def main(argv: list[str] | None = None) -> None:

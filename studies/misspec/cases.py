@@ -124,14 +124,16 @@ def make_case(name: str) -> tuple[DiscreteData, np.ndarray, np.ndarray, str]:
 
 
 def cached_case(name: str, cache: Path = CACHE, n_boot: int = N_BOOT, jobs: int = 2,
-                score: str = "bdeu"
+                score: str = "bdeu", search: str = "fges"
                 ) -> tuple[DiscreteData, EdgeProbabilities, np.ndarray, np.ndarray, dict]:
-    """The case with its bootstrap (FGES with the local score ``score``), read from
-    ``cache`` or computed (resumable through a checkpoint folder) and stored there
-    (``CASE.npz`` for BDeu, ``CASE.SCORE.npz`` for another score); the last item is the
-    truth file's metadata."""
+    """The case with its bootstrap (``search``, FGES by default, with the local score
+    ``score``), read from ``cache`` or computed (resumable through a checkpoint folder)
+    and stored there (``CASE.npz`` for FGES with BDeu, ``CASE.SCORE.npz`` for another
+    score, ``CASE.SEARCH.npz`` for another search); the last item is the truth file's
+    metadata."""
     cache.mkdir(parents=True, exist_ok=True)
     stem = name if score == "bdeu" else f"{name}.{score}"
+    stem = stem if search == "fges" else f"{stem}.{search}"
     path, truth = cache / f"{stem}.npz", cache / f"{name}.truth.npz"
     data, edge_truth, causal_truth, description = make_case(name)
     if not (path.is_file() and truth.is_file()):
@@ -139,13 +141,14 @@ def cached_case(name: str, cache: Path = CACHE, n_boot: int = N_BOOT, jobs: int 
         options = {} if score == "bdeu" else {"score": score}
         start = time.perf_counter()
         probs = bootstrap_edge_probabilities(data, n_boot=n_boot, seed=0, n_jobs=jobs,
-                                             ancestral=True, progress=False,
+                                             ancestral=True, progress=False, search=search,
                                              checkpoint=checkpoint, **options)
         meta = {"description": description, "seconds": time.perf_counter() - start,
                 "n_boot": n_boot, "jobs": jobs}
         probs.save(path)
-        np.savez(truth, edge_truth=edge_truth, causal_truth=causal_truth,
-                 names=np.array(data.names), meta=json.dumps(meta))
+        if not truth.is_file():  # the first search's run is the one its metadata describe
+            np.savez(truth, edge_truth=edge_truth, causal_truth=causal_truth,
+                     names=np.array(data.names), meta=json.dumps(meta))
         shutil.rmtree(checkpoint, ignore_errors=True)
     probs = EdgeProbabilities.load(path)
     with np.load(truth) as z:
@@ -158,13 +161,13 @@ def cached_case(name: str, cache: Path = CACHE, n_boot: int = N_BOOT, jobs: int 
     return data, probs, edge_truth, causal_truth, meta
 
 
-def load_case(name: str, cache: Path = CACHE, n_boot: int = N_BOOT
+def load_case(name: str, cache: Path = CACHE, n_boot: int = N_BOOT, search: str = "fges"
               ) -> tuple[DiscreteData, EdgeProbabilities, np.ndarray, np.ndarray]:
     """``(data, probabilities, edge_truth, causal_truth)`` of a cached case (computed
     first if it is not cached). ``edge_truth``: ``EdgeType`` int8 per pair;
     ``causal_truth``: ``CausalType`` int8 per pair (``BOTH_WAYS`` for a pair in a cycle
     of the Sachs consensus network)."""
-    data, probs, edge_truth, causal_truth, _ = cached_case(name, cache, n_boot)
+    data, probs, edge_truth, causal_truth, _ = cached_case(name, cache, n_boot, search=search)
     return data, probs, edge_truth, causal_truth
 
 
