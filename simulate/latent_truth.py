@@ -18,12 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from causalcal.errors import InputError
 from causalcal.fci import Sepsets, orient
 from causalcal.pag import PAG, Mark
+from causalcal.pairs import n_pairs, pair_index
 from causalcal.simulate.misspecified_truth import _children_lists, ancestor_matrix
 
-__all__ = ["DSeparation", "d_separated", "true_mag", "true_pag"]
+__all__ = ["DSeparation", "d_separated", "pag_labels", "true_mag", "true_pag"]
 
 
 def d_separated(parents: Sequence[Sequence[int]], x: int, y: int,
@@ -114,3 +117,14 @@ def true_pag(parents: Sequence[Sequence[int]], observed: Sequence[int],
     mag, sepsets = _mag_and_sepsets(parents, observed, names)
     return orient(mag, sepsets)
 
+
+
+def pag_labels(parents: Sequence[Sequence[int]], observed: Sequence[int]) -> np.ndarray:
+    """The true PAG's :class:`~causalcal.pairs.PAGEdgeType` (int8) of every pair of the
+    ``observed`` nodes (in that order), dense in row-major pair order: the truth that PAG
+    edge-type probabilities are measured against (docs/design.md §6.2)."""
+    pag = true_pag(parents, observed)
+    out = np.zeros(n_pairs(pag.n_vars), dtype=np.int8)
+    pairs, labels = pag.pair_labels()
+    out[pair_index(pairs[:, 0], pairs[:, 1], pag.n_vars)] = labels
+    return out

@@ -42,6 +42,11 @@ class MisspecifiedData:
     description: str
     #: free-form details (hidden variables, targets, …), JSON-friendly
     details: dict = field(default_factory=dict)
+    #: the full generating graph (each node's parents) and the observed nodes' positions
+    #: in it, in the data's column order (for the true PAG:
+    #: :func:`causalcal.simulate.latent_truth.pag_labels`)
+    full_parents: tuple[tuple[int, ...], ...] = ()
+    observed: tuple[int, ...] = ()
 
     @property
     def names(self) -> list[str]:
@@ -125,7 +130,9 @@ def truth_from_full(data: DiscreteData, parents: Sequence[Sequence[int]],
                           names=list(data.names))
     ancestor = ancestor_matrix(parents)[np.ix_(observed, observed)]
     return MisspecifiedData(data, dag, edge_truth_of(len(observed), arcs),
-                            dense_causal(ancestor), description, dict(details or {}))
+                            dense_causal(ancestor), description, dict(details or {}),
+                            tuple(tuple(int(p) for p in pa) for pa in parents),
+                            tuple(int(v) for v in observed))
 
 
 def quantile_codes(x: np.ndarray, n_bins: int = 3) -> np.ndarray:

@@ -36,7 +36,7 @@ from causalcal.pairs import pair_from_index, pair_index
 from studies.discover_known.cases import stable_seed
 from studies.discover_known.records import RecordFile
 
-from .cases import BOTH_WAYS, N_BOOT, all_cases, load_case
+from .cases import BOTH_WAYS, N_BOOT, all_cases, load_case, pag_truth
 from .measures import binary_measures, oracle_measures
 
 RECORDS = Path(__file__).resolve().parents[2] / "results" / "misspec" / "calibrated.jsonl"
@@ -143,19 +143,21 @@ def class_measures(kind: str, probs, Q: np.ndarray, raw, eps: float, edge_truth,
                    causal_truth, asked: np.ndarray) -> dict:
     """The k-class log-loss (raw floored at half its smallest step) and micro ECE (the k
     columns stacked, 10 equal-count bins) of the held-out pairs against their true class:
-    the 4 CPDAG edge types, or neither / a causes b / b causes a (cycles left out); none
-    for a PAG's edge types (their truth is the true PAG's, not the observed DAG's)."""
-    if kind == "pag":
-        return {}
+    the 4 CPDAG edge types, or neither / a causes b / b causes a (cycles left out); for
+    a PAG's edge types the 7 types of the true PAG (``edge_truth`` is then that; the
+    calibrated groups spread over the types as the table does)."""
     keep = np.ones(probs.n_pairs, dtype=bool)
     keep[asked] = False
-    truth = np.asarray(edge_truth if kind == "edges" else causal_truth).astype(np.int64)
+    truth = np.asarray(edge_truth if kind in EDGE_KINDS else causal_truth).astype(np.int64)
     keep &= truth != BOTH_WAYS
-    P = floored_probabilities(raw.dense(np.float64)[keep], eps)
+    held = np.flatnonzero(keep)
+    table = raw.pag if kind == "pag" else raw
+    P = floored_probabilities(table.dense(np.float64)[held], eps)
+    Q = raw.spread(Q[held], held) if kind == "pag" else Q[held]
     out = {}
-    for name, R in (("raw", P), ("cal", Q[keep])):
-        out[f"{name}_logloss_k"] = cross_entropy(truth[keep], R, eps=1e-6)
-        out[f"{name}_ece_k"] = ece_micro(truth[keep], R, n_bins=10)
+    for name, R in (("raw", P), ("cal", Q)):
+        out[f"{name}_logloss_k"] = cross_entropy(truth[held], R, eps=1e-6)
+        out[f"{name}_ece_k"] = ece_micro(truth[held], R, n_bins=10)
     return out
 
 
@@ -184,8 +186,10 @@ def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED
     seconds = time.perf_counter() - start
     Q = result.fit.predict_all(np.float64)
     y, p_raw, p_cal = _held_out(kind, probs, Q, raw, edge_truth, causal_truth, asked_keys)
-    k_class = class_measures(kind, probs, Q, raw, result.fit.calibration_set.inputs.eps,
-                             edge_truth, causal_truth, asked_keys)
+    truth_k = pag_truth(case) if pag else edge_truth
+    k_class = {} if truth_k is None else class_measures(
+        kind, probs, Q, raw, result.fit.calibration_set.inputs.eps, truth_k, causal_truth,
+        asked_keys)
     report = result.report
     return {"case": case, "kind": kind, "variant": variant, "draw": draw, "seed": seed,
             "asked": asked,

@@ -33,6 +33,7 @@ from causalcal.simulate import (
     measurement_noise,
     pooled_conditions,
 )
+from causalcal.simulate.latent_truth import pag_labels
 from causalcal.simulate.misspecified_truth import ancestor_matrix, dense_causal
 from studies.discover_known.cases import SACHS_DIR, stable_seed, truth_labels
 
@@ -121,6 +122,17 @@ def make_case(name: str) -> tuple[DiscreteData, np.ndarray, np.ndarray, str]:
     seeded_as = SEEDED_AS.get(family, family)
     result = FAMILIES[family](n, stable_seed("misspec", seeded_as, seed))
     return result.data, result.edge_truth, result.causal_truth, result.description
+
+
+def pag_truth(name: str) -> np.ndarray | None:
+    """The true PAG's edge type (``PAGEdgeType`` int8, pair order) of every pair of a
+    simulated case (:func:`causalcal.simulate.latent_truth.pag_labels`); ``None`` for
+    Sachs, whose consensus network has a cycle."""
+    family, n, seed = parse_name(name)
+    if family in SACHS_CASES:
+        return None
+    made = FAMILIES[family](n, stable_seed("misspec", SEEDED_AS.get(family, family), seed))
+    return pag_labels(made.full_parents, made.observed)
 
 
 def cached_case(name: str, cache: Path = CACHE, n_boot: int = N_BOOT, jobs: int = 2,

@@ -237,3 +237,13 @@ def test_possible_dsep_holds_every_path_defined_member():
             equal += got == want
             total += 1
     assert equal > 0.95 * total
+
+
+def test_pag_labels_of_a_hidden_confounder_by_hand():
+    # A -> B <- H -> C <- D with H hidden: A o-> B <-> C <-o D
+    from causalcal.simulate.latent_truth import pag_labels
+
+    parents = [[], [0, 4], [3, 4], [], []]  # A, B, C, D, H
+    labels = pag_labels(parents, [0, 1, 2, 3])
+    # pairs in row-major order: AB AC AD BC BD CD
+    assert labels.tolist() == [2, 0, 0, 6, 0, 3]
