@@ -8,7 +8,8 @@ does not join by an arc. Per case, their mean raw PAG probabilities — of a def
 (``-->`` or ``<--``), of ``<->``, of any edge, of an arc (any edge but ``<->``) — and the
 FGES bootstrap's P(adjacent) and P(directed) on the same pairs; the acceptance line asks
 the mean P(definite arc) below 0.2. Also, over every pair, the Brier score of P(arc)
-(PAG) and P(adjacent) (FGES) against the observed DAG's arcs.
+(PAG) and P(adjacent) (FGES) against the observed DAG's arcs, and the seven PAG edge
+types against the true PAG (``evaluate.pag_metrics``: accuracy, overall and per-type ECE).
 
     python -m experiments.pag_hidden_pairs                 # the cases cached
     python -m experiments.pag_hidden_pairs --compute       # bootstrap the missing ones
@@ -22,10 +23,19 @@ from pathlib import Path
 
 import numpy as np
 
+from causalcal.evaluate.pag_metrics import pag_edge_metrics
 from causalcal.pairs import PAGEdgeType, pair_index
 from causalcal.simulate import load_network
 from studies.discover_known.cases import stable_seed
-from studies.misspec.cases import CACHE, FAMILIES, SEEDED_AS, case_name, load_case, parse_name
+from studies.misspec.cases import (
+    CACHE,
+    FAMILIES,
+    SEEDED_AS,
+    case_name,
+    load_case,
+    pag_truth,
+    parse_name,
+)
 
 RECORDS = Path(__file__).resolve().parents[1] / "results" / "pag" / "hidden_pairs.jsonl"
 HIDDEN = ("hidden-alarm", "hidden-insurance", "hidden-child", "latent")
@@ -71,9 +81,14 @@ def measure(case: str, n_boot: int) -> dict:
           "pag_arc": arc[keys].mean() if len(keys) else None,
           "fges_adjacent": (1.0 - F[keys, 0]).mean() if len(keys) else None,
           "fges_directed": F[keys][:, 1:3].sum(axis=1).mean() if len(keys) else None}
+    true_pag = pag_truth(case)
+    m = pag_edge_metrics(P, true_pag)
     return {"case": case, "n_boot_gfci": n_boot, **{k: v if v is None else float(v)
                                                     for k, v in on.items()},
             "pairs": len(keys),
+            **{f"true_pag_{k}": m[k] for k in ("accuracy", "overall_ece", "overall_brier",
+                                               "arc_ece", "arc_brier", "tail_arrow_ece",
+                                               "arrow_arrow_recall", "arrow_arrow_precision")},
             "pag_arc_brier_all": float(np.mean((arc - y) ** 2)),
             "fges_adjacent_brier_all": float(np.mean((1.0 - F[:, 0] - y) ** 2))}
 
@@ -101,7 +116,9 @@ def main(argv: list[str] | None = None) -> None:
                       f"{r['pag_definite_arc'] or 0:.3f}, <-> {r['pag_bidirected'] or 0:.3f}, "
                       f"arc {r['pag_arc'] or 0:.3f}; FGES adjacent {r['fges_adjacent'] or 0:.3f}"
                       f" | Brier all pairs PAG P(arc) {r['pag_arc_brier_all']:.4f}, FGES "
-                      f"P(adj) {r['fges_adjacent_brier_all']:.4f}", flush=True)
+                      f"P(adj) {r['fges_adjacent_brier_all']:.4f} | true PAG: accuracy "
+                      f"{r['true_pag_accuracy']:.3f}, ECE {r['true_pag_overall_ece']:.4f}",
+                      flush=True)
     RECORDS.parent.mkdir(parents=True, exist_ok=True)
     with open(RECORDS, "w", encoding="utf-8") as handle:
         for r in rows:

@@ -255,6 +255,7 @@ class CausalRelations(RelationKind):
             "known_none_ignored": fit.known_ignored, "expected_related": fit.related_pairs,
             **fit.shared_entries(), "related_pairs_estimate": fit.estimate.as_dict(),
             "knowledge_bounds": fit.knowledge_bounds,
+            **({"pag_bounds": True} if fit.pag_bounds else {}),
             "simulations": fit.simulations and fit.simulations.as_dict(),
             **({"input": list(fit.input_notes)} if fit.input_notes else {}),
         }

@@ -104,6 +104,8 @@ class FitReport:
     input_notes : lines on the input (rows dropped, untiered variables, rows ignored)
     sensitivity : the top candidates at half and double ``related_pairs``, or None
     knowledge_bounds : whether background knowledge made the raw frequencies bounds
+    pag_bounds : whether the replicates were PAGs, whose causal relations are counted as
+        bounds (docs/design.md §6.2)
     answers : the :class:`~causalcal.edgecal.designed.AnswerDesign` of the answered
         suggested pairs, or None; ``unknown_answers`` how many were left ``unknown``
     known_forced : the known relations left out of the fit because the background
@@ -124,6 +126,7 @@ class FitReport:
     input_notes: tuple[str, ...] = ()
     sensitivity: Sensitivity | None = None
     knowledge_bounds: bool = False
+    pag_bounds: bool = False
     answers: AnswerDesign | None = None
     unknown_answers: int = 0
     known_forced: tuple[str, ...] = ()

@@ -42,6 +42,7 @@ from causalcal.edgecal import (
 from causalcal.edges import EdgeProbabilities
 from causalcal.errors import InputError
 from causalcal.knowledge import Knowledge
+from causalcal.pag_edges import PAGEdgeProbabilities
 from causalcal.workflow.result import DiscoveryResult
 from causalcal.workflow.simulations import given_or_simulated
 
@@ -127,7 +128,8 @@ def discover(
     Q = respect_knowledge(kind, fit.predict_all(np.float64), bootstrap.knowledge, data.names)
     table = kind.table(inputs.probabilities, Q, calset.keys)
     own = known_results(calset, Q, pairs)
-    report = _report(fit, kind, data, bootstrap.knowledge, answers, simulated, table, forced)
+    report = _report(fit, kind, data, bootstrap.knowledge, answers, simulated, table, forced,
+                     isinstance(boot, PAGEdgeProbabilities))
     return DiscoveryResult(kind, table, boot, fit, pairs, report, own)
 
 
@@ -210,8 +212,8 @@ def _input_notes(data: DiscreteData, knowledge, ignored: str | None,
 
 
 def _report(fit: EdgeCalibration, kind: RelationKind, data: DiscreteData, knowledge,
-            answers: Answers, simulated, table: pd.DataFrame, forced: tuple[str, ...]
-            ) -> FitReport:
+            answers: Answers, simulated, table: pd.DataFrame, forced: tuple[str, ...],
+            pag: bool = False) -> FitReport:
     """What the summary and the report say: counts, EM, design, the answers, the map
     written and its held-out evidence, the simulations, the input, the top candidates'
     sensitivity."""
@@ -233,7 +235,7 @@ def _report(fit: EdgeCalibration, kind: RelationKind, data: DiscreteData, knowle
             _keys(calset.inputs, table.head(kind.sensitivity_rows))))
         if kind.sensitivity_rows else None,
         knowledge_bounds=kind.ancestral and isinstance(knowledge, Knowledge)
-        and not knowledge.is_empty)
+        and not knowledge.is_empty, pag_bounds=kind.ancestral and pag)
 
 
 def _keys(inputs: PairInputs, table: pd.DataFrame) -> np.ndarray:

@@ -162,6 +162,9 @@ class DiscoveryResult:
             *(["with background knowledge the bootstrap's causal frequencies are bounds "
                "(definite relations at most, possible ones at least as often as exact)"]
               if r.knowledge_bounds else []),
+            *(["the replicates are PAGs (hidden common causes allowed): their causal "
+               "relations are counted as bounds (definite at most, possible at least as "
+               "often as exact)"] if r.pag_bounds else []),
             *_simulations_lines(r),
             *r.map.lines(w.judged),
         ]

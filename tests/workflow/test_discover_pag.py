@@ -136,6 +136,17 @@ def test_causal_relations_from_pag_replicates(world):
         EdgeTypes().raw(probs)
     rows = CausalRelations().raw(probs).dense(np.float64)
     np.testing.assert_allclose(rows.sum(axis=1), 1.0, atol=1e-6)
+    truth = case.causal_truth
+    names = np.asarray(case.names)
+    known = []
+    for cls, n in ((1, 5), (0, 5)):
+        i, j = pair_from_index(np.flatnonzero(truth == cls)[:n], len(names))
+        for a, b in zip(names[i], names[j], strict=True):
+            known += [(a, b, "causes")] if cls else [(a, b, "not-causes"), (b, a, "not-causes")]
+    result = causalcal.discover(case.data, pd.DataFrame(known, columns=["a", "b", "relation"]),
+                                relations="causal", probabilities=probs)
+    assert "the replicates are PAGs" in result.summary()
+    assert json.loads(result.report_json())["pag_bounds"] is True
 
 
 def test_cli(world, causalcal_cli, tmp_path):
