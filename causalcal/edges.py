@@ -41,6 +41,7 @@ from causalcal.pairs import (
 __all__ = [
     "EdgeType",
     "EdgeProbabilities",
+    "adjacent_at",
     "dense_labels",
     "l1_threshold",
     "n_pairs",
@@ -472,14 +473,7 @@ def averaged_network(names: Sequence[str], pairs: np.ndarray, probs: np.ndarray,
     """
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     probs = np.asarray(probs, dtype=np.float64).reshape(-1, 4)
-    strength = 1.0 - probs[:, 0]
-    if isinstance(threshold, str) and threshold == "estimated":
-        t = l1_threshold(strength, n_pairs(len(names)))
-        keep = (strength > t) | (strength >= 1.0)
-    elif isinstance(threshold, (bool, str)) or not 0 < float(threshold) <= 1:
-        raise InputError(f"threshold must be in (0, 1] or 'estimated', got {threshold!r}")
-    else:
-        keep = strength >= float(threshold)
+    keep = adjacent_at(1.0 - probs[:, 0], n_pairs(len(names)), threshold)
     adjacent = probs[:, 1:].sum(axis=1)  # the same mass, without 1 − p_none's rounding
     forward = keep & (2 * probs[:, 1] > adjacent)
     backward = keep & ~forward & (2 * probs[:, 2] > adjacent)
@@ -490,6 +484,18 @@ def averaged_network(names: Sequence[str], pairs: np.ndarray, probs: np.ndarray,
         pairs[undirected],
         names,
     )
+
+
+def adjacent_at(strength: np.ndarray, n_total: int, threshold: float | str) -> np.ndarray:
+    """Which of the pairs with P(adjacent) ``strength`` (of ``n_total`` pairs in all, the
+    others 0) an averaged network joins: ``strength ≥ threshold``, or with
+    ``"estimated"`` above bnlearn's :func:`l1_threshold` (or 1)."""
+    if isinstance(threshold, str) and threshold == "estimated":
+        t = l1_threshold(strength, n_total)
+        return (strength > t) | (strength >= 1.0)
+    if isinstance(threshold, (bool, str)) or not 0 < float(threshold) <= 1:
+        raise InputError(f"threshold must be in (0, 1] or 'estimated', got {threshold!r}")
+    return strength >= float(threshold)
 
 
 def dense_labels(pairs: np.ndarray, labels: np.ndarray, n_vars: int) -> np.ndarray:

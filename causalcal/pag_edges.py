@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from causalcal._edges_io import PAG_PROBABILITY_COLUMNS
-from causalcal.edges import EdgeProbabilities, l1_threshold
+from causalcal.edges import EdgeProbabilities, adjacent_at
 from causalcal.errors import InputError
 from causalcal.pag import PAG
 from causalcal.pairs import PAG_SWAP, PAGEdgeType
@@ -36,14 +36,7 @@ class PAGEdgeProbabilities(EdgeProbabilities):
         ``"estimated"``, exceeds bnlearn's L1 threshold or is 1), each with its most
         frequent edge type (the first of equals in :class:`PAGEdgeType` order: Tetrad's
         "highest probability" ensemble)."""
-        strength = 1.0 - self.probs[:, 0]
-        if isinstance(threshold, str) and threshold == "estimated":
-            t = l1_threshold(strength, self.n_pairs)
-            keep = (strength > t) | (strength >= 1.0)
-        elif isinstance(threshold, (bool, str)) or not 0 < float(threshold) <= 1:
-            raise InputError(f"threshold must be in (0, 1] or 'estimated', got {threshold!r}")
-        else:
-            keep = strength >= float(threshold)
+        keep = adjacent_at(1.0 - self.probs[:, 0], self.n_pairs, threshold)
         labels = 1 + np.argmax(self.probs[keep, 1:], axis=1)
         return PAG.from_pair_labels(self.n_vars, self.pairs[keep], labels, self.names)
 

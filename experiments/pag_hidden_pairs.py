@@ -4,7 +4,7 @@ the FGES bootstrap (issue 40's acceptance; docs/results.md "PAG edge types").
 For the hidden-confounder cases of the misspecification benchmark (docs/design.md §9.11;
 bootstraps cached by ``studies.misspec.cases.cached_case``: FGES 200 replicates, GFCI
 ``--n-boot``), the pairs of observed children of one hidden node that the observed DAG
-does not join by an arc. Per case, their mean raw PAG probabilities — of a definite arc
+does not join by an arc and neither of which causes the other. Per case, their mean raw PAG probabilities — of a definite arc
 (``-->`` or ``<--``), of ``<->``, of any edge, of an arc (any edge but ``<->``) — and the
 FGES bootstrap's P(adjacent) and P(directed) on the same pairs; the acceptance line asks
 the mean P(definite arc) below 0.2. Also, over every pair, the Brier score of P(arc)
@@ -43,7 +43,9 @@ HIDDEN = ("hidden-alarm", "hidden-insurance", "hidden-child", "latent")
 
 def confounded_pairs(case: str) -> np.ndarray:
     """Pair keys (data order) of two observed children of one hidden node that the
-    observed DAG does not join by an arc."""
+    observed DAG does not join by an arc and neither of which causes the other (so the
+    hidden cause is all that joins them: ``<->`` in the true MAG if adjacent; where one
+    causes the other the MAG joins them by an arc, ``-->``, rightly)."""
     family, n, seed = parse_name(case)
     made = FAMILIES[family](n, stable_seed("misspec", SEEDED_AS.get(family, family), seed))
     names = made.names
@@ -62,7 +64,7 @@ def confounded_pairs(case: str) -> np.ndarray:
                 if index[a] < index[b]:
                     keys.add(int(pair_index(index[a], index[b], len(names))))
     keys = np.array(sorted(keys), dtype=np.int64)
-    return keys[made.edge_truth[keys] == 0]
+    return keys[(made.edge_truth[keys] == 0) & (made.causal_truth[keys] == 0)]
 
 
 def measure(case: str, n_boot: int) -> dict:
