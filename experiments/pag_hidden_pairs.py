@@ -5,11 +5,12 @@ For the hidden-confounder cases of the misspecification benchmark (docs/design.m
 bootstraps cached by ``studies.misspec.cases.cached_case``: FGES 200 replicates, GFCI
 ``--n-boot``), the pairs of observed children of one hidden node that the observed DAG
 does not join by an arc and neither of which causes the other. Per case, their mean raw
-PAG probabilities — of a definite arc (``-->`` or ``<--``), of ``<->``, of any edge, of an
-arc (any edge but ``<->``) — and the FGES bootstrap's P(adjacent) and P(directed) on the
-same pairs; the acceptance line asks the mean P(definite arc) below 0.2. Also, over every pair, the Brier score of P(arc)
-(PAG) and P(adjacent) (FGES) against the observed DAG's arcs, and the seven PAG edge
-types against the true PAG (``evaluate.pag_metrics``: accuracy, overall and per-type ECE).
+PAG probabilities — of a definite arc (``-->`` or ``<--``), of ``<->``, of any edge, of
+an arc (any edge but ``<->``) — and the FGES bootstrap's P(adjacent) and P(directed) on
+the same pairs; the acceptance line asks the mean P(definite arc) below 0.2. Also, over
+every pair, the Brier score of P(arc) (PAG) and P(adjacent) (FGES) against the observed
+DAG's arcs, and the seven PAG edge types against the true PAG (``evaluate.pag_metrics``:
+accuracy, overall and per-type ECE).
 
     python -m experiments.pag_hidden_pairs                 # the cases cached
     python -m experiments.pag_hidden_pairs --compute       # bootstrap the missing ones
