@@ -210,7 +210,10 @@ def pag_ancestral_bounds(n_vars: int, pairs: np.ndarray,
     are both definite ancestors of b (or b itself): a MAG with arrowheads at a on both
     would add the unshielded collider u *-> a <-* w, so it orients a --> u or a --> w.
     The definite bound misses some relations forced along uncovered paths (Roumpelaki et
-    al. 2016); both are sound."""
+    al. 2016); both are sound. A searched PAG may be no PAG of any MAG (a directed cycle,
+    a possibly directed path against a definite relation): a pair each of whose nodes
+    would be a definite ancestor of the other keeps neither as definite, and a is no
+    possible ancestor of b where b is a definite one of a."""
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     labels = np.asarray(labels, dtype=np.int64).reshape(-1)
     i, j = pairs[:, 0], pairs[:, 1]
@@ -241,6 +244,12 @@ def pag_ancestral_bounds(n_vars: int, pairs: np.ndarray,
         definite = _reach_rows(n_vars, arc_src, arc_dst, seed) if changed else definite
     np.fill_diagonal(definite, False)
     possible |= definite  # already so: a directed path is possibly directed
+    # a searched PAG may hold a directed cycle, where both of a pair would be definite
+    # ancestors of the other: neither is then definite; and a is no possible ancestor of a
+    # definite ancestor of its own (the members are acyclic), so each replicate's
+    # relations of a pair stay one distribution (docs/design.md §6.1)
+    definite &= ~definite.T
+    possible &= ~definite.T
     np.fill_diagonal(possible, False)
     return definite, possible
 
