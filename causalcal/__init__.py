@@ -9,7 +9,7 @@ from causalcal._version import __version__
 from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities, EdgeType
 from causalcal.graph import PDAG, apply_meek_rules, dag_to_cpdag, pdag_to_dag
-from causalcal.knowledge import Knowledge
+from causalcal.knowledge import Context, Knowledge
 from causalcal.pag import PAG
 from causalcal.pag_edges import PAGEdgeProbabilities
 
@@ -19,6 +19,7 @@ __all__ = [
     "DiscreteData",
     "EdgeProbabilities",
     "EdgeType",
+    "Context",
     "Knowledge",
     "PAG",
     "PAGEdgeProbabilities",
