@@ -6,10 +6,11 @@ live in ``causalcal.simulate``, ``causalcal.bootstrap`` and ``causalcal.evaluate
 """
 
 from causalcal._version import __version__
+from causalcal.context import Context
 from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities, EdgeType
 from causalcal.graph import PDAG, apply_meek_rules, dag_to_cpdag, pdag_to_dag
-from causalcal.knowledge import Context, Knowledge
+from causalcal.knowledge import Knowledge
 from causalcal.pag import PAG
 from causalcal.pag_edges import PAGEdgeProbabilities
 

@@ -25,11 +25,11 @@ and by :func:`causalcal.graph.apply_meek_rules`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from causalcal.context import Context, contexts
 from causalcal.errors import InputError
 
 if TYPE_CHECKING:
@@ -37,33 +37,6 @@ if TYPE_CHECKING:
 
 __all__ = ["BoundKnowledge", "Context", "Knowledge", "bind_knowledge",
            "check_known_causal_relations", "check_known_relations", "with_knowledge"]
-
-
-@dataclass(frozen=True)
-class Context:
-    """A context column of Joint Causal Inference (Mooij, Magliacane & Claassen 2020;
-    docs/design.md §5.2): a condition or regime index set from outside the system
-    (JCI1: no system variable causes it; JCI2: none shares a hidden cause with it).
-    ``targets``: the system variables it acts on directly (its only children), or
-    ``None`` when unknown (any)."""
-
-    column: str
-    targets: tuple[str, ...] | None = None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "column", str(self.column))
-        if self.targets is not None:
-            if isinstance(self.targets, str):
-                raise InputError(f"targets of context {self.column!r}: expected names, got "
-                                 f"the text {self.targets!r}")
-            targets = tuple(sorted({str(t) for t in self.targets}))
-            if not targets:
-                raise InputError(f"context {self.column!r}: known targets must name at least "
-                                 "one variable (leave them out when unknown)")
-            if self.column in targets:
-                raise InputError(f"context {self.column!r} names itself as a target")
-            object.__setattr__(self, "targets", targets)
-
 
 
 def _pairs(arcs: Iterable[Sequence[str]], what: str) -> tuple[tuple[str, str], ...]:
@@ -110,7 +83,7 @@ class Knowledge:
                 raise InputError(f"tier of {name!r} must be an integer, got {tier!r}")
             self.tiers[str(name)] = int(tier)
         self.forbidden_within = _within_tiers(forbid_within_tiers, self.tiers)
-        self.context = _contexts(context)
+        self.context = contexts(context)
         self._check_consistent()
         self._check_context()
 
@@ -172,7 +145,7 @@ class Knowledge:
     def with_context(self, context: Iterable[Context | str]) -> Knowledge:
         """This knowledge with the ``context`` columns added (docs/design.md §5.2)."""
         return Knowledge(self.required, self.forbidden, self.tiers, self.forbidden_within,
-                         (*self.context, *_contexts(context)))
+                         (*self.context, *contexts(context)))
 
     @property
     def is_empty(self) -> bool:
@@ -258,19 +231,6 @@ class Knowledge:
             f"Knowledge(required={list(self.required)!r}, forbidden={list(self.forbidden)!r}, "
             f"tiers={self.tiers!r}{within}{context})"
         )
-
-
-def _contexts(context: Iterable[Context | str]) -> tuple[Context, ...]:
-    """Context columns as :class:`Context` values, by column; a column given twice is an
-    error."""
-    if isinstance(context, (str, Context)):
-        context = [context]
-    out = [c if isinstance(c, Context) else Context(str(c)) for c in context]
-    columns = [c.column for c in out]
-    twice = sorted({c for c in columns if columns.count(c) > 1})
-    if twice:
-        raise InputError(f"context column {twice[0]!r} is given twice")
-    return tuple(sorted(out, key=lambda c: c.column))
 
 
 def _within_tiers(which: bool | Iterable[int], tiers: Mapping[str, int]) -> tuple[int, ...]:

@@ -69,7 +69,9 @@ def label_conditions(frame: pd.DataFrame, sizes: tuple[int, ...],
     in order; the sizes must add up to the rows."""
     if column in frame.columns:
         raise InputError(f"the data already has a column {column!r}")
-    if any(int(s) < 1 for s in sizes) or sum(sizes) != len(frame):
+    if any(int(s) < 1 for s in sizes):
+        raise InputError(f"condition sizes must be positive, got {list(sizes)}")
+    if sum(sizes) != len(frame):
         raise InputError(f"condition sizes add up to {sum(sizes)} rows, the data has "
                          f"{len(frame)}")
     return frame.assign(**{column: np.repeat(np.arange(len(sizes)), sizes)})
