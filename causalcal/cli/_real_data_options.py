@@ -323,7 +323,7 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
              "warning; a constant column is warned about. Independent of --max-arity, "
              "which only bounds the categories a column may have (K must not exceed it); "
              "the bins chosen and their counts are reported on standard error (not with "
-             "--quiet)")
+             "--quiet). --context columns are kept as their values")
     parser.add_argument(
         "--drop-columns", metavar="NAMES", default="",
         help="comma-separated columns to leave out, e.g. an identifier: a column of "
