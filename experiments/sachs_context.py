@@ -17,10 +17,11 @@ with the pooled rows' condition (:mod:`studies.discover_known.sachs_conditions`)
 The measure: AUROC of raw P(A causes B) over the 110 ordered protein pairs against the
 consensus network's ancestry (both ways for a pair on its feedback cycle), as
 ``studies.misspec.measures``; beside it the AUROC of P(adjacent) over the 55 protein
-pairs, their expected number of edges and the directed share of it. One JSON line per
+pairs, their expected number of edges and the directed share of it (tail–arrow
+edges: a → b in a CPDAG, a --> b in a PAG). One JSON line per
 (search, variant) is appended to ``results/sachs_context.jsonl``.
 
-    python -m experiments.sachs_context --n-boot 100 --jobs 2 [--search fges]
+    python -m experiments.sachs_context --n-boot 100 --jobs 2 [--search fges|boss|gfci]
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ from studies.misspec.cases import BOTH_WAYS, sachs
 
 VARIANTS = ("none", "variable", "condition", "reagents", "targets")
 OUT = Path("results/sachs_context.jsonl")
+#: the edge types with a tail at one end and an arrowhead at the other (CPDAG and PAG)
+DIRECTED = ("p_forward", "p_backward", "p_tail_arrow", "p_arrow_tail")
 #: reagent column -> the conditions (0-8) that got it
 REAGENTS = {"icam2": (1,), "aktinhib": (2,), "g0076": (3,), "psitect": (4,), "u0126": (5,),
             "ly": (6,), "pma": (7,), "b2camp": (8,)}
@@ -80,11 +83,11 @@ def protein_measures(probs, n_proteins: int, edge_truth: np.ndarray,
                         (causal_truth == 2) | (causal_truth == BOTH_WAYS)]).astype(np.int64)
     edges = probs.dense(np.float64)[rows]
     adjacent = 1.0 - edges[:, 0]
+    directed = [k for k, c in enumerate(probs.columns) if c in DIRECTED]
     return {"causes_auroc": round(roc_auc(y, np.concatenate([p[:, 1], p[:, 2]])), 4),
             "adj_auroc": round(roc_auc((edge_truth != 0).astype(np.int64), adjacent), 4),
             "expected_edges": round(float(adjacent.sum()), 2),
-            "directed_share": round(float((edges[:, 1] + edges[:, 2]).sum() / adjacent.sum()),
-                                    4)}
+            "directed_share": round(float(edges[:, directed].sum() / adjacent.sum()), 4)}
 
 
 def run(variant: str, search: str, n_boot: int, jobs: int) -> dict:
