@@ -8,7 +8,7 @@ import argparse
 import logging
 
 KNOWLEDGE_HELP = """\
-Enforced inside the search, in every replicate (searches fges and boss):
+Enforced inside the search, in every replicate (searches fges, boss and gfci):
   --knowledge FILE  CSV with columns a,b,rule; rule 'required' puts the arc a -> b in
                     every graph, 'forbidden' keeps a -> b out of every graph, e.g.
                       a,b,rule

@@ -96,3 +96,13 @@ def test_suggest_and_discover_take_context(folder, capsys):
         with pytest.raises(SystemExit):
             main([command, "--help"])
         assert "--context COLUMN" in capsys.readouterr().out
+
+
+def test_gfci_reads_the_context(folder, capsys):
+    code, err = bootstrap(capsys, folder, "--context", "cond", "--search", "gfci")
+    assert code == 0, err
+    for other in ("x", "y", "z"):  # never an arrowhead at the context column
+        row = pair(folder, "cond", other)
+        assert row.p_arrow_circle == row.p_arrow_tail == row.p_arrow_arrow == 0
+        assert row.p_circle_circle == row.p_circle_arrow == 0  # JCI2: a tail at cond
+    assert pair(folder, "cond", "x").p_tail_arrow > 0.5
