@@ -6,6 +6,7 @@ live in ``causalcal.simulate``, ``causalcal.bootstrap`` and ``causalcal.evaluate
 """
 
 from causalcal._version import __version__
+from causalcal.context import Context
 from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities, EdgeType
 from causalcal.graph import PDAG, apply_meek_rules, dag_to_cpdag, pdag_to_dag
@@ -19,6 +20,7 @@ __all__ = [
     "DiscreteData",
     "EdgeProbabilities",
     "EdgeType",
+    "Context",
     "Knowledge",
     "PAG",
     "PAGEdgeProbabilities",

@@ -8,7 +8,8 @@ oracle (:mod:`causalcal.simulate.latent_truth`). :func:`fci` starts from any sup
 of the skeleton — the complete graph (FCI) or FGES's adjacencies (GFCI) — and returns
 the PAG. Background knowledge (a :class:`causalcal.knowledge.BoundKnowledge`) keeps
 required adjacencies, drops pairs with both arcs excluded, puts an arrowhead at ``a``
-on every edge whose arc ``a → b`` is excluded and ``a --> b`` on required arcs, and no
+on every edge whose arc ``a → b`` is excluded and ``a --> b`` on required arcs and on
+edges from a context column to a system variable (JCI1–2, docs/design.md §5.2), and no
 rule ever orients against it (Tetrad's FCI with knowledge).
 """
 
@@ -179,7 +180,7 @@ def _knowledge_marks(g: PAG, knowledge) -> None:
         a, b = int(a), int(b)
         if knowledge.forbids(a, b):
             g.marks[b, a] = _A  # a is no ancestor of b: an arrowhead at a
-        if (a, b) in knowledge.required:
+        if (a, b) in knowledge.required or knowledge.context_arc(a, b):
             g.marks[b, a], g.marks[a, b] = _T, _A
 
 

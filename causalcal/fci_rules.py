@@ -28,8 +28,9 @@ SepsetLookup = Callable[[int, int], "tuple[int, ...] | None"]
 class Marks:
     """Sets a circle on a PAG to a tail or arrowhead unless background knowledge forbids
     it: an arrowhead at ``j`` on ``i *-* j`` says j is no ancestor of i (refused where
-    the arc ``j → i`` is required); a tail at ``j`` says j is an ancestor of i (refused
-    where the arc ``j → i`` is excluded: forbidden, against tiers or a required ``i → j``).
+    the arc ``j → i`` is required, or j is a context column and i is not); a tail at
+    ``j`` says j is an ancestor of i (refused where the arc ``j → i`` is excluded:
+    forbidden, against tiers or a required ``i → j``).
     ``knowledge`` is a :class:`causalcal.knowledge.BoundKnowledge` or ``None``."""
 
     def __init__(self, g: PAG, knowledge=None) -> None:
@@ -42,7 +43,7 @@ class Marks:
         if k is None:
             return True
         if mark == _A:
-            return (j, i) not in k.required
+            return (j, i) not in k.required and not k.context_arc(j, i)
         return not k.forbids(j, i)
 
     def orient(self, i: int, j: int, mark: int) -> bool:

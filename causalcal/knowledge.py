@@ -8,7 +8,11 @@ unconstrained); in a tier marked *forbidden within* (Tetrad's ``1*``) no two var
 are adjacent. Known relations (``known.csv``) are checked against it
 (:func:`check_known_relations`, :func:`check_known_causal_relations`). Files: a CSV
 ``a,b,rule``, a CSV ``variable,tier`` or Tetrad's knowledge file
-(:func:`causalcal.knowledge_files.read_knowledge`).
+(:func:`causalcal.knowledge_files.read_knowledge`). *Context* columns (:class:`Context`;
+Mooij, Magliacane & Claassen 2020, "Joint causal inference from multiple contexts") are
+exogenous condition or regime variables: no system variable has an arc into one (so none
+causes one), arcs among them are free, and one with known intervention targets has arcs
+into those only.
 The searches enforce it inside the search (docs/design.md §5): operators that would
 break it are never considered and the CPDAG completion orients by it (Meek 1995,
 "Causal inference and causal explanation with background knowledge").
@@ -25,14 +29,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from causalcal.context import Context, contexts
 from causalcal.errors import InputError
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["BoundKnowledge", "Knowledge", "bind_knowledge", "check_known_causal_relations",
-           "check_known_relations", "with_knowledge"]
-
+__all__ = ["BoundKnowledge", "Context", "Knowledge", "bind_knowledge",
+           "check_known_causal_relations", "check_known_relations", "with_knowledge"]
 
 
 def _pairs(arcs: Iterable[Sequence[str]], what: str) -> tuple[tuple[str, str], ...]:
@@ -57,6 +61,10 @@ class Knowledge:
     :class:`~causalcal.errors.InputError`: an arc both required and forbidden, required
     arcs that form a cycle, a required arc from a later tier into an earlier one or
     within a tier whose edges are forbidden.
+    ``context``: :class:`Context` columns (or bare column names: targets unknown); they
+    contradict a required arc into a context column from a system variable, a required
+    arc from one to a variable outside its known targets, and a tier that puts one after
+    a system variable.
     """
 
     def __init__(
@@ -65,6 +73,7 @@ class Knowledge:
         forbidden: Iterable[Sequence[str]] = (),
         tiers: Mapping[str, int] | None = None,
         forbid_within_tiers: bool | Iterable[int] = False,
+        context: Iterable[Context | str] = (),
     ) -> None:
         self.required = _pairs(required, "required")
         self.forbidden = _pairs(forbidden, "forbidden")
@@ -74,7 +83,9 @@ class Knowledge:
                 raise InputError(f"tier of {name!r} must be an integer, got {tier!r}")
             self.tiers[str(name)] = int(tier)
         self.forbidden_within = _within_tiers(forbid_within_tiers, self.tiers)
+        self.context = contexts(context)
         self._check_consistent()
+        self._check_context()
 
     def _check_consistent(self) -> None:
         both = sorted(set(self.required) & set(self.forbidden))
@@ -95,13 +106,55 @@ class Knowledge:
         if cycle:
             raise InputError(f"required arcs form a cycle: {' -> '.join(map(repr, cycle))}")
 
+    def _check_context(self) -> None:
+        columns = self.context_columns
+        for c in self.context:
+            inner = sorted(set(c.targets or ()) & columns)
+            if inner:
+                raise InputError(f"context {c.column!r}: its target {inner[0]!r} is itself a "
+                                 "context column (arcs among context columns are free)")
+            later = [(t, v) for v, t in self.tiers.items()
+                     if v not in columns and c.column in self.tiers and t < self.tiers[c.column]]
+            if later:
+                t, v = min(later)
+                raise InputError(f"context column {c.column!r} is in tier "
+                                 f"{self.tiers[c.column]}, after the system variable {v!r} "
+                                 f"(tier {t}): a context column precedes every system variable")
+        for a, b in self.required:
+            why = self._context_excludes(a, b)
+            if why is not None:
+                raise InputError(f"required arc {a!r} -> {b!r} contradicts the context: {why}")
+
+    @property
+    def context_columns(self) -> set[str]:
+        """The names of the context columns."""
+        return {c.column for c in self.context}
+
+    def _context_excludes(self, a: str, b: str) -> str | None:
+        """Why the context excludes the arc ``a → b``, or ``None``."""
+        columns = self.context_columns
+        if b in columns and a not in columns:
+            return (f"{b} is a context column: no system variable has an arc into it (JCI: "
+                    "nothing in the system causes it)")
+        for c in self.context:
+            if c.column == a and c.targets is not None and b not in c.targets and \
+                    b not in columns:
+                return f"{b} is not among the known targets of the context column {a}"
+        return None
+
+    def with_context(self, context: Iterable[Context | str]) -> Knowledge:
+        """This knowledge with the ``context`` columns added (docs/design.md §5.2)."""
+        return Knowledge(self.required, self.forbidden, self.tiers, self.forbidden_within,
+                         (*self.context, *contexts(context)))
+
     @property
     def is_empty(self) -> bool:
-        return not (self.required or self.forbidden or self.tiers)
+        return not (self.required or self.forbidden or self.tiers or self.context)
 
     def variables(self) -> set[str]:
         """Every variable the knowledge names."""
-        return {v for arc in self.required + self.forbidden for v in arc} | set(self.tiers)
+        return ({v for arc in self.required + self.forbidden for v in arc} | set(self.tiers)
+                | self.context_columns | {t for c in self.context for t in c.targets or ()})
 
     def untiered(self, names: Sequence[str]) -> list[str]:
         """The variables of ``names`` without a tier, when tiers are given (they are free
@@ -120,7 +173,7 @@ class Knowledge:
                     "tier)")
         if ta is not None and ta == tb and ta in self.forbidden_within:
             return f"{a} and {b} are both in tier {ta}, within which edges are forbidden"
-        return None
+        return self._context_excludes(a, b)
 
     def contradiction(self, a: str, b: str, relation: str) -> str | None:
         """Why the known ``relation`` (``->``, ``<-``, ``--``, ``none``) of ``a`` and ``b``
@@ -150,11 +203,17 @@ class Knowledge:
         tier = [None] * len(index)
         for name, t in self.tiers.items():
             tier[index[name]] = t
-        return BoundKnowledge(
-            {(index[a], index[b]) for a, b in self.required},
-            {(index[a], index[b]) for a, b in self.forbidden},
-            tier, set(self.forbidden_within),
-        )
+        forbidden = {(index[a], index[b]) for a, b in self.forbidden}
+        context = {index[c] for c in self.context_columns}
+        system = [k for k in range(len(index)) if k not in context]
+        for c in self.context:
+            k = index[c.column]
+            forbidden.update((x, k) for x in system)
+            if c.targets is not None:
+                targets = {index[t] for t in c.targets}
+                forbidden.update((k, x) for x in system if x not in targets)
+        return BoundKnowledge({(index[a], index[b]) for a, b in self.required}, forbidden,
+                              tier, set(self.forbidden_within), context)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Knowledge):
@@ -167,9 +226,10 @@ class Knowledge:
     def __repr__(self) -> str:  # canonical: checkpoints identify a run's options by it
         within = (f", forbid_within_tiers={list(self.forbidden_within)!r}"
                   if self.forbidden_within else "")  # absent: as before, checkpoints resume
+        context = f", context={list(self.context)!r}" if self.context else ""
         return (
             f"Knowledge(required={list(self.required)!r}, forbidden={list(self.forbidden)!r}, "
-            f"tiers={self.tiers!r}{within})"
+            f"tiers={self.tiers!r}{within}{context})"
         )
 
 
@@ -236,6 +296,9 @@ def _cannot_cause(knowledge: Knowledge, a: str, b: str, tiers_decide: bool) -> s
     """Why the tiers keep ``a`` from causing ``b``, or ``None`` (always while
     ``tiers_decide`` is false: an untiered variable may lie on the path)."""
     ta, tb = knowledge.tiers.get(a), knowledge.tiers.get(b)
+    columns = knowledge.context_columns
+    if b in columns and a not in columns:
+        return f"{b} is a context column, and no system variable causes one"
     if not tiers_decide:
         return None
     if ta is not None and tb is not None and ta > tb:
@@ -300,11 +363,13 @@ class BoundKnowledge:
     """Knowledge over variable indices, as the searches ask it (see :class:`Knowledge`)."""
 
     def __init__(self, required: set[tuple[int, int]], forbidden: set[tuple[int, int]],
-                 tier: list[int | None], forbidden_within: set[int] = frozenset()) -> None:
+                 tier: list[int | None], forbidden_within: set[int] = frozenset(),
+                 context: set[int] = frozenset()) -> None:
         self.required = frozenset(required)
         self.forbidden = frozenset(forbidden)
         self.tier = tier
         self.forbidden_within = frozenset(forbidden_within)
+        self.context = frozenset(context)
         self.required_parents: dict[int, set[int]] = {}
         for i, j in self.required:
             self.required_parents.setdefault(j, set()).add(i)
@@ -365,6 +430,12 @@ class BoundKnowledge:
         """GES's Delete(x, y, H) removes the edge and orients ``y → h`` and ``x → h``."""
         return not (self.requires_adjacent(x, y)
                     or any(self.forbids(y, k) or self.forbids(x, k) for k in h))
+
+    def context_arc(self, i: int, j: int) -> bool:
+        """Whether ``i`` is a context variable and ``j`` a system variable: an edge between
+        them is ``i → j`` (JCI1: j does not cause i; JCI2: no hidden common cause), so a
+        PAG has a tail at i and an arrowhead at j."""
+        return i in self.context and j not in self.context
 
     def compels(self, i: int, j: int) -> bool:
         """Whether an edge between ``i`` and ``j`` must be ``i → j`` by the knowledge."""

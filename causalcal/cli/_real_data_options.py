@@ -8,7 +8,7 @@ import argparse
 import logging
 
 KNOWLEDGE_HELP = """\
-Enforced inside the search, in every replicate (searches fges and boss):
+Enforced inside the search, in every replicate (searches fges, boss and gfci):
   --knowledge FILE  CSV with columns a,b,rule; rule 'required' puts the arc a -> b in
                     every graph, 'forbidden' keeps a -> b out of every graph, e.g.
                       a,b,rule
@@ -29,7 +29,20 @@ Enforced inside the search, in every replicate (searches fges and boss):
   --forbid-within-tiers  no edge between two variables of the same tier (Tetrad's 1*)
 Unknown variables and contradictions (an arc both required and forbidden, a required
 arc into an earlier tier or within a forbidden tier, required arcs forming a cycle) are
-errors; so are known relations (discover --known) the knowledge contradicts."""
+errors; so are known relations (discover --known) the knowledge contradicts.
+
+Experimental conditions (Joint Causal Inference, Mooij, Magliacane & Claassen 2020):
+  --context COLUMN ...  columns that record the condition or regime a row was measured
+                    in (e.g. condition = 0..8 for the treatment each sample got), set
+                    from outside the system: no other variable has an arc into one or
+                    causes one, and none shares a hidden cause with one; arcs among
+                    context columns are free. They are kept as their values, never
+                    binned by --discretize. Give all conditions' rows in one file.
+  --context-targets COLUMN:T1,T2  (repeatable) the variables the context COLUMN acts
+                    on directly, when known (e.g. condition:pmek,PKC): its only
+                    children. Without it any variable may be affected.
+A required arc into a context column, a required arc from one to a variable outside its
+targets, or a tier putting one after another variable is an error."""
 
 
 def add_knowledge_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,28 +54,60 @@ def add_knowledge_arguments(parser: argparse.ArgumentParser) -> None:
                        help="CSV variable,tier: no arc from a later tier into an earlier one")
     group.add_argument("--forbid-within-tiers", action="store_true",
                        help="forbid every edge between two variables of one tier")
+    group.add_argument("--context", nargs="+", default=[], metavar="COLUMN",
+                       help="condition/regime columns: exogenous, kept unbinned (see above)")
+    group.add_argument("--context-targets", action="append", default=[],
+                       metavar="COLUMN:T1,T2",
+                       help="known intervention targets of a --context column (repeatable)")
 
 
 def knowledge_from_arguments(args: argparse.Namespace, names: list[str]):
     """The :class:`causalcal.Knowledge` of ``--knowledge``/``--tiers`` (``None`` without
     them), checked against the data's variable ``names``."""
     from causalcal.errors import InputError
+    from causalcal.knowledge import Knowledge
 
+    context = context_from_arguments(args)
     if args.knowledge is None and args.tiers is None:
         if args.forbid_within_tiers:
             raise InputError("--forbid-within-tiers needs tiers: --tiers or a Tetrad "
                              "--knowledge file with addtemporal")
-        return None
-    from causalcal.knowledge_files import read_knowledge
+        if not context:
+            return None
+        knowledge = Knowledge()
+    else:
+        from causalcal.knowledge_files import read_knowledge
 
-    knowledge = read_knowledge(args.knowledge, args.tiers, args.forbid_within_tiers)
+        knowledge = read_knowledge(args.knowledge, args.tiers, args.forbid_within_tiers)
     try:
+        knowledge = knowledge.with_context(context)
         knowledge.bind(names)
     except InputError as err:
-        where = ", ".join(p for p in (args.knowledge, args.tiers) if p)
+        where = ", ".join(p for p in (args.knowledge, args.tiers) if p) or "--context"
         raise InputError(f"{where}: {err} (the data has {', '.join(names[:12])}"
                          f"{' …' if len(names) > 12 else ''})") from None
     return knowledge
+
+
+def context_from_arguments(args: argparse.Namespace) -> list:
+    """The :class:`causalcal.knowledge.Context` columns of ``--context`` with their
+    ``--context-targets``."""
+    from causalcal.errors import InputError
+    from causalcal.knowledge import Context
+
+    targets: dict[str, list[str]] = {}
+    for item in args.context_targets:
+        column, sep, names = item.partition(":")
+        listed = [t.strip() for t in names.split(",") if t.strip()]
+        if not sep or not column.strip() or not listed:
+            raise InputError(f"--context-targets {item!r}: expected COLUMN:T1,T2")
+        if column.strip() not in args.context:
+            raise InputError(f"--context-targets {item!r}: {column.strip()!r} is not a "
+                             "--context column")
+        if column.strip() in targets:
+            raise InputError(f"--context-targets: {column.strip()!r} is given twice")
+        targets[column.strip()] = listed
+    return [Context(c, targets.get(c)) for c in args.context]
 
 
 def add_graph_arguments(parser: argparse.ArgumentParser, what: str) -> None:
@@ -278,7 +323,7 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
              "warning; a constant column is warned about. Independent of --max-arity, "
              "which only bounds the categories a column may have (K must not exceed it); "
              "the bins chosen and their counts are reported on standard error (not with "
-             "--quiet)")
+             "--quiet). --context columns are kept as their values")
     parser.add_argument(
         "--drop-columns", metavar="NAMES", default="",
         help="comma-separated columns to leave out, e.g. an identifier: a column of "
@@ -342,7 +387,33 @@ def arity_option(args: argparse.Namespace, search, options: dict) -> dict:
 
 def parse_discretize(args: argparse.Namespace):
     """``--discretize`` read (:func:`causalcal.data.parse_discretize`) and checked against
-    ``--max-arity``, before any work."""
+    ``--max-arity``, before any work; ``--context`` columns kept as their values."""
+    from causalcal.data import Discretization, Keep
     from causalcal.data import parse_discretize as parse
+    from causalcal.errors import InputError
 
-    return parse(args.discretize, args.max_arity)
+    spec = parse(args.discretize, args.max_arity)
+    context = getattr(args, "context", [])
+    if args.discretize is None or not context:
+        return spec
+    for column in context:
+        if column in spec.columns and not isinstance(spec.columns[column], Keep):
+            raise InputError(f"--discretize {column}={spec.columns[column]}: {column!r} is a "
+                             "--context column, kept as its values")
+    header = _header(args.data)
+    missing = [c for c in context if header is not None and c not in header]
+    if missing:
+        raise InputError(f"--context {missing[0]!r}: no such column in {args.data}")
+    return Discretization({**spec.columns, **dict.fromkeys(context, Keep())}, spec.default)
+
+
+def _header(path: str) -> list[str] | None:
+    """The column names of the CSV file ``path``, or ``None`` where it cannot be read
+    (reading the data then says why)."""
+    import csv
+
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            return next(csv.reader(handle))
+    except (OSError, UnicodeDecodeError, StopIteration, csv.Error):
+        return None

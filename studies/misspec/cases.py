@@ -35,6 +35,7 @@ from causalcal.simulate import (
 )
 from causalcal.simulate.latent_truth import pag_labels
 from causalcal.simulate.misspecified_truth import ancestor_matrix, dense_causal
+from studies.discover_known import sachs_conditions
 from studies.discover_known.cases import SACHS_DIR, stable_seed, truth_labels
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,9 +69,7 @@ SEEDED_AS = {"control-alarm": "noise-alarm", "control-random": "pooled"}
 #: 7466 rows in all). Condition 1 (anti-CD3/CD28, no inhibitor or activator) is the
 #: observational one.
 SACHS_CASES = ("sachs-all", "sachs-obs")
-SACHS_CONDITIONS = (("cd3cd28", 853), ("cd3cd28icam2", 902), ("cd3cd28+aktinhib", 911),
-                    ("cd3cd28+g0076", 723), ("cd3cd28+psitect", 810), ("cd3cd28+u0126", 799),
-                    ("cd3cd28+ly", 848), ("pma", 913), ("b2camp", 707))
+SACHS_CONDITIONS = tuple((c.name, c.rows) for c in sachs_conditions.SACHS_CONDITIONS)
 
 #: a Sachs causal-truth value for a pair each of which causes the other (the consensus
 #: network has the cycle plcg -> PIP2 -> PIP3 -> plcg); never in a simulated case
