@@ -241,11 +241,14 @@ class CausalRelations(RelationKind):
 
     def excluded(self, bound, i, j):
         # tiers decide only when every variable is tiered (an untiered one may mediate);
-        # required arcs forming a path decide always (docs/design.md §9.3)
+        # required arcs forming a path and context columns (JCI) decide always
+        # (docs/design.md §9.3, §5.2)
         tiers = bound.all_tiered
         reach = bound.causes_required()
-        forward = (tiers & bound.tiers_forbid(i, j)) | reach[j, i]
-        backward = (tiers & bound.tiers_forbid(j, i)) | reach[i, j]
+        context = np.zeros(len(bound.tier), dtype=bool)  # nothing of the system causes one
+        context[list(bound.context)] = True
+        forward = (tiers & bound.tiers_forbid(i, j)) | reach[j, i] | (context[j] & ~context[i])
+        backward = (tiers & bound.tiers_forbid(j, i)) | reach[i, j] | (context[i] & ~context[j])
         return np.column_stack([reach[i, j] | reach[j, i], forward, backward])
 
     def report(self, fit):

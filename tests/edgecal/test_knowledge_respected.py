@@ -40,3 +40,8 @@ def test_causal_relations_by_hand():
     np.testing.assert_allclose(out[0], Q[0])  # c, d untiered: a path may lead back to a
     np.testing.assert_allclose(out[1], [0, 0, 1])  # c -> a required: c causes a
     np.testing.assert_allclose(out[5], [0, 1, 0])  # c -> a -> d: c causes d
+    context = Knowledge(context=["a", "b"])  # two context columns, c and d the system
+    out = respect_knowledge(CausalRelations(), Q, context, NAMES)
+    np.testing.assert_allclose(out[0], Q[0])  # between context columns: free
+    np.testing.assert_allclose(out[1], [0.2 / 0.7, 0.5 / 0.7, 0])  # c cannot cause a
+    np.testing.assert_allclose(out[5], Q[5])  # c, d: both system variables
