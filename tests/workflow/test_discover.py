@@ -115,13 +115,14 @@ def test_discover_with_pair_features(study, tmp_path, causalcal_cli):
     the bootstrap); the same features read from a kept --checkpoint give the same table;
     precomputed probabilities without features or their checkpoint are refused."""
     root = study[0]
+    FAST = CalibrationSettings(map="calibrated", params={"n_models": 2})  # 2 SNNs, not 10
     plain = causalcal.discover(root / "data.csv", root / "known.csv",
                                bootstrap=BootstrapSettings(n_boot=10, progress=False),
-                               calibration=CalibrationSettings(map="calibrated"))
+                               calibration=FAST)
     rich = causalcal.discover(root / "data.csv", root / "known.csv",
                               relations=EdgeTypes(features=True),
                               bootstrap=BootstrapSettings(n_boot=10, progress=False),
-                              calibration=CalibrationSettings(map="calibrated"))
+                              calibration=FAST)
     assert list(rich.kind.features) == ["degree", "indegree", "common_neighbours",
                                             "v_structure", "pairwise_gain"]
     assert not np.allclose(rich.table.sort_values(["a", "b"])["p_adjacent"],
@@ -129,7 +130,8 @@ def test_discover_with_pair_features(study, tmp_path, causalcal_cli):
     np.testing.assert_allclose(rich.table[list(PROBABILITY_COLUMNS)].sum(axis=1), 1)
     out = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--out",
                         tmp_path / "e.csv", "--n-boot", 10, "--quiet", "--checkpoint",
-                        tmp_path / "ck", "--features", "--map", "calibrated", cwd=root)
+                        tmp_path / "ck", "--features", "--map", "calibrated", "--param", "n_models=2",
+                        cwd=root)
     assert out.returncode == 0, out.stderr
     cli = pd.read_csv(tmp_path / "e.csv")
     np.testing.assert_allclose(cli["p_adjacent"], rich.table["p_adjacent"], atol=1e-5)
@@ -142,13 +144,13 @@ def test_discover_with_pair_features(study, tmp_path, causalcal_cli):
                                relations=EdgeTypes(features=True),
                                bootstrap=BootstrapSettings(progress=False, n_boot=10,
                                                            checkpoint=tmp_path / "ck"),
-                               calibration=CalibrationSettings(map="calibrated"),
+                               calibration=FAST,
                                probabilities=plain.probabilities)
     np.testing.assert_allclose(again.table["p_adjacent"], rich.table["p_adjacent"])
     stored = causalcal.discover(root / "data.csv", root / "known.csv",
                                 relations=EdgeTypes(features=True),
                                 bootstrap=BootstrapSettings(progress=False),
-                                calibration=CalibrationSettings(map="calibrated"),
+                                calibration=FAST,
                                 probabilities=rich.probabilities)
     np.testing.assert_allclose(stored.table["p_adjacent"], rich.table["p_adjacent"])
 
