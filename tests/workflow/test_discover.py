@@ -130,8 +130,8 @@ def test_discover_with_pair_features(study, tmp_path, causalcal_cli):
     np.testing.assert_allclose(rich.table[list(PROBABILITY_COLUMNS)].sum(axis=1), 1)
     out = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--out",
                         tmp_path / "e.csv", "--n-boot", 10, "--quiet", "--checkpoint",
-                        tmp_path / "ck", "--features", "--map", "calibrated", "--param", "n_models=2",
-                        cwd=root)
+                        tmp_path / "ck", "--features", "--map", "calibrated", "--param",
+                        "n_models=2", cwd=root)
     assert out.returncode == 0, out.stderr
     cli = pd.read_csv(tmp_path / "e.csv")
     np.testing.assert_allclose(cli["p_adjacent"], rich.table["p_adjacent"], atol=1e-5)
