@@ -108,8 +108,10 @@ class RelationKind:
         raise NotImplementedError
 
     # -- probabilities ----------------------------------------------------------------
-    def raw(self, probabilities: EdgeProbabilities) -> EdgeProbabilities | CausalProbabilities:
-        """The raw probabilities of every pair from a bootstrap's result."""
+    def raw(self, probabilities: EdgeProbabilities, knowledge=None
+            ) -> EdgeProbabilities | CausalProbabilities:
+        """The raw probabilities of every pair from a bootstrap's result (run with the
+        background ``knowledge``, which a kind may read)."""
         raise NotImplementedError
 
     def known_brier(self, S: np.ndarray, Y: np.ndarray) -> np.ndarray:

@@ -90,7 +90,7 @@ class EdgeTypes(StatedEdges):
     def ranked_by(self):
         return self.rank_by
 
-    def raw(self, probabilities):
+    def raw(self, probabilities, knowledge=None):
         if isinstance(probabilities, PAGEdgeProbabilities):
             raise InputError("the probabilities are a PAG search's edge types (gfci); "
                              "calibrate them with relations='pag' (--relations pag)")
@@ -196,7 +196,7 @@ class CausalRelations(RelationKind):
         return {"neither": int(counts[1]), "causes": int(counts[2]),
                 "caused-by": int(counts[3]), "several": int(counts[0])}
 
-    def raw(self, probabilities):
+    def raw(self, probabilities, knowledge=None):
         if probabilities.ancestral is None:
             raise InputError("the probabilities carry no ancestral counts: compute them with "
                              "ancestral=True (causalcal bootstrap --ancestral --out FILE.npz)")

@@ -24,6 +24,7 @@ none).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -50,12 +51,15 @@ _SUM = np.eye(4)[GROUP_OF]  # (7, 4): a PAG row times this is its groups' row
 
 class GroupedPAG(EdgeProbabilities):
     """A PAG bootstrap's edge types summed by :data:`GROUP_OF` (four columns, what the
-    calibrate stage fits), with the seven-type table kept as :attr:`pag`."""
+    calibrate stage fits), with the seven-type table kept as :attr:`pag`; ``context``:
+    the positions of the context columns (JCI, docs/design.md §5.2), whose edges to a
+    system variable are ``-->``."""
 
-    def __init__(self, pag: PAGEdgeProbabilities) -> None:
+    def __init__(self, pag: PAGEdgeProbabilities, context: Iterable[int] = ()) -> None:
         super().__init__(pag.names, pag.pairs, pag.probs @ _SUM, pag.n_boot)
         #: the PAG edge-type probabilities the groups sum
         self.pag = pag
+        self.context = frozenset(int(c) for c in context)
         self.provenance = pag.provenance
 
     def spread(self, Q: np.ndarray, keys: np.ndarray) -> np.ndarray:
@@ -66,6 +70,11 @@ class GroupedPAG(EdgeProbabilities):
         mass = (P @ _SUM)[:, GROUP_OF]
         size = _SUM.sum(axis=0)[GROUP_OF]
         share = np.where(mass > 0, P / np.where(mass > 0, mass, 1.0), 1.0 / size)
+        if self.context:  # an edge from a context column to a system variable is -->
+            i, j = pair_from_index(np.asarray(keys, dtype=np.int64), self.n_vars)
+            ctx = np.isin(np.arange(self.n_vars), list(self.context))
+            for rows, circle, definite in ((ctx[i] & ~ctx[j], 2, 4), (ctx[j] & ~ctx[i], 3, 5)):
+                share[rows, circle], share[rows, definite] = 0.0, 1.0
         return np.asarray(Q, dtype=np.float64)[:, GROUP_OF] * share
 
 
@@ -94,11 +103,12 @@ class PAGEdges(StatedEdges):
                              "causal relations; PAG edge types are calibrated from known "
                              "and suggested pairs")
 
-    def raw(self, probabilities):
+    def raw(self, probabilities, knowledge=None):
         if not isinstance(probabilities, PAGEdgeProbabilities):
             raise InputError("relations='pag' calibrates a PAG search's edge types: "
                              "bootstrap with search='gfci' (--search gfci)")
-        return GroupedPAG(probabilities)
+        context = () if knowledge is None else knowledge.bind(probabilities.names).context
+        return GroupedPAG(probabilities, context)
 
     def simulated_map(self, pairs, eps):
         self.check_simulations(True)

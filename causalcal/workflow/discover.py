@@ -117,7 +117,7 @@ def discover(
     answers, forced = _without_forced(answers, kind, bootstrap.knowledge, data.names)
     pairs = answers.pairs
     boot = _bootstrap(data, given, kind, bootstrap)
-    inputs = PairInputs(kind.raw(boot), kind.features, kind)
+    inputs = PairInputs(kind.raw(boot, bootstrap.knowledge), kind.features, kind)
     calset = _calibration_set(inputs, answers, forced)
     simulated = given_or_simulated(calibration.simulations, data, boot, bootstrap, kind)
     if bootstrap.progress:  # the steps below take seconds to minutes and show no bar

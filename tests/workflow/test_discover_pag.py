@@ -69,6 +69,18 @@ def test_groups_sum_and_spread_back():
     assert type(kind_of(grouped)) is PAGEdges
 
 
+def test_a_context_columns_edges_are_definite_arcs():
+    # JCI: an edge between a context column (a) and a system variable is a --> x, so a
+    # group the bootstrap never gave a pair is not split onto o-> there
+    pag = PAGEdgeProbabilities(["a", "b", "c"], np.zeros((0, 2)), np.zeros((0, 7)), 10)
+    Q = np.array([[0.6, 0.4, 0.0, 0.0], [0.5, 0.0, 0.5, 0.0], [0.6, 0.4, 0.0, 0.0]])
+    spread = GroupedPAG(pag, context=[0]).spread(Q, np.arange(3))
+    np.testing.assert_allclose(spread[0], [0.6, 0, 0, 0, 0.4, 0, 0])  # a --> b
+    np.testing.assert_allclose(spread[2], [0.6, 0, 0.2, 0, 0.2, 0, 0])  # b, c: even
+    knowledge = Knowledge(context=["a"])
+    assert PAGEdges().raw(pag, knowledge).context == {0}
+
+
 def test_identity_map_writes_the_bootstrap_frequencies(world):
     _, case, probs, known = world
     result = causalcal.discover(case.data, known, relations="pag", probabilities=probs,
