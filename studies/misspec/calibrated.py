@@ -141,8 +141,10 @@ def _held_out(kind: str, probs, Q: np.ndarray, raw, edge_truth, causal_truth,
 
 def class_measures(kind: str, probs, Q: np.ndarray, raw, eps: float, edge_truth,
                    causal_truth, asked: np.ndarray) -> dict:
-    """The k-class log-loss (raw floored at half its smallest step) and micro ECE (the k
-    columns stacked, 10 equal-count bins) of the held-out pairs against their true class:
+    """The k-class log-loss and micro ECE (the k columns stacked, 10 equal-count bins),
+    raw and calibrated floored alike at half the bootstrap's smallest step (a map that
+    writes the bootstrap's zeros is not charged for them where the bootstrap is not), of
+    the held-out pairs against their true class:
     the 4 CPDAG edge types, or neither / a causes b / b causes a (cycles left out); for
     a PAG's edge types the 7 types of the true PAG (``edge_truth`` is then that; the
     calibrated groups spread over the types as the table does)."""
@@ -153,8 +155,8 @@ def class_measures(kind: str, probs, Q: np.ndarray, raw, eps: float, edge_truth,
     held = np.flatnonzero(keep)
     table = raw.pag if kind == "pag" else raw
     P = floored_probabilities(table.dense(np.float64)[held], eps)
-    Q = raw.spread(Q[held], held) if kind == "pag" else Q[held]
-    out = {}
+    Q = floored_probabilities(raw.spread(Q[held], held) if kind == "pag" else Q[held], eps)
+    out = {"k_floor": "both"}  # records without it floored the raw probabilities only
     for name, R in (("raw", P), ("cal", Q)):
         out[f"{name}_logloss_k"] = cross_entropy(truth[held], R, eps=1e-6)
         out[f"{name}_ece_k"] = ece_micro(truth[held], R, n_bins=10)
