@@ -74,7 +74,7 @@ def measure(case: str, n_boot: int) -> dict:
     _, pag_probs, _, _ = load_case(case, n_boot=n_boot, search="gfci")
     keys = confounded_pairs(case)
     P, F = pag_probs.dense(np.float64), fges_probs.dense(np.float64)
-    arc = 1.0 - P[:, PAGEdgeType.NONE] - P[:, PAGEdgeType.ARROW_ARROW]
+    arc = pag_probs.p_arc()
     y = (np.asarray(edge_truth) != 0).astype(float)
     on = {"pairs": len(keys),
           "pag_definite_arc": P[keys][:, [PAGEdgeType.TAIL_ARROW, PAGEdgeType.ARROW_TAIL]]

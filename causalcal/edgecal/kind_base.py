@@ -238,5 +238,3 @@ class StatedEdges(RelationKind):
                                np.int64)
             required = np.isin(np.asarray(i) * n + np.asarray(j), keys)
         return np.column_stack([required, forward, backward, forward | backward])
-
-

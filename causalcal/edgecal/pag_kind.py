@@ -110,12 +110,6 @@ class PAGEdges(StatedEdges):
         context = () if knowledge is None else knowledge.bind(probabilities.names).context
         return GroupedPAG(probabilities, context)
 
-    def simulated_map(self, pairs, eps):
-        self.check_simulations(True)
-
-    def simulation_counter(self, network):
-        self.check_simulations(True)
-
     def table(self, raw, Q, known_keys):
         table = self.frame(raw, Q, unknown_rows(raw.n_pairs, known_keys))
         return ranked(table, table["p_arc"].to_numpy())

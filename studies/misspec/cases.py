@@ -13,6 +13,7 @@ and ``CASE.truth.npz`` (``edge_truth``, ``causal_truth``, ``names``, ``descripti
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import time
@@ -123,6 +124,7 @@ def make_case(name: str) -> tuple[DiscreteData, np.ndarray, np.ndarray, str]:
     return result.data, result.edge_truth, result.causal_truth, result.description
 
 
+@functools.lru_cache(maxsize=4)  # every draw of a case asks; regenerating costs a sample
 def pag_truth(name: str) -> np.ndarray | None:
     """The true PAG's edge type (``PAGEdgeType`` int8, pair order) of every pair of a
     simulated case (:func:`causalcal.simulate.latent_truth.pag_labels`); ``None`` for
