@@ -174,3 +174,17 @@ def test_cli(world, causalcal_cli, tmp_path):
                             str(root / "known.csv"), "--relations", "pag", "--plot",
                             str(tmp_path / "fig"), "--out", str(tmp_path / "x.csv"))
     assert refused.returncode == 2 and "--plot" in refused.stderr
+
+
+def test_alpha_option(world, causalcal_cli, tmp_path):
+    root = world[0]
+    common = ("suggest", str(root / "data.csv"), "--n", "10", "--n-boot", "2", "--quiet",
+              "--jobs", "1")
+    bad = causalcal_cli(*common, "--alpha", "2", "--out", str(tmp_path / "a.csv"))
+    assert bad.returncode == 2 and "--alpha must be between 0 and 1" in bad.stderr
+    fges = causalcal_cli(*common, "--alpha", "0.05", "--out", str(tmp_path / "b.csv"))
+    assert fges.returncode == 2 and "'alpha'" in fges.stderr  # FGES has no G² tests
+    gfci = causalcal_cli(*common, "--search", "gfci", "--relations", "pag", "--alpha",
+                         "0.05", "--out", str(tmp_path / "c.csv"))
+    assert gfci.returncode == 0, gfci.stderr
+    assert len(pd.read_csv(tmp_path / "c.csv")) == 10
