@@ -20,6 +20,9 @@ in a cycle left out), as ``studies.misspec.calibrated`` measures them — over a
   that an estimate of their rate needs before its expected error, about
   √(2 rate / (π k)) for k answers, falls below the rate itself (the raw's error there):
   k > 2 / (π · rate);
+- ``zero_gain_auroc`` (edge types): how well a pair's marginal association — its BDeu
+  pairwise gain, the pair feature of thesis §6.2.6 — ranks the never-related pairs'
+  true adjacency (AUROC; None where they are all of one kind);
 - per draw of 40 suggested pairs (``suggest_pairs`` seeded as the study seeds it), the
   isotonic map of the raw probability fitted on the 40 answers from the truth, weighted by
   1 / inclusion rate, judged on the held-out pairs: ``iso40_better`` (share of draws whose
@@ -38,8 +41,9 @@ from pathlib import Path
 import numpy as np
 from sklearn.isotonic import IsotonicRegression
 
+from causalcal.bootstrap.pair_features import pairwise_gain_all
 from causalcal.edgecal import relation_kind, suggest_pairs
-from causalcal.metrics import brier_score, expected_calibration_error
+from causalcal.metrics import brier_score, expected_calibration_error, roc_auc
 from causalcal.pairs import pair_index
 from studies.discover_known.cases import stable_seed
 from studies.misspec.cases import BOTH_WAYS, CACHE, all_cases, load_case
@@ -90,6 +94,14 @@ def floors(y: np.ndarray, p: np.ndarray, rng: np.random.Generator) -> dict:
             "insample_ece": expected_calibration_error(y, q, n_bins=BINS),
             "crossfit_ece": float(np.mean(crossfit)), "floor_ece": float(np.mean(floor)),
             "pairs": len(y)}
+
+
+def _gain_ranking(data, y: np.ndarray, p: np.ndarray) -> dict:
+    """``zero_gain_auroc`` (module doc)."""
+    zero = p == 0
+    gain = pairwise_gain_all(data).astype(np.float64)[zero]
+    ok = 0 < y[zero].sum() < zero.sum()
+    return {"zero_gain_auroc": roc_auc(y[zero], gain) if ok else None}
 
 
 def answers_map(case: str, kind: str, raw, edge_truth, causal_truth) -> dict:
@@ -165,7 +177,7 @@ def main(argv: list[str] | None = None) -> None:
     for case in all_cases():
         if not (CACHE / f"{case}.npz").exists():
             continue
-        _, probs, edge_truth, causal_truth = load_case(case)
+        data, probs, edge_truth, causal_truth = load_case(case)
         for kind in ("edges", "causal"):
             if (case, kind) in done:
                 continue
@@ -173,6 +185,7 @@ def main(argv: list[str] | None = None) -> None:
             y, p = _ordered(kind, np.arange(raw.n_pairs), raw, edge_truth, causal_truth)
             record = {"case": case, "kind": kind,
                       **floors(y, p, np.random.default_rng(stable_seed(case, kind))),
+                      **(_gain_ranking(data, y, p) if kind == "edges" else {}),
                       **answers_map(case, kind, raw, edge_truth, causal_truth)}
             with args.records.open("a") as out:
                 out.write(json.dumps(record) + "\n")
