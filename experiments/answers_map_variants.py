@@ -34,14 +34,12 @@ from pathlib import Path
 from unittest import mock
 
 import numpy as np
-from scipy.optimize import minimize
-from scipy.special import expit
 from sklearn.isotonic import IsotonicRegression
 
 import causalcal
 from causalcal.bootstrap import BootstrapSettings
 from causalcal.edgecal import CalibrationSettings, relation_kind, suggest_pairs
-from causalcal.edgecal.designed import IdentityPriorFit
+from causalcal.edgecal.designed import IdentityPriorFit, identity_prior_mode
 from causalcal.edgecal.simulated import LogitLinearMap
 from causalcal.errors import InputError
 from causalcal.pairs import pair_index
@@ -71,21 +69,8 @@ def _isotonic_map(self, p):
 
 def _posterior_mode(x, y, w, scale):
     """The identity-prior fit at prior scale ``scale`` and its log evidence (Laplace)."""
-    X = np.column_stack([np.ones(len(y)), x])
-    prior, precision = np.array([0.0, 1.0]), np.eye(2) / scale ** 2
-
-    def loss(theta):
-        z, d = X @ theta, theta - prior
-        return (float(w @ (np.logaddexp(0, z) - y * z) + d @ precision @ d / 2),
-                X.T @ (w * (expit(z) - y)) + precision @ d)
-
-    def hessian(theta):
-        q = expit(X @ theta)
-        return (X * (w * q * (1 - q))[:, None]).T @ X + precision
-
-    theta = minimize(loss, prior, jac=True, hess=hessian, method="trust-exact").x
-    evidence = -loss(theta)[0] - 2 * np.log(scale) - 0.5 * np.linalg.slogdet(hessian(theta))[1]
-    return theta, evidence
+    theta, loss, hessian = identity_prior_mode(x, y, w, scale)
+    return theta, -loss - 2 * np.log(scale) - 0.5 * np.linalg.slogdet(hessian)[1]
 
 
 def _evidence_solve(self, x, y, w):

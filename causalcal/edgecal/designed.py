@@ -218,6 +218,28 @@ def calibration_test(x: np.ndarray, y: np.ndarray, weights: np.ndarray, slope: f
     return float(chi2.sf(stat, 2)) if np.isfinite(stat) else 1.0
 
 
+def identity_prior_mode(x: np.ndarray, y: np.ndarray, w: np.ndarray, prior_sd: float
+                        ) -> tuple[np.ndarray, float, np.ndarray]:
+    """The posterior mode ``(b, a)`` of the weighted logistic regression ``logit q = a · x
+    + b`` under the prior a ~ N(1, prior_sd²), b ~ N(0, prior_sd²), with the negative log
+    posterior there and its Hessian (:class:`IdentityPriorFit`)."""
+    X = np.column_stack([np.ones(len(y)), x])
+    prior, precision = np.array([0.0, 1.0]), np.eye(2) / prior_sd ** 2
+
+    def loss(theta):  # the negative log posterior and its gradient
+        z = X @ theta
+        d = theta - prior
+        return (float(w @ (np.logaddexp(0, z) - y * z) + d @ precision @ d / 2),
+                X.T @ (w * (expit(z) - y)) + precision @ d)
+
+    def hessian(theta):
+        q = expit(X @ theta)
+        return (X * (w * q * (1 - q))[:, None]).T @ X + precision
+
+    theta = minimize(loss, prior, jac=True, hess=hessian, method="trust-exact").x
+    return theta, loss(theta)[0], hessian(theta)
+
+
 class IdentityPriorFit:
     """Mixin for a :class:`~causalcal.edgecal.simulated.LogitLinearMap` fitted on a few
     answers: ``logit q = a · logit p + b`` at its posterior mode under a weak Gaussian prior
@@ -230,21 +252,7 @@ class IdentityPriorFit:
 
     def _solve(self, x, y, w) -> tuple[float, float]:
         y = np.asarray(y, dtype=np.float64)
-        w = w * (len(w) / w.sum())
-        X = np.column_stack([np.ones(len(y)), x])
-        prior, precision = np.array([0.0, 1.0]), np.eye(2) / self.prior_sd ** 2
-
-        def loss(theta):  # the negative log posterior and its gradient
-            z = X @ theta
-            d = theta - prior
-            return (float(w @ (np.logaddexp(0, z) - y * z) + d @ precision @ d / 2),
-                    X.T @ (w * (expit(z) - y)) + precision @ d)
-
-        def hessian(theta):
-            q = expit(X @ theta)
-            return (X * (w * q * (1 - q))[:, None]).T @ X + precision
-
-        theta = minimize(loss, prior, jac=True, hess=hessian, method="trust-exact").x
+        theta, _, _ = identity_prior_mode(x, y, w * (len(w) / w.sum()), self.prior_sd)
         return float(theta[0]), float(theta[1])
 
 
