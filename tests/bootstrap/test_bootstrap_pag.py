@@ -135,16 +135,16 @@ def test_pair_features_are_refused_for_a_pag_search(case):
                                      progress=False)
 
 
-def test_cli_writes_pag_tables_and_the_averaged_pag(case, tmp_path, causalcal_cli):
+def test_cli_writes_pag_tables_and_the_averaged_pag(case, tmp_path, causalcal_main):
     data, _ = case
     data.to_frame(labels=False).to_csv(tmp_path / "d.csv", index=False)
-    done = causalcal_cli("bootstrap", str(tmp_path / "d.csv"), "--search", "gfci",
-                         "--n-boot", "3", "--out", str(tmp_path / "p.csv"), "--graph",
-                         str(tmp_path / "g.txt"), "--quiet", "--jobs", "1")
+    done = causalcal_main("bootstrap", str(tmp_path / "d.csv"), "--search", "gfci",
+                          "--n-boot", "3", "--out", str(tmp_path / "p.csv"), "--graph",
+                          str(tmp_path / "g.txt"), "--quiet", "--jobs", "1")
     assert done.returncode == 0, done.stderr
     probs = EdgeProbabilities.load(tmp_path / "p.csv")
     assert isinstance(probs, PAGEdgeProbabilities)
     assert read_pag(tmp_path / "g.txt") == probs.averaged_network(0.5)
-    refused = causalcal_cli("bootstrap", str(tmp_path / "d.csv"), "--n-boot", "2", "--out",
-                            str(tmp_path / "q.csv"), "--graph", str(tmp_path / "g2.txt"))
+    refused = causalcal_main("bootstrap", str(tmp_path / "d.csv"), "--n-boot", "2", "--out",
+                             str(tmp_path / "q.csv"), "--graph", str(tmp_path / "g2.txt"))
     assert refused.returncode == 2 and "cannot write '.txt'" in refused.stderr

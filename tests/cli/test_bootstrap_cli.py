@@ -120,10 +120,11 @@ def test_cli_help_teaches(capsys):
 
 def test_cli_device_option_runs_the_torch_path(csv, tmp_path, capsys):
     """--device cpu: fges's count products on CPU torch tensors, the same probabilities;
-    a device torch cannot use is a one-line error (exit 2)."""
+    a device torch cannot use is a one-line error (exit 2). One job: the replicates run
+    here, not in worker processes that would each import torch first."""
     out = tmp_path / "p.npz"
     assert main(["bootstrap", str(csv), "--n-boot", "3", "--out", str(out), "-q",
-                 "--device", "cpu"]) == 0
+                 "--device", "cpu", "--jobs", "1"]) == 0
     data = DiscreteData.from_csv(csv)
     assert EdgeProbabilities.load(out) == bootstrap_edge_probabilities(
         data, n_boot=3, progress=False)

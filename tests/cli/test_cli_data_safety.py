@@ -33,7 +33,7 @@ def sim(tmp_path_factory):
                  "2", "--out", str(out)]) == 0
     for name in ("p.csv", "p.npz"):
         assert main(["bootstrap", str(out / "data.csv"), "--n-boot", "7", "--out",
-                     str(out / name), "--quiet"]) == 0
+                     str(out / name), "--quiet", "--jobs", "1"]) == 0
     pd.read_csv(out / "truth.csv").to_csv(out / "known.csv", index=False)
     return out
 

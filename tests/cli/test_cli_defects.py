@@ -33,7 +33,7 @@ def sim(tmp_path_factory) -> Path:
     assert main(["simulate", "--nodes", "10", "--edges", "12", "--samples", "300", "--seed",
                  "2", "--out", str(root)]) == 0
     assert main(["bootstrap", str(root / "data.csv"), "--n-boot", "6", "--out",
-                 str(root / "probs.npz"), "--quiet"]) == 0
+                 str(root / "probs.npz"), "--quiet", "--jobs", "1"]) == 0
     return root
 
 

@@ -19,7 +19,7 @@ def sim(tmp_path_factory):
     assert main(["simulate", "--nodes", "20", "--edges", "30", "--samples", "800", "--seed",
                  "2", "--out", str(root), "--quiet"]) == 0
     assert main(["bootstrap", str(root / "data.csv"), "--n-boot", "10", "--ancestral",
-                 "--out", str(root / "probs.npz"), "--quiet"]) == 0
+                 "--out", str(root / "probs.npz"), "--quiet", "--jobs", "1"]) == 0
     return root
 
 

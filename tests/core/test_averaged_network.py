@@ -132,16 +132,14 @@ def test_discover_network_holds_known_arcs(realdata):
 
 
 @pytest.mark.slow
-def test_cli_graph_outputs(realdata):
+def test_cli_graph_outputs(realdata, causalcal_main):
     root, data = realdata
-    run = subprocess.run(
-        [sys.executable, "-m", "causalcal", "bootstrap", "data.csv", "--out", "p.npz",
-         "--n-boot", "6", "--quiet", "--graph", "net.json", "--graph-threshold", "0.3"],
-        cwd=root, capture_output=True, text=True)
+    run = causalcal_main("bootstrap", "data.csv", "--out", "p.npz", "--n-boot", "6", "--quiet",
+                         "--graph", "net.json", "--graph-threshold", "0.3", cwd=root)
     assert run.returncode == 0, run.stderr
     probs = EdgeProbabilities.load(root / "p.npz")
     assert read_graph(root / "net.json") == probs.averaged_network(0.3)
-    run = subprocess.run(
+    run = subprocess.run(  # a fresh interpreter: compared with this process's result below
         [sys.executable, "-m", "causalcal", "discover", "data.csv", "--known", "known.csv",
          "--out", "edges.csv", "--probabilities", "p.npz", "--quiet", "--graph", "net.dot",
          "--plot", "figs"],
@@ -154,9 +152,8 @@ def test_cli_graph_outputs(realdata):
     result = causalcal.discover(data, root / "known.csv",
                                 bootstrap=BootstrapSettings(progress=False), probabilities=probs)
     assert read_graph(root / "net.dot") == result.averaged_network(0.5)
-    run = subprocess.run(
-        [sys.executable, "-m", "causalcal", "bootstrap", "data.csv", "--out", "p.npz",
-         "--graph", "net.png"], cwd=root, capture_output=True, text=True)
+    run = causalcal_main("bootstrap", "data.csv", "--out", "p.npz", "--graph", "net.png",
+                         cwd=root)
     assert run.returncode == 2 and "--graph" in run.stderr
 
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import logging
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
@@ -72,16 +70,15 @@ def test_continuous_columns_were_refused_and_now_load(tmp_path):
 
 
 @pytest.mark.slow
-def test_cli_discretize(tmp_path):
+def test_cli_discretize(tmp_path, causalcal_main):
     _frame().to_csv(tmp_path / "d.csv", index=False)
-    command = [sys.executable, "-m", "causalcal", "bootstrap", "d.csv", "--out", "p.csv",
-               "--n-boot", "2", "--discretize", "kmeans:3"]
-    run = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+    command = ["bootstrap", "d.csv", "--out", "p.csv", "--n-boot", "2", "--discretize",
+               "kmeans:3"]
+    run = causalcal_main(*command, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "column 'x': kmeans bins" in run.stderr
-    run = subprocess.run([*command, "--quiet"], cwd=tmp_path, capture_output=True, text=True)
+    run = causalcal_main(*command, "--quiet", cwd=tmp_path)
     assert run.returncode == 0 and "bins" not in run.stderr  # issue 41 item 8
-    run = subprocess.run([sys.executable, "-m", "causalcal", "bootstrap", "d.csv", "--out",
-                          "p.csv", "--discretize", "quantile"],
-                         cwd=tmp_path, capture_output=True, text=True)
+    run = causalcal_main("bootstrap", "d.csv", "--out", "p.csv", "--discretize", "quantile",
+                         cwd=tmp_path)
     assert run.returncode == 2 and "METHOD:K" in run.stderr

@@ -3,9 +3,6 @@ inside FGES and BOSS, in Meek's rules, in the bootstrap and on the command line.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -221,21 +218,18 @@ def test_dag_to_cpdag_with_knowledge():
 
 # ------------------------------------------------------------------ command line
 @pytest.mark.slow
-def test_cli_knowledge_and_tiers(tmp_path):
+def test_cli_knowledge_and_tiers(tmp_path, causalcal_main):
     data = _chain(n=600)
     data.to_csv(tmp_path / "data.csv")
     (tmp_path / "arcs.csv").write_text("a,b,rule\nA,C,required\n")
     (tmp_path / "tiers.csv").write_text("variable,tier\nA,0\nB,1\nC,2\n")
-    run = subprocess.run(
-        [sys.executable, "-m", "causalcal", "bootstrap", "data.csv", "--out", "p.csv",
-         "--n-boot", "3", "--quiet", "--knowledge", "arcs.csv", "--tiers", "tiers.csv"],
-        cwd=tmp_path, capture_output=True, text=True)
+    run = causalcal_main("bootstrap", "data.csv", "--out", "p.csv", "--n-boot", "3", "--quiet",
+                         "--knowledge", "arcs.csv", "--tiers", "tiers.csv", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     probs = causalcal.EdgeProbabilities.load(tmp_path / "p.csv")
     assert probs.lookup(np.array([0]), np.array([2]))[0, 1] == 1.0
     assert probs.dense()[:, [2, 3]].sum() == 0  # nothing backwards or undirected
     (tmp_path / "tiers.csv").write_text("variable,tier\nA,0\nD,1\n")
-    run = subprocess.run(
-        [sys.executable, "-m", "causalcal", "bootstrap", "data.csv", "--out", "p.csv",
-         "--n-boot", "3", "--tiers", "tiers.csv"], cwd=tmp_path, capture_output=True, text=True)
+    run = causalcal_main("bootstrap", "data.csv", "--out", "p.csv", "--n-boot", "3", "--tiers",
+                         "tiers.csv", cwd=tmp_path)
     assert run.returncode == 2 and "'D'" in run.stderr and "tiers.csv" in run.stderr

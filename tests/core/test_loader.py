@@ -3,9 +3,6 @@ delimiters."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -68,13 +65,11 @@ def test_other_delimiters_are_named(tmp_path, sep, name):
 
 
 @pytest.mark.slow
-def test_cli_na_values(tmp_path):
+def test_cli_na_values(tmp_path, causalcal_main):
     (tmp_path / "d.csv").write_text("a,b\nNA,x\n1,y\n2,x\n1,y\n")
-    run = subprocess.run([sys.executable, "-m", "causalcal", "bootstrap", "d.csv", "--out",
-                          "p.csv", "--n-boot", "2", "--quiet", "--na-values", "NA,?"],
-                         cwd=tmp_path, capture_output=True, text=True)
+    run = causalcal_main("bootstrap", "d.csv", "--out", "p.csv", "--n-boot", "2", "--quiet",
+                         "--na-values", "NA,?", cwd=tmp_path)
     assert run.returncode == 2 and "column 'a', row 1: missing value" in run.stderr
-    run = subprocess.run([sys.executable, "-m", "causalcal", "bootstrap", "d.csv", "--out",
-                          "p.csv", "--n-boot", "2", "--quiet", "--na-values", ""],
-                         cwd=tmp_path, capture_output=True, text=True)
+    run = causalcal_main("bootstrap", "d.csv", "--out", "p.csv", "--n-boot", "2", "--quiet",
+                         "--na-values", "", cwd=tmp_path)
     assert run.returncode == 0, run.stderr

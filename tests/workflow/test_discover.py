@@ -190,13 +190,13 @@ def test_known_pairs_oriented_to_data_order():
         ([("A", "A", "->")], "row 1 pairs 'A' with itself"),
     ],
 )
-def test_bad_known_pairs(tmp_path, rows, message, causalcal_cli):
+def test_bad_known_pairs(tmp_path, rows, message, causalcal_main):
     data = pd.DataFrame({"A": [0, 1, 0, 1], "B": [1, 1, 0, 0], "C": [0, 0, 1, 1]})
     data.to_csv(tmp_path / "data.csv", index=False)
     pd.DataFrame(rows, columns=["a", "b", "relation"]).to_csv(tmp_path / "known.csv",
                                                               index=False)
-    out = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--out", "e.csv",
-                        cwd=tmp_path)
+    out = causalcal_main("discover", "data.csv", "--known", "known.csv", "--out", "e.csv",
+                         cwd=tmp_path)
     assert out.returncode == 2
     assert re.search(message, out.stderr), out.stderr
     assert not (tmp_path / "e.csv").exists()
@@ -211,13 +211,13 @@ def test_bad_known_pairs(tmp_path, rows, message, causalcal_cli):
          "column 'C': 20 distinct values > max_arity=19; looks continuous"),
     ],
 )
-def test_bad_data(tmp_path, column, max_arity, message, causalcal_cli):
+def test_bad_data(tmp_path, column, max_arity, message, causalcal_main):
     data = pd.DataFrame({"A": ["a", "b"] * 10, "B": ["u", "v", "v", "u"] * 5, "C": column})
     data.to_csv(tmp_path / "data.csv", index=False)
     pd.DataFrame([("A", "B", "->")], columns=["a", "b", "relation"]).to_csv(
         tmp_path / "known.csv", index=False)
-    out = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--out", "e.csv",
-                        "--max-arity", max_arity, cwd=tmp_path)
+    out = causalcal_main("discover", "data.csv", "--known", "known.csv", "--out", "e.csv",
+                         "--max-arity", max_arity, cwd=tmp_path)
     assert out.returncode == 2
     assert message in out.stderr, out.stderr
 
@@ -229,13 +229,13 @@ def test_bad_data(tmp_path, column, max_arity, message, causalcal_cli):
     ([("A", "B", "none"), ("A", "C", "none"), ("A", "D", "none"), ("B", "C", "none"),
       ("B", "D", "none"), ("C", "D", "none"), ("A", "E", "->")], "you have 1 arcs and 6 none"),
 ])
-def test_too_few_known_arcs_or_none(tmp_path, rows, counts, causalcal_cli):
+def test_too_few_known_arcs_or_none(tmp_path, rows, counts, causalcal_main):
     data = pd.DataFrame({c: np.arange(20) % 2 for c in "ABCDE"})
     data.to_csv(tmp_path / "data.csv", index=False)
     pd.DataFrame(rows, columns=["a", "b", "relation"]).to_csv(tmp_path / "known.csv",
                                                               index=False)
-    out = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--out", "e.csv",
-                        cwd=tmp_path)
+    out = causalcal_main("discover", "data.csv", "--known", "known.csv", "--out", "e.csv",
+                         cwd=tmp_path)
     assert out.returncode == 2
     assert "at least 5 known arcs (->, <- or --) and 5 known non-adjacent pairs" in out.stderr
     assert counts in out.stderr

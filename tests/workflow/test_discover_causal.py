@@ -149,8 +149,9 @@ def test_causal_discovery_offers_forces_and_reports_the_simulated_map(world):
 
 
 @pytest.mark.slow
-def test_causal_cli(world, causalcal_cli):
+def test_causal_cli(world, causalcal_cli, causalcal_main):
     root = world[0]
+    # a fresh interpreter first; the commands after it run in this process
     out = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--relations", "causal",
                         "--probabilities", "probs.npz", "--out", "causal.csv", "--quiet",
                         cwd=root)
@@ -158,25 +159,25 @@ def test_causal_cli(world, causalcal_cli):
     table = pd.read_csv(root / "causal.csv")
     assert list(table.columns[:5]) == ["a", "b", *CAUSAL_COLUMNS]
     assert "P(a causes b)" in out.stdout
-    again = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--relations",
-                          "causal", "--probabilities", "probs.npz", "--out", "causal.csv",
-                          "--quiet", cwd=root)  # its own output is replaced (issue 41 item 8)
+    again = causalcal_main("discover", "data.csv", "--known", "known.csv", "--relations",
+                           "causal", "--probabilities", "probs.npz", "--out", "causal.csv",
+                           "--quiet", cwd=root)  # its own output is replaced (issue 41 item 8)
     assert again.returncode == 0, again.stderr
     pd.testing.assert_frame_equal(pd.read_csv(root / "causal.csv"), table)
-    sim = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--relations",
-                        "causal", "--probabilities", "probs.npz", "--out", "sim.csv",
-                        "--simulations", 1, "--map", "simulated", "--quiet", cwd=root)
+    sim = causalcal_main("discover", "data.csv", "--known", "known.csv", "--relations",
+                         "causal", "--probabilities", "probs.npz", "--out", "sim.csv",
+                         "--simulations", 1, "--map", "simulated", "--quiet", cwd=root)
     assert sim.returncode == 0, sim.stderr
     assert "simulations: 1 data sets" in sim.stdout and "map written: simulated" in sim.stdout
-    refused = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--relations",
-                            "causal", "--probabilities", "probs.npz", "--out", "c2.csv",
-                            "--graph", "g.dot", cwd=root)
+    refused = causalcal_main("discover", "data.csv", "--known", "known.csv", "--relations",
+                             "causal", "--probabilities", "probs.npz", "--out", "c2.csv",
+                             "--graph", "g.dot", cwd=root)
     assert refused.returncode == 2 and "--graph" in refused.stderr
-    boot = causalcal_cli("bootstrap", "data.csv", "--ancestral", "--n-boot", 3, "--out",
-                         "p.csv", cwd=root)
+    boot = causalcal_main("bootstrap", "data.csv", "--ancestral", "--n-boot", 3, "--out",
+                          "p.csv", cwd=root)
     assert boot.returncode == 2 and "--ancestral needs an .npz" in boot.stderr
-    boot = causalcal_cli("bootstrap", "data.csv", "--ancestral", "--n-boot", 3, "--out",
-                         "p3.npz", "--quiet", cwd=root)
+    boot = causalcal_main("bootstrap", "data.csv", "--ancestral", "--n-boot", 3, "--out",
+                          "p3.npz", "--quiet", cwd=root)
     assert boot.returncode == 0, boot.stderr
     assert EdgeProbabilities.load(root / "p3.npz").ancestral.n_boot == 3
 

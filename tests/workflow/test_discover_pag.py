@@ -161,30 +161,30 @@ def test_causal_relations_from_pag_replicates(world):
     assert json.loads(result.report_json())["pag_bounds"] is True
 
 
-def test_cli(world, causalcal_cli, tmp_path):
+def test_cli(world, causalcal_main, tmp_path):
     root = world[0]
     out = tmp_path / "pag.csv"
-    done = causalcal_cli("discover", str(root / "data.csv"), "--known",
-                         str(root / "known.csv"), "--relations", "pag", "--probabilities",
-                         str(root / "probs.npz"), "--out", str(out), "--quiet")
+    done = causalcal_main("discover", str(root / "data.csv"), "--known",
+                          str(root / "known.csv"), "--relations", "pag", "--probabilities",
+                          str(root / "probs.npz"), "--out", str(out), "--quiet")
     assert done.returncode == 0, done.stderr
     table = pd.read_csv(out)
     assert table.columns[2] == "p_arc" and "P(arc)" in done.stdout
-    refused = causalcal_cli("discover", str(root / "data.csv"), "--known",
-                            str(root / "known.csv"), "--relations", "pag", "--plot",
-                            str(tmp_path / "fig"), "--out", str(tmp_path / "x.csv"))
+    refused = causalcal_main("discover", str(root / "data.csv"), "--known",
+                             str(root / "known.csv"), "--relations", "pag", "--plot",
+                             str(tmp_path / "fig"), "--out", str(tmp_path / "x.csv"))
     assert refused.returncode == 2 and "--plot" in refused.stderr
 
 
-def test_alpha_option(world, causalcal_cli, tmp_path):
+def test_alpha_option(world, causalcal_main, tmp_path):
     root = world[0]
     common = ("suggest", str(root / "data.csv"), "--n", "10", "--n-boot", "2", "--quiet",
               "--jobs", "1")
-    bad = causalcal_cli(*common, "--alpha", "2", "--out", str(tmp_path / "a.csv"))
+    bad = causalcal_main(*common, "--alpha", "2", "--out", str(tmp_path / "a.csv"))
     assert bad.returncode == 2 and "--alpha must be between 0 and 1" in bad.stderr
-    fges = causalcal_cli(*common, "--alpha", "0.05", "--out", str(tmp_path / "b.csv"))
+    fges = causalcal_main(*common, "--alpha", "0.05", "--out", str(tmp_path / "b.csv"))
     assert fges.returncode == 2 and "'alpha'" in fges.stderr  # FGES has no G² tests
-    gfci = causalcal_cli(*common, "--search", "gfci", "--relations", "pag", "--alpha",
-                         "0.05", "--out", str(tmp_path / "c.csv"))
+    gfci = causalcal_main(*common, "--search", "gfci", "--relations", "pag", "--alpha",
+                          "0.05", "--out", str(tmp_path / "c.csv"))
     assert gfci.returncode == 0, gfci.stderr
     assert len(pd.read_csv(tmp_path / "c.csv")) == 10
