@@ -3,7 +3,8 @@ benchmark (docs/results.md "What 40 answers can tell"; docs/design.md §9.12).
 
 For every cached case (docs/design.md §9.11), both relation kinds and ``--draws`` draws of
 40 suggested pairs answered from the truth (``clean``; ``wrong10``, 10 % answered wrongly,
-on the n = 2000 and Sachs cases), as ``studies.misspec.calibrated`` draws them: the map
+on the n = 2000 and Sachs cases), as ``studies.misspec.calibrated --allocation equal``
+draws them (the design of sessions 13–14, with which the records were made): the map
 fitted on the answers is *forced* (``map="designed"``) in three shapes —
 
 - ``logistic``: the library's, ``logit q = a · logit p + b`` under the identity prior
@@ -99,7 +100,7 @@ def run_draw(case: str, kind: str, variant: str, draw: int) -> dict:
     data, probs, edge_truth, causal_truth = load_case(case)
     raw = relation_kind(kind).raw(probs)
     seed = stable_seed(case, kind, draw)
-    ask = suggest_pairs(raw, 40, seed=seed)
+    ask = suggest_pairs(raw, 40, seed=seed, allocation="equal")
     unknown, wrong, _ = VARIANTS[variant]
     answered = answer(ask, data.names, kind, edge_truth, causal_truth,
                       np.random.default_rng(seed), unknown, wrong)

@@ -23,7 +23,8 @@ in a cycle left out), as ``studies.misspec.calibrated`` measures them — over a
 - ``zero_gain_auroc`` (edge types): how well a pair's marginal association — its BDeu
   pairwise gain, the pair feature of thesis §6.2.6 — ranks the never-related pairs'
   true adjacency (AUROC; None where they are all of one kind);
-- per draw of 40 suggested pairs (``suggest_pairs`` seeded as the study seeds it), the
+- per draw of 40 suggested pairs (``suggest_pairs`` seeded as the study seeds it, the
+  equal allocation of sessions 13–14 with which the records were made), the
   isotonic map of the raw probability fitted on the 40 answers from the truth, weighted by
   1 / inclusion rate, judged on the held-out pairs: ``iso40_better`` (share of draws whose
   Brier is below raw), ``iso40_ece`` and ``iso40_raw_ece`` (means over draws).
@@ -108,7 +109,7 @@ def answers_map(case: str, kind: str, raw, edge_truth, causal_truth) -> dict:
     """The isotonic map fitted on 40 suggested pairs' true answers, per draw (module doc)."""
     better, ece, raw_ece = [], [], []
     for draw in range(DRAWS):
-        ask = suggest_pairs(raw, 40, seed=stable_seed(case, kind, draw))
+        ask = suggest_pairs(raw, 40, seed=stable_seed(case, kind, draw), allocation="equal")
         index = {n: k for k, n in enumerate(raw.names)}
         a, b = ask["a"].map(index).to_numpy(), ask["b"].map(index).to_numpy()
         asked = pair_index(np.minimum(a, b), np.maximum(a, b), raw.n_vars)

@@ -1,11 +1,14 @@
 """Sachs with 20 suggested pairs answered from the consensus network, 10 splits: the ECE
 of the held-out predictions of all splits pooled (10 equal-count bins), raw and
-calibrated — issue 39's Sachs line, quoted in docs/results.md ("Suggested pairs").
+calibrated — issue 39's Sachs line, quoted in docs/results.md ("Suggested pairs"; the
+figures there of sessions 13–14 are ``--allocation equal``).
 
-    python -m experiments.sachs_pooled_ece
+    python -m experiments.sachs_pooled_ece [--allocation equal]
 """
 
 from __future__ import annotations
+
+import argparse
 
 import numpy as np
 
@@ -19,14 +22,15 @@ from studies.misspec.calibrated import _held_out, _keys, answer
 from studies.misspec.cases import load_case
 
 
-def pooled(case: str, kind: str, splits: int = 10, asked: int = 20) -> str:
+def pooled(case: str, kind: str, splits: int = 10, asked: int = 20,
+           allocation: str = "proportional") -> str:
     """One line: pooled held-out Brier, ECE and AUROC, raw and calibrated."""
     data, probs, edge_truth, causal_truth = load_case(case)
     raw = relation_kind(kind).raw(probs)
     ys, raws, cals = [], [], []
     for draw in range(splits):
         seed = stable_seed(case, kind, draw)
-        ask = suggest_pairs(raw, asked, seed=seed)
+        ask = suggest_pairs(raw, asked, seed=seed, allocation=allocation)
         answered = answer(ask, data.names, kind, edge_truth, causal_truth,
                           np.random.default_rng(seed), 0.0, 0.0)
         result = causalcal.discover(data, answered, relations=kind, probabilities=probs,
@@ -46,6 +50,11 @@ def pooled(case: str, kind: str, splits: int = 10, asked: int = 20) -> str:
 
 
 if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--allocation", choices=("proportional", "equal"),
+                        default="proportional")
+    allocation = parser.parse_args().allocation
     for case in ("sachs-all", "sachs-obs"):
         for kind in ("edges", "causal"):
-            print(pooled(case, kind), flush=True)
+            print(pooled(case, kind, allocation=allocation), flush=True)

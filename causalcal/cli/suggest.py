@@ -4,10 +4,14 @@ is wrong (docs/design.md §9.12).
 A few relations known from the literature sit at the ends of the probability range and
 say little about the middle, where decisions are made. `suggest` bootstraps the data (or
 reads --probabilities) and draws --n pairs across the range of P(related) — adjacent for
-edge types, one causes the other for --relations causal —, equally from the five strata
-[0, .2), [.2, .4), [.4, .6), [.6, .8), [.8, 1] (a short stratum gives all it has), at
-random within each. The file it writes records each pair's stratum, the stratum's size
-and how many were asked, so the draw's inclusion rates travel with it.
+edge types, one causes the other for --relations causal —, from the five strata
+[0, .2), [.2, .4), [.4, .6), [.6, .8), [.8, 1]: 2 from each and the rest in proportion
+to the strata's sizes (--allocation proportional, the default: most answers go to the
+many pairs the bootstrap never relates, whose share of related pairs the calibration
+must place), or equally (--allocation equal, as the thesis's calibration sets; a short
+stratum gives all it has), at random within each. The file it writes records each
+pair's stratum, the stratum's size and how many were asked, so the draw's inclusion
+rates travel with it.
 
 example:
   causalcal suggest data.csv --n 40 --out ask.csv --n-boot 200 --jobs 2
@@ -58,6 +62,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="output CSV: a,b,relation (unknown: fill it in), p_related, "
                              "stratum, stratum_pairs, stratum_drawn")
     parser.add_argument("--n", type=int, default=40, help="pairs to suggest (40)")
+    parser.add_argument("--allocation", choices=("proportional", "equal"),
+                        default="proportional",
+                        help="share the pairs between the strata in proportion to their "
+                             "sizes, 2 at least (default), or equally")
     parser.add_argument("--relations", choices=("edges", "causal", "pag"), default="edges",
                         help="stratify by P(adjacent) (edges, default), by P(a causes b "
                              "or b causes a) (causal: the bootstrap counts ancestors) or by "
@@ -104,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
                              "data's")
     else:
         probs = settings.run(data, ancestral=kind.ancestral)
-    table = suggest_pairs(kind.raw(probs), args.n, seed=args.seed, exclude=exclude)
+    table = suggest_pairs(kind.raw(probs), args.n, seed=args.seed, exclude=exclude,
+                          allocation=args.allocation)
     with atomic_write(args.out, newline="") as handle:
         table.to_csv(handle, index=False, float_format="%.6g")
     counts = table.groupby("stratum").size()

@@ -4,10 +4,12 @@ the calibration its answers allow (docs/design.md §9.12; issue 39).
 A scientist's own known pairs sit at the ends of the probability range and their
 inclusion rates are unknown (§9.3). Here the tool picks the pairs: every pair not already
 known falls in a stratum of its bootstrap P(related) (the five bins of §9.1), and
-:func:`suggest_pairs` draws equally from the strata (water-filling, as §9.1), uniformly
-within each. The scientist answers with the usual relations or ``unknown``. A stratum's
-answered pairs are then a simple random sample of it, if answers are missing at random
-within a stratum, so:
+:func:`suggest_pairs` draws 2 from each stratum and the rest in proportion to the strata's
+sizes (``allocation="proportional"``: the answers go where the pairs are, most of them
+among the pairs the bootstrap never relates, whose rate a map must place), or equally
+(``"equal"``, water-filling as §9.1), uniformly within each. The scientist answers with
+the usual relations or ``unknown``. A stratum's answered pairs are then a simple random
+sample of it, if answers are missing at random within a stratum, so:
 
 * the selection depends on the pair's probabilities only, not on its truth: no offsets are
   needed, a map of P(related) fitted with weights ``1 / rate`` (rate = answered / stratum
@@ -32,13 +34,14 @@ from scipy.stats import chi2
 
 from causalcal._io import read_csv_file
 from causalcal.calibration import N_BINS, probability_bins
-from causalcal.edgecal.sampling import allocate_draws
+from causalcal.edgecal.sampling import allocate_draws, proportional_draws
 from causalcal.edgecal.simulated import SimulatedAdjacency, SimulatedCausal
 from causalcal.edges import pair_from_index, pair_index
 from causalcal.errors import InputError
 
-__all__ = ["DESIGN_COLUMNS", "UNKNOWN", "AnswerDesign", "Answers", "DesignedAdjacency",
-           "DesignedCausal", "calibration_test", "read_answers", "suggest_pairs"]
+__all__ = ["ALLOCATIONS", "DESIGN_COLUMNS", "UNKNOWN", "AnswerDesign", "Answers",
+           "DesignedAdjacency", "DesignedCausal", "calibration_test", "identity_prior_mode",
+           "read_answers", "suggest_pairs"]
 
 #: The columns a suggested file carries beside ``a, b, relation``: the pair's bootstrap
 #: P(related), its stratum, the stratum's pairs and how many of them were asked.
@@ -90,15 +93,25 @@ class AnswerDesign:
                 "related_pairs": estimate, "related_pairs_se": se}
 
 
-def suggest_pairs(raw, n: int, seed: int = 0, exclude: np.ndarray | None = None
-                  ) -> pd.DataFrame:
-    """``n`` pairs to ask about, drawn equally from the five strata of their P(related) =
+#: how :func:`suggest_pairs` shares the draws between the strata
+ALLOCATIONS = ("proportional", "equal")
+
+
+def suggest_pairs(raw, n: int, seed: int = 0, exclude: np.ndarray | None = None,
+                  allocation: str = "proportional") -> pd.DataFrame:
+    """``n`` pairs to ask about, drawn from the five strata of their P(related) =
     1 − (probability of class 0) in ``raw`` (:class:`EdgeProbabilities` or
-    :class:`~causalcal.causal.CausalProbabilities`), leaving out the pair keys
+    :class:`~causalcal.causal.CausalProbabilities`) — 2 from each and the rest in
+    proportion to the strata's sizes (``allocation="proportional"``,
+    :func:`~causalcal.edgecal.sampling.proportional_draws`), or equally (``"equal"``,
+    :func:`~causalcal.edgecal.sampling.allocate_draws`) —, leaving out the pair keys
     ``exclude`` (pairs already known). Returns ``a, b, relation`` (``unknown``) and
     :data:`DESIGN_COLUMNS`, ordered by stratum from the most likely related down."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise InputError(f"the number of pairs to suggest must be a whole number >= 1, got {n!r}")
+    if allocation not in ALLOCATIONS:
+        raise InputError(f"allocation must be one of {', '.join(ALLOCATIONS)}, "
+                         f"got {allocation!r}")
     p = 1.0 - raw.column(0).astype(np.float64)
     keep = np.ones(len(p), dtype=bool)
     if exclude is not None:
@@ -109,7 +122,8 @@ def suggest_pairs(raw, n: int, seed: int = 0, exclude: np.ndarray | None = None
     strata = probability_bins(p[members])
     sizes = np.bincount(strata, minlength=N_BINS)
     rng = np.random.default_rng(seed)
-    take = allocate_draws(sizes, int(n), rng)
+    take = (proportional_draws(sizes, int(n)) if allocation == "proportional"
+            else allocate_draws(sizes, int(n), rng))
     chosen = [np.sort(rng.choice(members[strata == s], int(take[s]), replace=False))
               for s in range(N_BINS)]
     keys = np.concatenate(chosen[::-1])

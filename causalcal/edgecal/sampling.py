@@ -20,7 +20,7 @@ from causalcal.errors import InputError
 from causalcal.pairs import CausalType
 
 __all__ = ["CalibrationSample", "ClassTooSmallError", "allocate_draws", "class_draws",
-           "stratified_calibration_set"]
+           "proportional_draws", "stratified_calibration_set"]
 
 
 class ClassTooSmallError(InputError):
@@ -63,6 +63,25 @@ def allocate_draws(available: np.ndarray, total: int, rng: np.random.Generator) 
         give = np.minimum(share, available[open_bins] - take[open_bins])
         take[open_bins] += give
         remaining -= int(give.sum())
+    return take
+
+
+def proportional_draws(available: np.ndarray, total: int, minimum: int = 2) -> np.ndarray:
+    """How many to draw from each bin: ``minimum`` from every bin (all it has if fewer;
+    less where ``total`` cannot give every non-empty bin that many), the rest in
+    proportion to the bins' sizes — each bin's whole share, then one more to the bins with
+    the largest shares left over (the lower bin on a tie), never more than a bin holds
+    (docs/design.md §9.12: the answers go where the pairs are)."""
+    available = np.asarray(available, dtype=np.int64)
+    if total > available.sum():
+        raise InputError(f"cannot draw {total} from bins holding {available.sum()}")
+    minimum = min(minimum, total // max(int(np.count_nonzero(available)), 1))
+    base = np.minimum(available, minimum)
+    share = (total - base.sum()) * available / available.sum()
+    take = base + np.minimum(np.floor(share).astype(np.int64), available - base)
+    while take.sum() < total:
+        left = np.where(take < available, share - (take - base), -np.inf)
+        take[int(np.argmax(left))] += 1
     return take
 
 

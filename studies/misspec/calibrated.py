@@ -163,15 +163,17 @@ def class_measures(kind: str, probs, Q: np.ndarray, raw, eps: float, edge_truth,
     return out
 
 
-def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED) -> dict:
-    """One draw's record (see the module); ``asked``: pairs suggested."""
+def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED,
+             allocation: str = "proportional") -> dict:
+    """One draw's record (see the module); ``asked``: pairs suggested, shared between the
+    strata by ``allocation`` (:func:`causalcal.edgecal.suggest_pairs`)."""
     pag = kind == "pag"
     data, probs, edge_truth, causal_truth = load_case(
         case, n_boot=PAG_N_BOOT if pag else N_BOOT, search="gfci" if pag else "fges")
     relations = relation_kind(kind)
     raw = relations.raw(probs)
     seed = stable_seed(case, kind, draw)
-    ask = suggest_pairs(raw, asked, seed=seed)
+    ask = suggest_pairs(raw, asked, seed=seed, allocation=allocation)
     unknown, wrong, added = VARIANTS[variant]
     answered = answer(ask, data.names, kind, edge_truth, causal_truth,
                       np.random.default_rng(seed), unknown, wrong)
@@ -194,7 +196,7 @@ def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED
         asked_keys)
     report = result.report
     return {"case": case, "kind": kind, "variant": variant, "draw": draw, "seed": seed,
-            "asked": asked,
+            "asked": asked, "allocation": allocation,
             "chosen": report.map.chosen, "answered": int(report.answers.answered.sum())
             if report.answers is not None else 0,
             "related_estimate": report.related_pairs, "seconds": seconds,
@@ -221,6 +223,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--variants", nargs="+", default=list(VARIANTS))
     parser.add_argument("--cases", nargs="+", default=None, help="default: every case")
     parser.add_argument("--asked", type=int, default=N_ASKED, help="pairs suggested (40)")
+    parser.add_argument("--allocation", choices=("proportional", "equal"),
+                        default="proportional",
+                        help="how the suggested pairs are shared between the strata (the "
+                             "records of the equal design: results/misspec/"
+                             "calibrated-equal.jsonl, calibrated_pag-equal.jsonl)")
     parser.add_argument("--records", type=Path, default=RECORDS)
     parser.add_argument("--summary", action="store_true", help="print the tables only")
     args = parser.parse_args(argv)
@@ -239,7 +246,8 @@ def main(argv: list[str] | None = None) -> None:
                     if store.has(case, scheme, draw):
                         continue
                     try:
-                        record = run_draw(case, kind, variant, draw, args.asked)
+                        record = run_draw(case, kind, variant, draw, args.asked,
+                                          args.allocation)
                     except InputError as err:  # e.g. answers of one kind only
                         store.append({"case": case, "kind": kind, "variant": variant,
                                       "draw": draw, "scheme": scheme, "asked": args.asked,

@@ -19,6 +19,7 @@ from causalcal.edgecal import (
     read_answers,
     suggest_pairs,
 )
+from causalcal.edgecal.sampling import proportional_draws
 from causalcal.edges import EdgeProbabilities, pair_from_index, pair_index
 from causalcal.errors import InputError
 
@@ -62,8 +63,15 @@ def test_recorded_rates_are_the_drawn_counts_over_the_stratum_sizes():
     index = {n: k for k, n in enumerate(probs.names)}
     keys = pair_index(table["a"].map(index), table["b"].map(index), probs.n_vars)
     assert not set(keys) & set(exclude) and len(set(keys)) == 40
+    # the default: 2 from each stratum, the rest in proportion to the sizes (the
+    # allocation itself is checked by hand in test_sampling.py)
+    drawn = table.groupby("stratum").size().reindex(range(5), fill_value=0).to_numpy()
+    assert drawn.tolist() == proportional_draws(sizes, 40).tolist()
     # equal shares where the strata allow (water-filling): 8 from each of five
-    assert sorted(table.groupby("stratum").size()) == [8] * 5
+    equal = suggest_pairs(probs, 40, seed=3, exclude=exclude, allocation="equal")
+    assert sorted(equal.groupby("stratum").size()) == [8] * 5
+    with pytest.raises(InputError, match="allocation must be one of"):
+        suggest_pairs(probs, 40, allocation="neyman")
 
 
 def test_horvitz_thompson_by_hand():

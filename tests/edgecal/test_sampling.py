@@ -1,6 +1,7 @@
 """The thesis's stratified calibration set (:mod:`causalcal.edgecal.sampling`; docs/design.md
 §9.1): equal draws per probability bin and class, short bins taken whole, max-min fair
-allocation, too small a class named."""
+allocation, too small a class named; the suggested pairs' proportional allocation
+(§9.12)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from causalcal.calibration.selection import probability_bins
 from causalcal.edgecal import ClassTooSmallError, allocate_draws, stratified_calibration_set
+from causalcal.edgecal.sampling import proportional_draws
 from causalcal.edges import EdgeProbabilities
 
 BIN_MID = np.array([0.1, 0.3, 0.5, 0.7, 0.9])
@@ -90,6 +92,36 @@ def test_allocate_draws_is_max_min_fair(available, total, seed):
     open_bins = take < available
     if open_bins.any():
         assert take.max() - take[open_bins].min() <= 1
+
+
+def test_proportional_draws_by_hand():
+    # 2 from each bin (all of a bin of 1), the other 30 in proportion to the sizes:
+    # shares 30·[18, 4, 3, 10, 400]/435 = [1.24, 0.28, 0.21, 0.69, 27.59]: whole parts
+    # [1, 0, 0, 0, 27], the 2 left to the largest left-overs (bin 4's 0.69, bin 5's 0.59)
+    assert proportional_draws(np.array([18, 4, 3, 10, 400]), 40).tolist() == [3, 2, 2, 3, 30]
+    assert proportional_draws(np.array([1, 0, 50, 50, 100]), 11).tolist() == [1, 0, 3, 3, 4]
+    # too few draws for 2 from each non-empty bin: 1 from each
+    assert proportional_draws(np.array([10, 10, 10, 10, 10]), 6).tolist() == [2, 1, 1, 1, 1]
+    with pytest.raises(ValueError):
+        proportional_draws(np.array([1, 1, 1, 1, 1]), 6)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(0, 400), min_size=5, max_size=5), st.integers(1, 60))
+def test_proportional_draws_properties(available, total):
+    available = np.array(available)
+    total = min(total, int(available.sum()))
+    if total == 0:
+        return
+    take = proportional_draws(available, total)
+    assert take.sum() == total and np.all(take <= available) and np.all(take >= 0)
+    minimum = min(2, total // np.count_nonzero(available))
+    assert np.all(take >= np.minimum(available, minimum))
+    # within one draw of its share, unless a bin is full (its surplus goes to the others)
+    base = np.minimum(available, minimum)
+    share = base + (total - base.sum()) * available / available.sum()
+    if np.all(take < available):
+        assert np.all(np.abs(take - share) < 1)
 
 
 def test_sampler_too_small_class_names_counts():
