@@ -15,6 +15,7 @@ import numpy as np
 import causalcal
 from causalcal.bootstrap import BootstrapSettings
 from causalcal.edgecal import relation_kind, suggest_pairs
+from causalcal.errors import InputError
 from causalcal.metrics import brier_score, expected_calibration_error, roc_auc
 from causalcal.pairs import pair_index
 from studies.discover_known.cases import stable_seed
@@ -27,21 +28,26 @@ def pooled(case: str, kind: str, splits: int = 10, asked: int = 20,
     """One line: pooled held-out Brier, ECE and AUROC, raw and calibrated."""
     data, probs, edge_truth, causal_truth = load_case(case)
     raw = relation_kind(kind).raw(probs)
-    ys, raws, cals = [], [], []
+    ys, raws, cals, refused = [], [], [], 0
     for draw in range(splits):
         seed = stable_seed(case, kind, draw)
         ask = suggest_pairs(raw, asked, seed=seed, allocation=allocation)
         answered = answer(ask, data.names, kind, edge_truth, causal_truth,
                           np.random.default_rng(seed), 0.0, 0.0)
-        result = causalcal.discover(data, answered, relations=kind, probabilities=probs,
-                                    bootstrap=BootstrapSettings(seed=seed, progress=False))
+        try:
+            result = causalcal.discover(data, answered, relations=kind, probabilities=probs,
+                                        bootstrap=BootstrapSettings(seed=seed, progress=False))
+        except InputError:  # e.g. too few answers of one kind: the split is refused
+            refused += 1
+            continue
         a, b = _keys(ask, data.names)
         keys = pair_index(np.minimum(a, b), np.maximum(a, b), data.n_vars)
         y, p_raw, p_cal = _held_out(kind, probs, result.fit.predict_all(np.float64), raw,
                                     edge_truth, causal_truth, keys)
         ys.append(y), raws.append(p_raw), cals.append(p_cal)
     y, p_raw, p_cal = np.concatenate(ys), np.concatenate(raws), np.concatenate(cals)
-    out = [f"{case} {kind}, {asked} answers x {splits} splits, {len(y)} held-out predictions:"]
+    out = [f"{case} {kind}, {asked} answers x {splits} splits ({refused} refused), {len(y)} "
+           "held-out predictions:"]
     for name, p in (("raw", p_raw), ("calibrated", p_cal)):
         out.append(f"  {name:10s} Brier {brier_score(y, p):.4f}  ECE "
                    f"{expected_calibration_error(y, p, n_bins=10):.4f}  AUROC "
