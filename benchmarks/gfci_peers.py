@@ -41,7 +41,14 @@ import time
 
 import numpy as np
 
-from benchmarks.peers import Tetrad, _timed, find_java, start_tetrad
+from benchmarks.peers import (
+    Tetrad,
+    _timed,
+    add_run_arguments,
+    find_java,
+    limit_blas_threads,
+    start_tetrad,
+)
 
 
 class TetradGfci(Tetrad):
@@ -172,15 +179,9 @@ def main(argv=None) -> int:
     p.add_argument("--n", type=int, default=2000, help="rows per data set")
     p.add_argument("--hidden", type=float, default=0.1, help="share of the nodes hidden")
     p.add_argument("--alpha", type=float, default=0.01, help="the G² tests' level")
-    p.add_argument("--n-boot", type=int, default=100, help="bootstrap replicates (0: none)")
-    p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--sample-prior", type=float, default=1.0, help="BDeu's α")
-    p.add_argument("--structure-prior", type=float, default=1.0, help="BDeu's β (causalcal's)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--repeat", type=int, default=3, help="searches under 2 s: the best of this")
+    add_run_arguments(p, n_boot=100, threads=2, repeat=3)
     args = p.parse_args(argv)
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(var, "1")
+    limit_blas_threads(1)
     java = find_java()
     if java is not None and java.version < 21:
         print(f"skipped: Tetrad 7.6.8's GFCI needs Java ≥ 21, found {java.version} at "

@@ -334,6 +334,26 @@ def _print(name: str, runs: list[Run]) -> None:
               f"{r.brier:>9.4f}{r.ece:>8.4f}{r.auroc:>8.4f}", flush=True)
 
 
+def add_run_arguments(p: argparse.ArgumentParser, n_boot: int, threads: int,
+                      repeat: int) -> None:
+    """The options every peer benchmark shares: replicates, threads, BDeu's priors, the
+    seed and how often a short search is repeated (``--n-boot`` 0 where it allows none)."""
+    p.add_argument("--n-boot", type=int, default=n_boot, help="bootstrap replicates")
+    p.add_argument("--threads", type=int, default=threads)
+    p.add_argument("--sample-prior", type=float, default=1.0, help="BDeu's α")
+    p.add_argument("--structure-prior", type=float, default=1.0, help="BDeu's β (causalcal's)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--repeat", type=int, default=repeat,
+                   help=f"searches under {SHORT:g} s: the best of this many runs")
+
+
+def limit_blas_threads(threads: int) -> None:
+    """Numerical libraries' threads, unless the caller set them: timed code uses only the
+    threads it is given."""
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, str(threads))
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--networks", nargs="*", default=["alarm", "sachs"])
@@ -341,16 +361,9 @@ def main(argv=None) -> int:
                    help="also a random network of this many variables, 1.5 V edges (0: none)")
     p.add_argument("--peers", nargs="*", default=list(PEERS), choices=PEERS)
     p.add_argument("--n", type=int, default=1000, help="samples per data set")
-    p.add_argument("--n-boot", type=int, default=10, help="bootstrap replicates")
-    p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--sample-prior", type=float, default=1.0, help="BDeu's α")
-    p.add_argument("--structure-prior", type=float, default=1.0, help="BDeu's β (causalcal's)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--repeat", type=int, default=5,
-                   help=f"searches under {SHORT:g} s: the best of this many runs")
+    add_run_arguments(p, n_boot=10, threads=1, repeat=5)
     args = p.parse_args(argv)
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(var, str(args.threads))
+    limit_blas_threads(args.threads)
     from causalcal.simulate import load_network, random_network
 
     tetrad, note_t = start_tetrad(args.threads) if "tetrad" in args.peers else (None, "")

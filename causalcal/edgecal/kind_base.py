@@ -19,12 +19,12 @@ from causalcal.edgecal.known import MIN_KNOWN, MonotoneAdjacency, relation_label
 from causalcal.edgecal.model import KeepDirectionSplit
 from causalcal.edgecal.report import FitReport, Words
 from causalcal.edgecal.simulated import SimulatedPairs
-from causalcal.edges import EdgeProbabilities, EdgeType
+from causalcal.edges import EdgeProbabilities, EdgeType, pair_from_index
 from causalcal.errors import InputError
 from causalcal.knowledge import BoundKnowledge, check_known_relations
 from causalcal.relations_io import read_known_pairs
 
-__all__ = ["RelationKind", "StatedEdges", "ranked", "unknown_rows"]
+__all__ = ["RelationKind", "StatedEdges", "pair_table", "ranked", "unknown_rows"]
 
 
 class RelationKind:
@@ -172,6 +172,20 @@ def unknown_rows(n_pairs: int, known_keys: np.ndarray) -> np.ndarray:
     keep = np.ones(n_pairs, dtype=bool)
     keep[known_keys] = False
     return np.flatnonzero(keep)
+
+
+def pair_table(raw, keys: np.ndarray, columns: tuple[str, ...], Q: np.ndarray,
+               P: np.ndarray, **summary: np.ndarray) -> pd.DataFrame:
+    """The result table of the pairs ``keys``: ``a, b``, the ``summary`` columns, the
+    calibrated ``columns`` (rows of ``Q``, one per key) and the bootstrap's (``boot_…``,
+    rows of ``P``)."""
+    i, j = pair_from_index(keys, raw.n_vars)
+    names = np.asarray(raw.names, dtype=object)
+    table = pd.DataFrame({"a": names[i], "b": names[j], **summary})
+    for prefix, values in (("p_", Q), ("boot_", P)):
+        for k, col in enumerate(columns):
+            table[col.replace("p_", prefix)] = np.asarray(values[:, k], dtype=np.float64)
+    return table
 
 
 def ranked(table: pd.DataFrame, score: np.ndarray) -> pd.DataFrame:

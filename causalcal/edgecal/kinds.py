@@ -18,14 +18,19 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-import pandas as pd
 
 from causalcal.ancestry import ancestral_relations_from_edges
 from causalcal.causal import CausalProbabilities
 from causalcal.edgecal.crossval import Z_CAUSAL, Z
 from causalcal.edgecal.designed import DesignedCausal
 from causalcal.edgecal.features import feature_groups
-from causalcal.edgecal.kind_base import RelationKind, StatedEdges, ranked, unknown_rows
+from causalcal.edgecal.kind_base import (
+    RelationKind,
+    StatedEdges,
+    pair_table,
+    ranked,
+    unknown_rows,
+)
 from causalcal.edgecal.known import MIN_KNOWN
 from causalcal.edgecal.model import KeepDirectionSplit
 from causalcal.edgecal.pag_kind import GroupedPAG, PAGEdges
@@ -38,7 +43,7 @@ from causalcal.edgecal.simulated import (
     count_causal_pairs,
     count_pairs,
 )
-from causalcal.edges import PROBABILITY_COLUMNS, EdgeProbabilities, pair_from_index
+from causalcal.edges import PROBABILITY_COLUMNS, EdgeProbabilities
 from causalcal.errors import InputError
 from causalcal.knowledge import check_known_causal_relations
 from causalcal.pag_edges import PAGEdgeProbabilities
@@ -109,17 +114,9 @@ class EdgeTypes(StatedEdges):
         return ranked(table, table[self.rank_by].to_numpy())
 
     def frame(self, raw, Q, keys):
-        P = raw.dense(np.float64)[keys]
         Q = Q[keys]
-        i, j = pair_from_index(keys, raw.n_vars)
-        names = np.asarray(raw.names, dtype=object)
-        table = pd.DataFrame({"a": names[i], "b": names[j],
-                              "p_adjacent": 1.0 - Q[:, 0], "p_directed": Q[:, 1] + Q[:, 2]})
-        for k, col in enumerate(PROBABILITY_COLUMNS):
-            table[col] = Q[:, k]
-        for k, col in enumerate(PROBABILITY_COLUMNS):
-            table[col.replace("p_", "boot_")] = P[:, k]
-        return table
+        return pair_table(raw, keys, PROBABILITY_COLUMNS, Q, raw.dense(np.float64)[keys],
+                          p_adjacent=1.0 - Q[:, 0], p_directed=Q[:, 1] + Q[:, 2])
 
     def related(self, table):
         return table["p_adjacent"].to_numpy()
@@ -226,15 +223,8 @@ class CausalRelations(RelationKind):
         return ranked(table, self.related(table))
 
     def frame(self, raw, Q, keys):
-        i, j = pair_from_index(keys, raw.n_vars)
-        names = np.asarray(raw.names, dtype=object)
-        table = pd.DataFrame({"a": names[i], "b": names[j]})
-        boot = tuple(c.replace("p_", "boot_") for c in CAUSAL_COLUMNS)
-        for col, values in zip(CAUSAL_COLUMNS + boot,
-                               np.hstack([Q[keys][:, _ORDER], raw.probs[keys][:, _ORDER]]).T,
-                               strict=True):
-            table[col] = values.astype(np.float64)
-        return table
+        return pair_table(raw, keys, CAUSAL_COLUMNS, Q[keys][:, _ORDER],
+                          raw.probs[keys][:, _ORDER])
 
     def related(self, table):
         return np.maximum(table["p_a_causes_b"], table["p_b_causes_a"]).to_numpy()

@@ -29,11 +29,10 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-import pandas as pd
 
 from causalcal._edges_io import PAG_PROBABILITY_COLUMNS
 from causalcal.edgecal.crossval import Z
-from causalcal.edgecal.kind_base import StatedEdges, ranked, unknown_rows
+from causalcal.edgecal.kind_base import StatedEdges, pair_table, ranked, unknown_rows
 from causalcal.edgecal.report import Words
 from causalcal.edgecal.simulated import SimulatedPairs
 from causalcal.edges import EdgeProbabilities, pair_from_index
@@ -115,16 +114,9 @@ class PAGEdges(StatedEdges):
         return ranked(table, table["p_arc"].to_numpy())
 
     def frame(self, raw, Q, keys):
-        i, j = pair_from_index(keys, raw.n_vars)
-        names = np.asarray(raw.names, dtype=object)
-        Q7, P7 = raw.spread(Q[keys], keys), raw.pag.dense(np.float64)[keys]
-        table = pd.DataFrame({"a": names[i], "b": names[j],
-                              "p_arc": Q7[:, 1:6].sum(axis=1)})
-        for k, col in enumerate(PAG_PROBABILITY_COLUMNS):
-            table[col] = Q7[:, k]
-        for k, col in enumerate(PAG_PROBABILITY_COLUMNS):
-            table[col.replace("p_", "boot_")] = P7[:, k]
-        return table
+        Q7 = raw.spread(Q[keys], keys)
+        return pair_table(raw, keys, PAG_PROBABILITY_COLUMNS, Q7,
+                          raw.pag.dense(np.float64)[keys], p_arc=Q7[:, 1:6].sum(axis=1))
 
     def related(self, table):
         return table["p_arc"].to_numpy()

@@ -9,6 +9,8 @@ import pandas as pd
 import pytest
 from scipy.special import expit, logit
 
+import causalcal
+from causalcal.bootstrap import BootstrapSettings, bootstrap_edge_probabilities
 from causalcal.edgecal import (
     AnswerDesign,
     CalibrationSettings,
@@ -17,11 +19,15 @@ from causalcal.edgecal import (
     fit_edge_calibrator,
     known_calibration_set,
     read_answers,
+    relation_kind,
     suggest_pairs,
 )
 from causalcal.edgecal.sampling import proportional_draws
 from causalcal.edges import EdgeProbabilities, pair_from_index, pair_index
 from causalcal.errors import InputError
+from causalcal.knowledge import Knowledge
+from causalcal.simulate import random_network
+from causalcal.simulate.misspecified_truth import ancestor_matrix
 
 
 def _world(seed: int, v: int = 60, n_boot: int = 20, distort=lambda p: p):
@@ -246,3 +252,62 @@ def test_answers_map_is_the_logistic_fit_with_many_answers_and_finite_with_few()
                          ((p - q) * x).sum() - (few.slope_ - 1) / 4])
     np.testing.assert_allclose(gradient, 0, atol=1e-5)
     assert 1 < few.slope_ < 10 and 1e-4 < q[0] < 0.05
+
+
+@pytest.mark.parametrize("relations", ["edges", "causal"])
+def test_answers_map_respects_background_knowledge(relations):
+    # suggested pairs answered from the truth, the answers' map forced: the arc the
+    # scientist forbids (edges; a forbidden arc leaves an effect through a path open), and
+    # every arc (edges) or effect (causal) from a later tier to an earlier one, stay at
+    # probability 0 in the output (docs/design.md §5.1, §9.12)
+    network = random_network(n_nodes=12, n_edges=16, seed=5)
+    data = network.sample(800, seed=6)
+    names = data.names
+    ancestor = ancestor_matrix(network.parents)
+    truth = network.truth_dense()
+    # tiers true to the network: the 4 variables with the fewest ancestors first; the
+    # arc forbidden between two variables neither of which causes the other
+    order = np.argsort(ancestor.sum(axis=0), kind="stable")
+    tiers = {names[v]: int(rank >= 4) for rank, v in enumerate(order)}
+    i, j = next((i, j) for i in range(len(names)) for j in range(i + 1, len(names))
+                if not ancestor[i, j] and not ancestor[j, i])
+    first, second = names[i], names[j]
+    knowledge = Knowledge(forbidden=[(first, second)], tiers=tiers)
+    settings = BootstrapSettings(n_boot=8, knowledge=knowledge, progress=False)
+    probs = bootstrap_edge_probabilities(data, n_boot=8, knowledge=knowledge,
+                                         ancestral=True, progress=False, seed=settings.seed)
+    raw = relation_kind(relations).raw(probs)
+    ask = suggest_pairs(raw, 30, seed=1,  # the forbidden pair stays in the table
+                        exclude=np.array([pair_index(i, j, len(names))]))
+    rows = []
+    for row in ask.to_dict("records"):
+        a, b = names.index(row["a"]), names.index(row["b"])
+        if relations == "edges":
+            t = truth[pair_index(min(a, b), max(a, b), len(names))]
+            if a > b and t in (1, 2):
+                t = 3 - t
+            rows.append({**row, "relation": ("none", "->", "<-", "--")[t]})
+        elif ancestor[a, b] or ancestor[b, a]:
+            rows.append({**row, "a": names[a if ancestor[a, b] else b],
+                         "b": names[b if ancestor[a, b] else a], "relation": "causes"})
+        else:
+            rows += [{**row, "relation": "not-causes"},
+                     {"a": row["b"], "b": row["a"], "relation": "not-causes"}]
+    result = causalcal.discover(data, pd.DataFrame(rows), relations=relations,
+                                probabilities=probs, bootstrap=settings,
+                                calibration=CalibrationSettings(map="designed"))
+    assert result.report.map.chosen == "designed"
+    table = result.table
+    late_to_early = [(x, y) for x in names for y in names if tiers[x] > tiers[y]]
+    checked = 0
+    forbidden = [(first, second)] if relations == "edges" else []
+    for x, y in [*forbidden, *late_to_early]:
+        forward = table[(table.a == x) & (table.b == y)]
+        backward = table[(table.a == y) & (table.b == x)]
+        if relations == "edges":
+            values = [*forward.p_forward, *backward.p_backward]
+        else:
+            values = [*forward.p_a_causes_b, *backward.p_b_causes_a]
+        assert all(v == 0.0 for v in values), (x, y, values)
+        checked += len(values)
+    assert checked > 10
