@@ -34,6 +34,7 @@ from scipy.stats import chi2
 
 from causalcal._io import read_csv_file
 from causalcal.calibration import N_BINS, probability_bins
+from causalcal.edgecal.noisy import noisy_terms
 from causalcal.edgecal.sampling import allocate_draws, proportional_draws
 from causalcal.edgecal.simulated import SimulatedAdjacency, SimulatedCausal
 from causalcal.edges import pair_from_index, pair_index
@@ -204,19 +205,22 @@ def read_answers(known: pd.DataFrame | str | os.PathLike, names: list[str], kind
 
 
 def calibration_test(x: np.ndarray, y: np.ndarray, weights: np.ndarray, slope: float,
-                     intercept: float, clusters: np.ndarray | None = None) -> float:
+                     intercept: float, clusters: np.ndarray | None = None,
+                     errors: np.ndarray | float | None = None) -> float:
     """The p-value of Cox's (1958) calibration test: is ``logit q = slope · x + intercept``
     (fitted by weighted logistic regression of ``y`` on ``x`` = logit p) different from
     the identity (slope 1, intercept 0)? A Wald test with the design-based (sandwich)
     covariance of the weighted fit, clustered by ``clusters`` (the two directions of a
-    pair), χ² with 2 degrees of freedom. A map that reverses the bootstrap's order (slope
-    ≤ 0) counts only where the slope is below 0 by two standard errors (p = 1 else): the
-    answers must show the order reversed, not merely flat."""
+    pair), χ² with 2 degrees of freedom; with ``errors`` (each answer's error rate) the
+    fit's likelihood is the label-noise model's (:func:`~.noisy.noisy_terms`). A map that
+    reverses the bootstrap's order (slope ≤ 0) counts only where the slope is below 0 by
+    two standard errors (p = 1 else): the answers must show the order reversed, not
+    merely flat."""
     X = np.column_stack([np.ones(len(x)), x])
     w = np.asarray(weights, dtype=np.float64)
-    q = expit(X @ np.array([intercept, slope]))
-    bread = (X * (w * q * (1 - q))[:, None]).T @ X
-    score = X * (w * (np.asarray(y, dtype=np.float64) - q))[:, None]
+    _, d1, d2 = noisy_terms(X @ np.array([intercept, slope]), y, errors)
+    bread = (X * (w * d2)[:, None]).T @ X
+    score = X * (w * -d1)[:, None]
     if clusters is not None:
         _, inverse = np.unique(clusters, return_inverse=True)
         score = np.vstack([np.bincount(inverse, score[:, k]) for k in range(2)]).T
@@ -232,25 +236,29 @@ def calibration_test(x: np.ndarray, y: np.ndarray, weights: np.ndarray, slope: f
     return float(chi2.sf(stat, 2)) if np.isfinite(stat) else 1.0
 
 
-def identity_prior_mode(x: np.ndarray, y: np.ndarray, w: np.ndarray, prior_sd: float
+def identity_prior_mode(x: np.ndarray, y: np.ndarray, w: np.ndarray, prior_sd: float,
+                        errors: np.ndarray | float | None = None
                         ) -> tuple[np.ndarray, float, np.ndarray]:
     """The posterior mode ``(b, a)`` of the weighted logistic regression ``logit q = a · x
     + b`` under the prior a ~ N(1, prior_sd²), b ~ N(0, prior_sd²), with the negative log
-    posterior there and its Hessian (:class:`IdentityPriorFit`)."""
+    posterior there and its Hessian (:class:`IdentityPriorFit`); with ``errors`` (each
+    answer's error rate) the likelihood is the label-noise model's (:mod:`.noisy`)."""
     X = np.column_stack([np.ones(len(y)), x])
     prior, precision = np.array([0.0, 1.0]), np.eye(2) / prior_sd ** 2
 
     def loss(theta):  # the negative log posterior and its gradient
-        z = X @ theta
+        nll, d1, _ = noisy_terms(X @ theta, y, errors)
         d = theta - prior
-        return (float(w @ (np.logaddexp(0, z) - y * z) + d @ precision @ d / 2),
-                X.T @ (w * (expit(z) - y)) + precision @ d)
+        return float(w @ nll + d @ precision @ d / 2), X.T @ (w * d1) + precision @ d
 
     def hessian(theta):
-        q = expit(X @ theta)
-        return (X * (w * q * (1 - q))[:, None]).T @ X + precision
+        d2 = noisy_terms(X @ theta, y, errors)[2]
+        return (X * (w * d2)[:, None]).T @ X + precision
 
-    theta = minimize(loss, prior, jac=True, hess=hessian, method="trust-exact").x
+    # the noisy likelihood is flatter (each answer's pull is bounded): a finer tolerance
+    options = {} if errors is None else {"gtol": 1e-11}
+    theta = minimize(loss, prior, jac=True, hess=hessian, method="trust-exact",
+                     options=options).x
     return theta, loss(theta)[0], hessian(theta)
 
 
@@ -264,9 +272,10 @@ class IdentityPriorFit:
 
     prior_sd: float = 2.0
 
-    def _solve(self, x, y, w) -> tuple[float, float]:
+    def _solve(self, x, y, w, errors=None) -> tuple[float, float]:
         y = np.asarray(y, dtype=np.float64)
-        theta, _, _ = identity_prior_mode(x, y, w * (len(w) / w.sum()), self.prior_sd)
+        theta, _, _ = identity_prior_mode(x, y, w * (len(w) / w.sum()), self.prior_sd,
+                                          errors)
         return float(theta[0]), float(theta[1])
 
 
@@ -277,15 +286,17 @@ class DesignedAdjacency(IdentityPriorFit, SimulatedAdjacency):
     (pooled) and undirected. Wrap it in
     :class:`~causalcal.edgecal.model.KeepDirectionSplit` to keep the bootstrap's split."""
 
-    def fit(self, X, y, sample_weight=None, rows=None, row_counts=None) -> DesignedAdjacency:
+    def fit(self, X, y, sample_weight=None, rows=None, row_counts=None,
+            errors=None) -> DesignedAdjacency:
         """``X`` the answered pairs' inputs, ``y`` 1 where adjacent; ``rows`` and
-        ``row_counts`` all pairs' distinct bootstrap rows (for the split)."""
+        ``row_counts`` all pairs' distinct bootstrap rows (for the split); ``errors``
+        each answer's error rate (:mod:`.noisy`; None: answers taken as right)."""
         X = np.asarray(X, dtype=np.float64)
         self._fit_samples(1.0 - X[:, 0], np.asarray(y), sample_weight, "adjacent and "
-                          "non-adjacent")
+                          "non-adjacent", errors)
         w = np.ones(len(X)) if sample_weight is None else sample_weight
         self.calibration_p_ = calibration_test(self._logit(1.0 - X[:, 0]), y, w,
-                                               self.slope_, self.intercept_)
+                                               self.slope_, self.intercept_, errors=errors)
         if rows is None:
             rows, row_counts = X, np.ones(len(X))
         mass = (np.asarray(rows)[:, 1:4] * np.asarray(row_counts)[:, None]).sum(axis=0)
@@ -299,15 +310,17 @@ class DesignedCausal(IdentityPriorFit, SimulatedCausal):
     """The map of P(a causes b) (each direction alone), fitted by weighted logistic
     regression on the answered pairs' two ordered directions."""
 
-    def fit(self, X, Y, sample_weight=None) -> DesignedCausal:
+    def fit(self, X, Y, sample_weight=None, errors=None) -> DesignedCausal:
         """``X`` the answered pairs' raw rows (neither, a causes b, b causes a), ``Y`` their
-        allowed classes (exact answers)."""
+        allowed classes (exact answers); ``errors`` each answer's error rate, which each
+        direction it settles shares (:mod:`.noisy`; None: answers taken as right)."""
         X, Y = np.asarray(X, dtype=np.float64), np.asarray(Y, dtype=bool)
         w = np.ones(len(X)) if sample_weight is None else np.asarray(sample_weight, float)
         p, y = np.concatenate([X[:, 1], X[:, 2]]), np.concatenate([Y[:, 1], Y[:, 2]])
+        both = None if errors is None else np.tile(np.asarray(errors, dtype=np.float64), 2)
         self._fit_samples(p, y.astype(int), np.concatenate([w, w]),
-                          "causally related and unrelated")
+                          "causally related and unrelated", both)
         self.calibration_p_ = calibration_test(self._logit(p), y, np.concatenate([w, w]),
                                                self.slope_, self.intercept_,
-                                               np.tile(np.arange(len(X)), 2))
+                                               np.tile(np.arange(len(X)), 2), both)
         return self

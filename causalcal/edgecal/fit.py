@@ -235,8 +235,10 @@ def _fit_with_answers(calset: CalibrationSet, model, settings: CalibrationSettin
     rows, counts = inputs.population()
     d = ~np.isnan(calset.rates)
     X, Y, w = calset.X[d], calset.Y[d], 1.0 / calset.rates[d]
-    losses = designed_losses(kind, X, Y, w, eps, rows, counts, seed)
-    fitted, written = kind.designed_map(X, Y, w, eps, rows, counts)
+    errors = answer_errors(calset, settings)
+    errors = None if errors is None else errors[d]
+    losses = designed_losses(kind, X, Y, w, eps, rows, counts, seed, errors)
+    fitted, written = kind.designed_map(X, Y, w, eps, rows, counts, errors)
     maps = {"identity": BootstrapIdentity(k).fit(calset.X), "designed": written}
     own, em = calset.subset(~d), None
     related, unrelated = kind.known_counts(own.Y)
@@ -252,7 +254,7 @@ def _fit_with_answers(calset: CalibrationSet, model, settings: CalibrationSettin
     for name in ("calibrated", "simulated"):
         if name in maps and losses["folds"]:  # not fitted on the answers: judged on all
             scored = known_pair_losses(maps[name].predict_proba(X), Y, np.zeros((len(X), k)),
-                                       kind.known_brier)
+                                       _brier(kind, errors))
             for loss, values in scored.items():
                 losses[loss][name] = values
     if settings.map not in ("auto", *maps):
@@ -265,16 +267,34 @@ def _fit_with_answers(calset: CalibrationSet, model, settings: CalibrationSettin
                            choice, answers)
 
 
+def answer_errors(calset: CalibrationSet, settings: CalibrationSettings
+                  ) -> np.ndarray | None:
+    """Each calibration pair's error rate (docs/design.md §9.14): the run's
+    ``answer_error``; None where every rate is 0 (the answers taken as right, the plain
+    model exactly)."""
+    errors = np.full(len(calset), float(settings.answer_error))
+    return errors if errors.any() else None
+
+
+def _brier(kind, errors: np.ndarray | None):
+    """The kind's Brier score of known pairs, unbiased under their ``errors``."""
+    return kind.known_brier if errors is None else (
+        lambda S, Y: kind.known_brier(S, Y, errors))
+
+
 def designed_losses(kind, X: np.ndarray, Y: np.ndarray, weights: np.ndarray, eps: float,
-                    rows: np.ndarray, counts: np.ndarray, seed: int = 0) -> dict:
+                    rows: np.ndarray, counts: np.ndarray, seed: int = 0,
+                    errors: np.ndarray | None = None) -> dict:
     """Per-pair losses on answered suggested pairs (inputs ``X``, label sets ``Y``,
-    ``weights`` their inverse inclusion rates) of the bootstrap and, up to 5 folds
-    stratified by relatedness, of the map fitted on the other folds' answers
-    (:meth:`RelationKind.designed_map`). No offsets: the draw depends on a pair's
-    probabilities alone. ``{"folds": k, "brier": {…}, "log_loss": {…}}``."""
+    ``weights`` their inverse inclusion rates, ``errors`` their error rates) of the
+    bootstrap and, up to 5 folds stratified by relatedness, of the map fitted on the
+    other folds' answers (:meth:`RelationKind.designed_map`). No offsets: the draw depends
+    on a pair's probabilities alone. The Brier scores are unbiased under the answers'
+    errors (:mod:`.noisy`); the log-losses are of the answers as given.
+    ``{"folds": k, "brier": {…}, "log_loss": {…}}``."""
     k = kind.n_classes
     zero = np.zeros((len(X), k))
-    raw = known_pair_losses(X[:, :k], Y, zero, kind.known_brier)
+    raw = known_pair_losses(X[:, :k], Y, zero, _brier(kind, errors))
     floored = known_pair_losses(floored_probabilities(X[:, :k], eps), Y, zero,
                                 kind.known_brier)
     out = {"folds": 0, "brier": {"identity": raw["brier"]},
@@ -286,9 +306,10 @@ def designed_losses(kind, X: np.ndarray, Y: np.ndarray, weights: np.ndarray, eps
     cal = {loss: np.full(len(X), np.nan) for loss in ("brier", "log_loss")}
     split = StratifiedKFold(folds, shuffle=True, random_state=seed).split(X, related)
     for train, test in split:
-        writer = kind.designed_map(X[train], Y[train], weights[train], eps, rows, counts)[1]
+        writer = kind.designed_map(X[train], Y[train], weights[train], eps, rows, counts,
+                                   None if errors is None else errors[train])[1]
         scored = known_pair_losses(writer.predict_proba(X[test]), Y[test], zero[test],
-                                   kind.known_brier)
+                                   _brier(kind, None if errors is None else errors[test]))
         for loss in cal:
             cal[loss][test] = scored[loss]
     out["folds"] = folds

@@ -17,6 +17,7 @@ from causalcal.causal import CausalProbabilities
 from causalcal.edgecal.designed import DesignedAdjacency
 from causalcal.edgecal.known import MIN_KNOWN, MonotoneAdjacency, relation_label_sets
 from causalcal.edgecal.model import KeepDirectionSplit
+from causalcal.edgecal.noisy import corrected_labels
 from causalcal.edgecal.report import FitReport, Words
 from causalcal.edgecal.simulated import SimulatedPairs
 from causalcal.edges import EdgeProbabilities, EdgeType, pair_from_index
@@ -114,8 +115,12 @@ class RelationKind:
         background ``knowledge``, which a kind may read)."""
         raise NotImplementedError
 
-    def known_brier(self, S: np.ndarray, Y: np.ndarray) -> np.ndarray:
-        """Per-pair Brier score of selected probabilities ``S`` on label sets ``Y``."""
+    def known_brier(self, S: np.ndarray, Y: np.ndarray,
+                    errors: np.ndarray | None = None) -> np.ndarray:
+        """Per-pair Brier score of selected probabilities ``S`` on label sets ``Y``; with
+        ``errors`` (each label's error rate) its unbiased estimate under the label-noise
+        model (:func:`~causalcal.edgecal.noisy.corrected_labels`: the Brier score
+        p² + y (1 − 2p) is affine in the label)."""
         raise NotImplementedError
 
     def shaped(self, blend, rows: np.ndarray, counts: np.ndarray):
@@ -131,9 +136,11 @@ class RelationKind:
         raise NotImplementedError
 
     def designed_map(self, X: np.ndarray, Y: np.ndarray, weights: np.ndarray, eps: float,
-                     rows: np.ndarray, counts: np.ndarray) -> tuple[object, object]:
+                     rows: np.ndarray, counts: np.ndarray, errors: np.ndarray | None = None
+                     ) -> tuple[object, object]:
         """The map fitted on answered suggested pairs (inputs ``X``, label sets ``Y``,
-        ``weights`` their inverse inclusion rates) and the model it writes (§9.12)."""
+        ``weights`` their inverse inclusion rates, ``errors`` their error rates) and the
+        model it writes (§9.12, §9.14)."""
         raise NotImplementedError
 
     def simulation_counter(self, network):
@@ -229,8 +236,11 @@ class StatedEdges(RelationKind):
         counts = np.bincount(labels, minlength=4)
         return {t.symbol: int(counts[t]) for t in EdgeType}
 
-    def known_brier(self, S, Y):
-        return (1.0 - S[:, 0] - (~Y[:, 0]).astype(int)) ** 2
+    def known_brier(self, S, Y, errors=None):
+        if errors is None:
+            return (1.0 - S[:, 0] - (~Y[:, 0]).astype(int)) ** 2
+        p = 1.0 - S[:, 0]
+        return p ** 2 + corrected_labels(~Y[:, 0], errors) * (1 - 2 * p)
 
     def shaped(self, blend, rows, counts):
         return MonotoneAdjacency(blend, rows, counts)  # P(adjacent) keeps the bootstrap's order
@@ -238,9 +248,9 @@ class StatedEdges(RelationKind):
     def written(self, model):
         return KeepDirectionSplit(model)  # known relations settle adjacency, not direction
 
-    def designed_map(self, X, Y, weights, eps, rows, counts):
+    def designed_map(self, X, Y, weights, eps, rows, counts, errors=None):
         fitted = DesignedAdjacency(eps=eps).fit(X, (~Y[:, 0]).astype(int), weights, rows,
-                                                counts)
+                                                counts, errors)
         return fitted, KeepDirectionSplit(fitted, eps)
 
     def excluded(self, bound, i, j):

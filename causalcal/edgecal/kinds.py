@@ -32,6 +32,7 @@ from causalcal.edgecal.kind_base import (
     unknown_rows,
 )
 from causalcal.edgecal.known import MIN_KNOWN
+from causalcal.edgecal.noisy import corrected_labels
 from causalcal.edgecal.model import KeepDirectionSplit
 from causalcal.edgecal.pag_kind import GroupedPAG, PAGEdges
 from causalcal.edgecal.report import Words
@@ -199,18 +200,22 @@ class CausalRelations(RelationKind):
                              "ancestral=True (causalcal bootstrap --ancestral --out FILE.npz)")
         return CausalProbabilities.from_counts(probabilities.ancestral, probabilities.names)
 
-    def known_brier(self, S, Y):
+    def known_brier(self, S, Y, errors=None):
         # P(a causes b) and P(b causes a), summed over the directions the label settles
         known = Y.sum(axis=1, keepdims=True) == 1  # one class: both directions settled
         settled = known | ~Y[:, 1:]  # a direction is settled false where it is not allowed
-        return (settled * (S[:, 1:] - Y[:, 1:] * known) ** 2).sum(axis=1)
+        if errors is None:
+            return (settled * (S[:, 1:] - Y[:, 1:] * known) ** 2).sum(axis=1)
+        p = S[:, 1:]
+        y = corrected_labels(Y[:, 1:] & known, np.asarray(errors, np.float64)[:, None])
+        return (settled * (p ** 2 + y * (1 - 2 * p))).sum(axis=1)
 
     def simulated_map(self, pairs, eps):
         sim = SimulatedCausal(eps=eps).fit(pairs)
         return sim, sim  # causal labels settle directions: the map is written whole
 
-    def designed_map(self, X, Y, weights, eps, rows, counts):
-        fitted = DesignedCausal(eps=eps).fit(X, Y, weights)
+    def designed_map(self, X, Y, weights, eps, rows, counts, errors=None):
+        fitted = DesignedCausal(eps=eps).fit(X, Y, weights, errors)
         return fitted, fitted
 
     def simulation_counter(self, network):

@@ -15,10 +15,15 @@ import numpy as np
 
 from causalcal.calibration import make_calibrator
 from causalcal.edgecal.crossval import MAPS
+from causalcal.edgecal.noisy import MAX_ERROR
 from causalcal.edgecal.simulated import SimulatedPairs
 from causalcal.errors import InputError
 
-__all__ = ["SELECTIONS", "CalibrationSettings"]
+__all__ = ["ANSWER_ERROR", "SELECTIONS", "CalibrationSettings"]
+
+#: The error rate assumed of an answer to a suggested pair whose file states no
+#: confidence (docs/design.md §9.14).
+ANSWER_ERROR = 0.0
 
 #: ``"design"``: correct for how the calibration pairs were selected (and fit
 #: swap-equivariant); ``"none"``: fit as if they were a random sample, as the thesis did.
@@ -46,6 +51,9 @@ class CalibrationSettings:
     simulations : known relations: ``R`` simulated data sets whose map is a candidate
         (§9.7; 0: none), or the counted pairs of earlier ones
         (:class:`~causalcal.edgecal.SimulatedPairs`).
+    answer_error : answers to suggested pairs: the probability that an answer is wrong,
+        for answers whose file states no ``confidence`` (docs/design.md §9.14; 0: the
+        answers are taken as right). In [0, 0.5).
 
     Bad values are an ``InputError`` when the object is made, before any work.
     """
@@ -57,6 +65,7 @@ class CalibrationSettings:
     evidence_strength: float = 5.0
     map: str = "auto"
     simulations: int | SimulatedPairs = 0
+    answer_error: float = ANSWER_ERROR
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "params", dict(self.params or {}))
@@ -78,6 +87,12 @@ class CalibrationSettings:
                 raise InputError(f"simulations must be a whole number >= 0, "
                                  f"got {self.simulations!r}")
             object.__setattr__(self, "simulations", int(self.simulations))
+        if isinstance(self.answer_error, bool) or not isinstance(
+                self.answer_error, (int, float, np.number)) or not (
+                0 <= self.answer_error < MAX_ERROR):
+            raise InputError(f"the answers' error rate must be a number in [0, {MAX_ERROR:g}), "
+                             f"got {self.answer_error!r}")
+        object.__setattr__(self, "answer_error", float(self.answer_error))
         if self.map == "simulated" and not self.simulations:
             raise InputError("map='simulated' needs simulations (simulations=R, "
                              "--simulations R)")

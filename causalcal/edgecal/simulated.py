@@ -156,15 +156,18 @@ class LogitLinearMap(BaseEstimator):
                           np.concatenate([positive, negative]).astype(np.float64), what)
 
     def _fit_samples(self, p: np.ndarray, y: np.ndarray, weights: np.ndarray | None,
-                     what: str) -> None:
+                     what: str, errors: np.ndarray | None = None) -> None:
         """Fit ``slope_`` and ``intercept_`` by logistic regression of labels ``y`` on
-        ``logit p`` with sample ``weights`` (``what``: the two kinds, for the error)."""
+        ``logit p`` with sample ``weights`` (``what``: the two kinds, for the error;
+        ``errors``: each label's error rate, for a map that models them)."""
         if not 0 < self.eps < 0.5:
             raise InputError(f"eps must be in (0, 0.5), got {self.eps!r}")
         w = np.ones(len(y)) if weights is None else np.asarray(weights, dtype=np.float64)
         if not (w * y).sum() or not (w * (1 - y)).sum():
             raise InputError(f"the map needs {what} pairs")
-        self.intercept_, self.slope_ = self._solve(self._logit(p), np.asarray(y), w)
+        solved = (self._solve(self._logit(p), np.asarray(y), w) if errors is None else
+                  self._solve(self._logit(p), np.asarray(y), w, errors))
+        self.intercept_, self.slope_ = solved
 
     def _solve(self, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[float, float]:
         """``(intercept, slope)`` of the weighted logistic regression of ``y`` on ``x``."""

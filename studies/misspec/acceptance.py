@@ -28,11 +28,13 @@ COLUMNS = ("raw_brier", "cal_brier", "raw_ece", "cal_ece", "raw_oracle_ece", "ra
 
 def setting(record: dict) -> tuple[str, str, str, str]:
     """``(family, n, kind, variant)`` of a record (the variant with ``/N`` when other than
-    40 pairs were suggested)."""
+    40 pairs were suggested, and ``/eRATE`` when the calibration assumed the answers wrong
+    at a rate other than 0)."""
     family, n, _ = parse_name(record["case"])
-    asked = record.get("asked", 40)
+    asked, error = record.get("asked", 40), record.get("answer_error", 0.0)
     return (family, "" if n is None else str(n), record["kind"],
-            record["variant"] + ("" if asked == 40 else f"/{asked}"))
+            record["variant"] + ("" if asked == 40 else f"/{asked}")
+            + ("" if not error else f"/e{error:g}"))
 
 
 def lines_of(rows: list[dict]) -> dict:

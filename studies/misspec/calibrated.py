@@ -29,7 +29,12 @@ import pandas as pd
 
 import causalcal
 from causalcal.bootstrap import BootstrapSettings
-from causalcal.edgecal import floored_probabilities, relation_kind, suggest_pairs
+from causalcal.edgecal import (
+    CalibrationSettings,
+    floored_probabilities,
+    relation_kind,
+    suggest_pairs,
+)
 from causalcal.errors import InputError
 from causalcal.metrics import cross_entropy, ece_micro
 from causalcal.pairs import pair_from_index, pair_index
@@ -37,6 +42,7 @@ from studies.discover_known.cases import stable_seed
 from studies.discover_known.records import RecordFile
 
 from .cases import BOTH_WAYS, N_BOOT, all_cases, load_case, pag_truth
+from .fallible import FALLIBLE, corrupt
 from .measures import binary_measures, oracle_measures
 
 RECORDS = Path(__file__).resolve().parents[2] / "results" / "misspec" / "calibrated.jsonl"
@@ -164,9 +170,11 @@ def class_measures(kind: str, probs, Q: np.ndarray, raw, eps: float, edge_truth,
 
 
 def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED,
-             allocation: str = "proportional") -> dict:
+             allocation: str = "proportional", answer_error: float | None = None) -> dict:
     """One draw's record (see the module); ``asked``: pairs suggested, shared between the
-    strata by ``allocation`` (:func:`causalcal.edgecal.suggest_pairs`)."""
+    strata by ``allocation`` (:func:`causalcal.edgecal.suggest_pairs`); ``answer_error``:
+    the error rate the calibration assumes of the answers (None: the library's
+    default)."""
     pag = kind == "pag"
     data, probs, edge_truth, causal_truth = load_case(
         case, n_boot=PAG_N_BOOT if pag else N_BOOT, search="gfci" if pag else "fges")
@@ -174,9 +182,13 @@ def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED
     raw = relations.raw(probs)
     seed = stable_seed(case, kind, draw)
     ask = suggest_pairs(raw, asked, seed=seed, allocation=allocation)
-    unknown, wrong, added = VARIANTS[variant]
+    unknown, wrong, added = VARIANTS.get(variant, (0.0, 0.0, 0))
     answered = answer(ask, data.names, kind, edge_truth, causal_truth,
                       np.random.default_rng(seed), unknown, wrong)
+    wrong_pairs: list = []
+    if variant in FALLIBLE:
+        answered, wrong_pairs = corrupt(answered, FALLIBLE[variant],
+                                        np.random.default_rng([seed, 48]))
     a, b = _keys(ask, data.names)
     asked_keys = pair_index(np.minimum(a, b), np.maximum(a, b), data.n_vars)
     if added:
@@ -185,8 +197,11 @@ def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED
         answered = pd.concat([answered, own], ignore_index=True)
         asked_keys = np.concatenate([asked_keys, own_keys])
     start = time.perf_counter()
+    calibration = CalibrationSettings(**({} if answer_error is None else
+                                         {"answer_error": answer_error}))
     result = causalcal.discover(data, answered, relations=kind, probabilities=probs,
-                                bootstrap=BootstrapSettings(seed=seed, progress=False))
+                                bootstrap=BootstrapSettings(seed=seed, progress=False),
+                                calibration=calibration)
     seconds = time.perf_counter() - start
     Q = result.fit.predict_all(np.float64)
     y, p_raw, p_cal = _held_out(kind, probs, Q, raw, edge_truth, causal_truth, asked_keys)
@@ -197,6 +212,8 @@ def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED
     report = result.report
     return {"case": case, "kind": kind, "variant": variant, "draw": draw, "seed": seed,
             "asked": asked, "allocation": allocation,
+            "answer_error": result.fit.settings.answer_error,
+            **({"wrong_pairs": [list(p) for p in wrong_pairs]} if variant in FALLIBLE else {}),
             "chosen": report.map.chosen, "answered": int(report.answers.answered.sum())
             if report.answers is not None else 0,
             "related_estimate": report.related_pairs, "seconds": seconds,
@@ -220,7 +237,8 @@ def main(argv: list[str] | None = None) -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--draws", type=int, default=10)
     parser.add_argument("--kinds", nargs="+", default=["edges", "causal"])
-    parser.add_argument("--variants", nargs="+", default=list(VARIANTS))
+    parser.add_argument("--variants", nargs="+", default=list(VARIANTS),
+                        choices=[*VARIANTS, *FALLIBLE])
     parser.add_argument("--cases", nargs="+", default=None, help="default: every case")
     parser.add_argument("--asked", type=int, default=N_ASKED, help="pairs suggested (40)")
     parser.add_argument("--allocation", choices=("proportional", "equal"),
@@ -228,6 +246,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="how the suggested pairs are shared between the strata (the "
                              "records of the equal design: results/misspec/"
                              "calibrated-equal.jsonl, calibrated_pag-equal.jsonl)")
+    parser.add_argument("--answer-error", type=float, default=None,
+                        help="the error rate the calibration assumes of the answers "
+                             "(default: the library's); recorded in the scheme as /eRATE")
     parser.add_argument("--records", type=Path, default=RECORDS)
     parser.add_argument("--summary", action="store_true", help="print the tables only")
     args = parser.parse_args(argv)
@@ -241,13 +262,14 @@ def main(argv: list[str] | None = None) -> None:
         for kind in args.kinds:
             for variant in args.variants:
                 scheme = f"{kind}/{variant}" + ("" if args.asked == N_ASKED else
-                                                f"/{args.asked}")
+                                                f"/{args.asked}") + (
+                    "" if args.answer_error is None else f"/e{args.answer_error:g}")
                 for draw in range(args.draws):
                     if store.has(case, scheme, draw):
                         continue
                     try:
                         record = run_draw(case, kind, variant, draw, args.asked,
-                                          args.allocation)
+                                          args.allocation, args.answer_error)
                     except InputError as err:  # e.g. answers of one kind only
                         store.append({"case": case, "kind": kind, "variant": variant,
                                       "draw": draw, "scheme": scheme, "asked": args.asked,
