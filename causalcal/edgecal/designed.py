@@ -34,7 +34,7 @@ from scipy.stats import chi2
 
 from causalcal._io import read_csv_file
 from causalcal.calibration import N_BINS, probability_bins
-from causalcal.edgecal.noisy import noisy_terms
+from causalcal.edgecal.noisy import direction_rates, noisy_terms
 from causalcal.edgecal.sampling import allocate_draws, proportional_draws
 from causalcal.edgecal.simulated import SimulatedAdjacency, SimulatedCausal
 from causalcal.edges import pair_from_index, pair_index
@@ -206,12 +206,12 @@ def read_answers(known: pd.DataFrame | str | os.PathLike, names: list[str], kind
 
 def calibration_test(x: np.ndarray, y: np.ndarray, weights: np.ndarray, slope: float,
                      intercept: float, clusters: np.ndarray | None = None,
-                     errors: np.ndarray | float | None = None) -> float:
+                     errors: np.ndarray | None = None) -> float:
     """The p-value of Cox's (1958) calibration test: is ``logit q = slope · x + intercept``
     (fitted by weighted logistic regression of ``y`` on ``x`` = logit p) different from
     the identity (slope 1, intercept 0)? A Wald test with the design-based (sandwich)
     covariance of the weighted fit, clustered by ``clusters`` (the two directions of a
-    pair), χ² with 2 degrees of freedom; with ``errors`` (each answer's error rate) the
+    pair), χ² with 2 degrees of freedom; with ``errors`` (each answer's ``(e0, e1)``) the
     fit's likelihood is the label-noise model's (:func:`~.noisy.noisy_terms`). A map that
     reverses the bootstrap's order (slope ≤ 0) counts only where the slope is below 0 by
     two standard errors (p = 1 else): the answers must show the order reversed, not
@@ -237,12 +237,12 @@ def calibration_test(x: np.ndarray, y: np.ndarray, weights: np.ndarray, slope: f
 
 
 def identity_prior_mode(x: np.ndarray, y: np.ndarray, w: np.ndarray, prior_sd: float,
-                        errors: np.ndarray | float | None = None
+                        errors: np.ndarray | None = None
                         ) -> tuple[np.ndarray, float, np.ndarray]:
     """The posterior mode ``(b, a)`` of the weighted logistic regression ``logit q = a · x
     + b`` under the prior a ~ N(1, prior_sd²), b ~ N(0, prior_sd²), with the negative log
     posterior there and its Hessian (:class:`IdentityPriorFit`); with ``errors`` (each
-    answer's error rate) the likelihood is the label-noise model's (:mod:`.noisy`)."""
+    answer's ``(e0, e1)``) the likelihood is the label-noise model's (:mod:`.noisy`)."""
     X = np.column_stack([np.ones(len(y)), x])
     prior, precision = np.array([0.0, 1.0]), np.eye(2) / prior_sd ** 2
 
@@ -290,7 +290,7 @@ class DesignedAdjacency(IdentityPriorFit, SimulatedAdjacency):
             errors=None) -> DesignedAdjacency:
         """``X`` the answered pairs' inputs, ``y`` 1 where adjacent; ``rows`` and
         ``row_counts`` all pairs' distinct bootstrap rows (for the split); ``errors``
-        each answer's error rate (:mod:`.noisy`; None: answers taken as right)."""
+        each answer's ``(e0, e1)`` (:mod:`.noisy`; None: answers taken as right)."""
         X = np.asarray(X, dtype=np.float64)
         self._fit_samples(1.0 - X[:, 0], np.asarray(y), sample_weight, "adjacent and "
                           "non-adjacent", errors)
@@ -312,12 +312,13 @@ class DesignedCausal(IdentityPriorFit, SimulatedCausal):
 
     def fit(self, X, Y, sample_weight=None, errors=None) -> DesignedCausal:
         """``X`` the answered pairs' raw rows (neither, a causes b, b causes a), ``Y`` their
-        allowed classes (exact answers); ``errors`` each answer's error rate, which each
-        direction it settles shares (:mod:`.noisy`; None: answers taken as right)."""
+        allowed classes (exact answers); ``errors`` each answer's ``(e0, e1)``, from which
+        each direction it settles takes its own (:func:`~.noisy.direction_rates`; None:
+        answers taken as right)."""
         X, Y = np.asarray(X, dtype=np.float64), np.asarray(Y, dtype=bool)
         w = np.ones(len(X)) if sample_weight is None else np.asarray(sample_weight, float)
         p, y = np.concatenate([X[:, 1], X[:, 2]]), np.concatenate([Y[:, 1], Y[:, 2]])
-        both = None if errors is None else np.tile(np.asarray(errors, dtype=np.float64), 2)
+        both = None if errors is None else np.tile(direction_rates(errors), (2, 1))
         self._fit_samples(p, y.astype(int), np.concatenate([w, w]),
                           "causally related and unrelated", both)
         self.calibration_p_ = calibration_test(self._logit(p), y, np.concatenate([w, w]),

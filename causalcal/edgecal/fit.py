@@ -50,6 +50,7 @@ from causalcal.edgecal.model import (
     fit_with_offsets,
     floored_probabilities,
 )
+from causalcal.edgecal.noisy import answer_rates
 from causalcal.edgecal.report import Sensitivity
 from causalcal.edgecal.settings import CalibrationSettings
 from causalcal.edgecal.simulated import SimulatedPairs
@@ -235,8 +236,7 @@ def _fit_with_answers(calset: CalibrationSet, model, settings: CalibrationSettin
     rows, counts = inputs.population()
     d = ~np.isnan(calset.rates)
     X, Y, w = calset.X[d], calset.Y[d], 1.0 / calset.rates[d]
-    errors = answer_errors(calset, settings)
-    errors = None if errors is None else errors[d]
+    errors = answer_rates(~Y[:, 0], settings.answer_error)
     losses = designed_losses(kind, X, Y, w, eps, rows, counts, seed, errors)
     fitted, written = kind.designed_map(X, Y, w, eps, rows, counts, errors)
     maps = {"identity": BootstrapIdentity(k).fit(calset.X), "designed": written}
@@ -265,15 +265,6 @@ def _fit_with_answers(calset: CalibrationSet, model, settings: CalibrationSettin
     return EdgeCalibration(maps[choice.chosen], calset, settings, seed,
                            em.design if em else None, np.zeros((len(calset), k)), em,
                            choice, answers)
-
-
-def answer_errors(calset: CalibrationSet, settings: CalibrationSettings
-                  ) -> np.ndarray | None:
-    """Each calibration pair's error rate (docs/design.md §9.14): the run's
-    ``answer_error``; None where every rate is 0 (the answers taken as right, the plain
-    model exactly)."""
-    errors = np.full(len(calset), float(settings.answer_error))
-    return errors if errors.any() else None
 
 
 def _brier(kind, errors: np.ndarray | None):

@@ -118,7 +118,7 @@ class RelationKind:
     def known_brier(self, S: np.ndarray, Y: np.ndarray,
                     errors: np.ndarray | None = None) -> np.ndarray:
         """Per-pair Brier score of selected probabilities ``S`` on label sets ``Y``; with
-        ``errors`` (each label's error rate) its unbiased estimate under the label-noise
+        ``errors`` (each label's ``(e0, e1)``) its unbiased estimate under the label-noise
         model (:func:`~causalcal.edgecal.noisy.corrected_labels`: the Brier score
         p² + y (1 − 2p) is affine in the label)."""
         raise NotImplementedError
@@ -139,7 +139,7 @@ class RelationKind:
                      rows: np.ndarray, counts: np.ndarray, errors: np.ndarray | None = None
                      ) -> tuple[object, object]:
         """The map fitted on answered suggested pairs (inputs ``X``, label sets ``Y``,
-        ``weights`` their inverse inclusion rates, ``errors`` their error rates) and the
+        ``weights`` their inverse inclusion rates, ``errors`` their ``(e0, e1)``) and the
         model it writes (§9.12, §9.14)."""
         raise NotImplementedError
 

@@ -32,7 +32,7 @@ from causalcal.edgecal.kind_base import (
     unknown_rows,
 )
 from causalcal.edgecal.known import MIN_KNOWN
-from causalcal.edgecal.noisy import corrected_labels
+from causalcal.edgecal.noisy import corrected_labels, direction_rates
 from causalcal.edgecal.model import KeepDirectionSplit
 from causalcal.edgecal.pag_kind import GroupedPAG, PAGEdges
 from causalcal.edgecal.report import Words
@@ -207,7 +207,7 @@ class CausalRelations(RelationKind):
         if errors is None:
             return (settled * (S[:, 1:] - Y[:, 1:] * known) ** 2).sum(axis=1)
         p = S[:, 1:]
-        y = corrected_labels(Y[:, 1:] & known, np.asarray(errors, np.float64)[:, None])
+        y = corrected_labels(Y[:, 1:] & known, direction_rates(errors)[:, None, :])
         return (settled * (p ** 2 + y * (1 - 2 * p))).sum(axis=1)
 
     def simulated_map(self, pairs, eps):

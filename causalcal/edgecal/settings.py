@@ -15,7 +15,6 @@ import numpy as np
 
 from causalcal.calibration import make_calibrator
 from causalcal.edgecal.crossval import MAPS
-from causalcal.edgecal.noisy import MAX_ERROR
 from causalcal.edgecal.simulated import SimulatedPairs
 from causalcal.errors import InputError
 
@@ -51,9 +50,10 @@ class CalibrationSettings:
     simulations : known relations: ``R`` simulated data sets whose map is a candidate
         (§9.7; 0: none), or the counted pairs of earlier ones
         (:class:`~causalcal.edgecal.SimulatedPairs`).
-    answer_error : answers to suggested pairs: the probability that an answer is wrong,
-        for answers whose file states no ``confidence`` (docs/design.md §9.14; 0: the
-        answers are taken as right). In [0, 0.5).
+    answer_error : answers to suggested pairs: the share of the answers assumed wrong,
+        half of them inventing a relation and half denying one, for answers whose file
+        states no ``confidence`` (docs/design.md §9.14; 0: the answers are taken as
+        right). In [0, 0.5).
 
     Bad values are an ``InputError`` when the object is made, before any work.
     """
@@ -89,8 +89,8 @@ class CalibrationSettings:
             object.__setattr__(self, "simulations", int(self.simulations))
         if isinstance(self.answer_error, bool) or not isinstance(
                 self.answer_error, (int, float, np.number)) or not (
-                0 <= self.answer_error < MAX_ERROR):
-            raise InputError(f"the answers' error rate must be a number in [0, {MAX_ERROR:g}), "
+                0 <= self.answer_error < 0.5):
+            raise InputError(f"the share of wrong answers must be a number in [0, 0.5), "
                              f"got {self.answer_error!r}")
         object.__setattr__(self, "answer_error", float(self.answer_error))
         if self.map == "simulated" and not self.simulations:
