@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
 
     from causalcal._io import atomic_write
     from causalcal.cli import CLIError, check_calibrator, check_output_file, parse_params
-    from causalcal.edgecal import PairInputs, label_counts
+    from causalcal.edgecal import PairInputs, label_counts, map_lines
     from causalcal.edges import EdgeProbabilities
     from causalcal.relations_io import pairs_frame
 
@@ -128,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"fitted {args.calibrator} on {len(calset)} pairs ("
           + ", ".join(f"{k}: {v}" for k, v in label_counts(calset).items()) + ")")
     if fit.choice is not None:
-        print("\n".join(fit.choice.lines()))
+        print("\n".join(map_lines(fit.choice)))
     print(f"calibrated probabilities of {probs.n_pairs} pairs -> {out}")
     print(f"calibration pairs -> {cal_path} (exclude them when evaluating)")
     return 0

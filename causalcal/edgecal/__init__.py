@@ -21,12 +21,14 @@ selection); :func:`fit_edge_calibrator` is the one function that fits a calibrat
 * :mod:`.fit` — :func:`fit_edge_calibrator`, which decides every rule.
 * :mod:`.base_rate` — the number of related pairs estimated from the known pairs.
 * :mod:`.crossval` — held-out evidence on known pairs and the do-no-harm
-  :class:`MapChoice`.
+  :class:`MapChoice`; :mod:`.choice_words` — the summary's words for it.
 * :mod:`.simulated` — the simulation-informed map of P(adjacent) or P(a causes b).
 * :mod:`.report` — what a known-relations fit reports (:class:`FitReport`).
 * :mod:`.respect` — calibrated output at 0 wherever the user's knowledge excludes a class.
 * :mod:`.designed` — pairs the tool asks the scientist to check: the draw
   (:func:`suggest_pairs`), reading the answers with their design, the map fitted on them.
+* :mod:`.noisy` — answers that may be wrong: the label-noise model of the answers' map.
+* :mod:`.recheck` — the answers likeliest wrong, and what each changes if it is.
 """
 
 from causalcal.edgecal.base_rate import estimate_adjacent_pairs
@@ -36,9 +38,11 @@ from causalcal.edgecal.calset import (
     known_calibration_set,
     label_counts,
 )
+from causalcal.edgecal.choice_words import CANDIDATE_NAMES, map_lines, map_sentence
 from causalcal.edgecal.crossval import (
     CANDIDATES,
     MAPS,
+    CalibrationTest,
     Candidate,
     LineFit,
     MapChoice,
@@ -76,13 +80,14 @@ from causalcal.edgecal.kinds import (
     relation_kind,
 )
 from causalcal.edgecal.known import EvidenceBlend, MonotoneAdjacency, selected_posterior
-from causalcal.edgecal.known_results import contradicted_line, known_results
+from causalcal.edgecal.known_results import known_results, least_found_line, stated_relations
 from causalcal.edgecal.model import (
     BootstrapIdentity,
     edge_calibrator,
     fit_with_offsets,
     floored_probabilities,
 )
+from causalcal.edgecal.recheck import RECHECK_SHOWN, IfWrong, Recheck, answers_to_recheck
 from causalcal.edgecal.report import (
     FitReport,
     RelatedPairsEstimate,
@@ -109,7 +114,9 @@ from causalcal.edgecal.simulated import (
 
 __all__ = [
     "CANDIDATES",
+    "CANDIDATE_NAMES",
     "CAUSAL_COLUMNS",
+    "RECHECK_SHOWN",
     "DESIGN_COLUMNS",
     "FEATURE_GROUPS",
     "KINDS",
@@ -122,6 +129,7 @@ __all__ = [
     "CalibrationSample",
     "CalibrationSet",
     "CalibrationSettings",
+    "CalibrationTest",
     "Candidate",
     "CausalRelations",
     "ClassTooSmallError",
@@ -131,12 +139,14 @@ __all__ = [
     "EdgeTypes",
     "EvidenceBlend",
     "FitReport",
+    "IfWrong",
     "LineFit",
     "LogitLinearMap",
     "MapChoice",
     "MonotoneAdjacency",
     "PAGEdges",
     "PairInputs",
+    "Recheck",
     "RelatedPairsEstimate",
     "RelationKind",
     "Score",
@@ -147,8 +157,8 @@ __all__ = [
     "SimulatedPairs",
     "SimulationsNote",
     "allocate_draws",
+    "answers_to_recheck",
     "choose_map",
-    "contradicted_line",
     "count_causal_pairs",
     "count_pairs",
     "cross_validated_losses",
@@ -165,11 +175,15 @@ __all__ = [
     "known_calibration_set",
     "known_results",
     "known_pair_losses",
+    "least_found_line",
     "label_counts",
+    "map_lines",
+    "map_sentence",
     "read_answers",
     "relation_kind",
     "respect_knowledge",
     "selected_posterior",
+    "stated_relations",
     "stratified_calibration_set",
     "suggest_pairs",
     "transform_features",

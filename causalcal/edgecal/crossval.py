@@ -22,8 +22,9 @@ from sklearn.model_selection import StratifiedKFold
 from causalcal.edgecal.known import selected_posterior
 from causalcal.edgecal.model import fit_with_offsets, floored_probabilities
 
-__all__ = ["ALPHA", "CANDIDATES", "MAPS", "Z", "Z_CAUSAL", "Candidate", "LineFit", "MapChoice",
-           "Score", "choose_map", "cross_validated_losses", "known_pair_losses"]
+__all__ = ["ALPHA", "CANDIDATES", "MAPS", "Z", "Z_CAUSAL", "CalibrationTest", "Candidate",
+           "LineFit", "MapChoice", "Score", "choose_map", "cross_validated_losses",
+           "known_pair_losses"]
 
 #: The maps a fit on known relations can write, the first being the bootstrap itself;
 #: ``designed``: the map fitted on answers to suggested pairs (docs/design.md §9.12).
@@ -137,6 +138,7 @@ class Candidate:
     improvement_se: float | None = None
     z: float | None = None
     calibration_p: float | None = None
+    slope: float | None = None
 
     @property
     def passes(self) -> bool:
@@ -152,8 +154,18 @@ class Candidate:
         if self.z is not None:
             d.update(improvement=self.improvement, improvement_se=self.improvement_se, z=self.z)
         if self.calibration_p is not None:
-            d["calibration_p"] = self.calibration_p
+            d.update(calibration_p=self.calibration_p, slope=self.slope)
         return d
+
+
+@dataclass(frozen=True)
+class CalibrationTest:
+    """Cox's calibration test of the bootstrap on answered pairs: its p-value and the
+    slope of the map fitted on them (a slope ≤ 0 counts only when it is below 0 by two
+    standard errors, :func:`~causalcal.edgecal.designed.calibration_test`)."""
+
+    p_value: float
+    slope: float
 
 
 @dataclass(frozen=True)
@@ -162,10 +174,6 @@ class LineFit:
 
     slope: float
     intercept: float
-
-
-_CANDIDATE_TEXT = {"identity": "bootstrap", "calibrated": "calibrated on known pairs",
-                   "simulated": "simulation-informed", "designed": "fitted on the answers"}
 
 
 @dataclass(frozen=True)
@@ -180,6 +188,9 @@ class MapChoice:
     chosen : the map written (``identity``, ``calibrated`` or ``simulated``)
     criterion : the loss that decides (``"brier"``)
     simulated_map : the simulation-informed map's line, when simulations were run
+    held_back : the answers (rows among the answered suggested pairs) likeliest wrong
+        without which the map fitted on the answers would not have been written: it
+        was held back for them (docs/design.md §9.14)
     """
 
     asked: str
@@ -188,69 +199,16 @@ class MapChoice:
     chosen: str
     criterion: str = "brier"
     simulated_map: LineFit | None = None
+    held_back: tuple[int, ...] = ()
 
     def as_dict(self) -> dict:
         """The report's (``OUT.json``) layout."""
         d = {"asked": self.asked, "folds": self.folds, "criterion": self.criterion,
              "candidates": {k: c.as_dict() for k, c in self.candidates.items()},
-             "chosen": self.chosen}
+             "chosen": self.chosen, "held_back": list(self.held_back)}
         if self.simulated_map is not None:
             d["simulated_map"] = asdict(self.simulated_map)
         return d
-
-    @property
-    def sentence(self) -> str:
-        """What was written and why, in one plain sentence."""
-        if self.asked != "auto":
-            return f"map written: {self.chosen} (asked for, --map {self.asked}); " + (
-                "p_* columns equal the bootstrap frequencies boot_*." if self.chosen == "identity"
-                else f"p_* columns are the {_CANDIDATE_TEXT[self.chosen]} probabilities, boot_* "
-                "the bootstrap frequencies." + self._worse_warning)
-        if self.chosen != "identity":
-            return (f"map written: {self.chosen} (it beat the bootstrap on known pairs it was "
-                    f"not fitted on); p_* columns are the {_CANDIDATE_TEXT[self.chosen]} "
-                    "probabilities, boot_* the bootstrap frequencies.")
-        if "designed" in self.candidates:
-            return ("no map beat the bootstrap frequencies on the answered pairs; p_* columns "
-                    "hold the bootstrap frequencies (the answers find them right, as far as "
-                    "their number can tell: more answers tell more).")
-        return ("WARNING: no map beat the bootstrap frequencies on held-out known pairs; p_* "
-                "columns hold the bootstrap frequencies (trust those; more known pairs, spread "
-                "over the probability range, give the calibrator a chance).")
-
-    @property
-    def _worse_warning(self) -> str:
-        """A forced map's warning when the held-out evidence finds it worse than the
-        bootstrap."""
-        c = self.candidates.get(self.chosen)
-        if c is None or c.improvement is None or c.improvement >= 0:
-            return ""
-        return (f" WARNING: on held-out pairs it is worse than the bootstrap (Brier "
-                f"{-c.improvement:+.4f} above it); --map auto would not write it.")
-
-    def lines(self, judged: str = "P(adjacent)") -> list[str]:
-        """Summary lines: each candidate's held-out evidence (``judged``: the probability
-        whose Brier score decides), then :attr:`sentence`."""
-        if "identity" not in self.candidates:
-            return ["known pairs: too few of each kind to judge a map on them", self.sentence]
-        simulated = ("; simulation-informed: not fitted on them"
-                     if "simulated" in self.candidates else "")
-        if "designed" in self.candidates:
-            lines = [f"answered pairs, Brier of {judged} weighted by their inclusion rates "
-                     f"(fitted on the answers: {self.folds}-fold cross-validated; the others "
-                     "were not fitted on them):"]
-        else:
-            lines = [f"known pairs, Brier of {judged} corrected for their selection "
-                     f"(calibrated: {self.folds}-fold cross-validated{simulated}):"]
-        for name, c in self.candidates.items():
-            gain = ("" if c.z is None else
-                    f" (improvement {c.improvement:.4f} ± {c.improvement_se:.4f}"
-                    + (f"; calibration test p = {c.calibration_p:.3g}, written below {ALPHA:g}"
-                       " if the improvement is positive)" if c.calibration_p is not None else
-                       f", written above {c.z:g} SE)"))
-            lines.append(f"  {_CANDIDATE_TEXT[name]:<26} {c.brier.mean:.4f}{gain}; "
-                         f"log-loss {c.log_loss.mean:.3f}")
-        return [*lines, self.sentence]
 
 
 def choose_map(losses: dict, asked: str = "auto", z: dict | None = None,
@@ -268,7 +226,7 @@ def choose_map(losses: dict, asked: str = "auto", z: dict | None = None,
     zeros depends on the floor chosen for them, so a map that merely moves known pairs
     away from 0 and 1 would win by it. ``weights``: the pairs' inverse inclusion rates,
     when they are answers to suggested pairs (their weighted mean estimates the
-    population's). ``tests``: a candidate's calibration-test p-value (the map fitted on
+    population's). ``tests``: a candidate's :class:`CalibrationTest` (the map fitted on
     answers, :data:`ALPHA`), which then decides whether it is eligible.
     """
     z = {**Z, **(z or {})}
@@ -285,9 +243,11 @@ def choose_map(losses: dict, asked: str = "auto", z: dict | None = None,
             candidates[name] = Candidate(**own)
             continue
         gain = Score.of(raw - brier, weights)
+        test = (tests or {}).get(name)
         candidates[name] = c = Candidate(**own, improvement=gain.mean,
                                          improvement_se=gain.se, z=z[name],
-                                         calibration_p=(tests or {}).get(name))
+                                         calibration_p=test and test.p_value,
+                                         slope=test and test.slope)
         if c.passes and gain.mean > best_gain:
             best, best_gain = name, gain.mean
     return MapChoice(asked, folds, candidates, best if asked == "auto" else asked,

@@ -29,7 +29,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy.optimize import minimize
-from scipy.special import expit
 from scipy.stats import chi2
 
 from causalcal._io import read_csv_file
@@ -74,16 +73,20 @@ class AnswerDesign:
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(self.sizes > 0, self.answered / self.sizes, 0.0)
 
-    def related_pairs(self) -> tuple[float, float]:
+    def related_pairs(self, share: np.ndarray | None = None, inflation: np.ndarray | float = 1.0
+                      ) -> tuple[float, float]:
         """The Horvitz–Thompson estimate of the related pairs among the strata's pairs, and
         its standard error (stratified, with the finite-population correction; a stratum's
         variance uses its share with half a pair added to each kind, so a stratum whose
         answers are all of one kind still counts its uncertainty; a stratum without
-        answers counts as unrelated)."""
+        answers counts as unrelated). ``share``: each stratum's share of related pairs
+        when not the answers' own (answers that may be wrong, :func:`~.noisy.stratum_shares`),
+        whose variance is ``inflation`` times the answers'."""
         a, n = self.answered.astype(float), self.sizes.astype(float)
-        share = np.divide(self.related, a, out=np.zeros_like(a), where=a > 0)
+        if share is None:
+            share = np.divide(self.related, a, out=np.zeros_like(a), where=a > 0)
         smooth = (self.related + 0.5) / (a + 1)
-        var = np.divide(smooth * (1 - smooth), a, out=np.zeros_like(a), where=a > 0)
+        var = np.divide(smooth * (1 - smooth), a, out=np.zeros_like(a), where=a > 0) * inflation
         fpc = np.divide(n - a, n, out=np.zeros_like(a), where=n > 0)
         return float((n * share).sum()), float(np.sqrt((n ** 2 * fpc * var).sum()))
 

@@ -28,9 +28,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
-from causalcal.calibration import SelectionDesign
+from causalcal.calibration import N_BINS, SelectionDesign, probability_bins
 from causalcal.edgecal.calset import CalibrationSet, enough_answers
 from causalcal.edgecal.crossval import (
+    CalibrationTest,
     LineFit,
     MapChoice,
     choose_map,
@@ -50,7 +51,7 @@ from causalcal.edgecal.model import (
     fit_with_offsets,
     floored_probabilities,
 )
-from causalcal.edgecal.noisy import answer_rates
+from causalcal.edgecal.noisy import answer_rates, stratum_shares, wrong_posterior
 from causalcal.edgecal.report import Sensitivity
 from causalcal.edgecal.settings import CalibrationSettings
 from causalcal.edgecal.simulated import SimulatedPairs
@@ -75,6 +76,13 @@ class EdgeCalibration:
     em : for known relations, the EM's result (related pairs assumed, steps, converged);
         None when only answers to suggested pairs were fitted
     answers : the :class:`~.designed.AnswerDesign` of answered suggested pairs, or None
+    answer_errors : the answered suggested pairs' ``(e0, e1)`` (:mod:`.noisy`; None:
+        taken as right), in the order of the calibration set's answered rows
+    answers_estimate : the related pairs estimated from the answers and its standard
+        error, allowing for their errors (docs/design.md §9.12, §9.14), or None
+    answer_p_wrong : each answered suggested pair's probability of being wrong under the
+        map fitted on the answers (:func:`~.noisy.wrong_posterior`), or None when the
+        answers are taken as right
     choice : for known relations, the :class:`~.crossval.MapChoice`: which map was
         written (``"identity"``, the bootstrap frequencies; ``"calibrated"``; or
         ``"simulated"``) and the held-out evidence
@@ -89,13 +97,15 @@ class EdgeCalibration:
     em: KnownRelationsFit | None = None
     choice: MapChoice | None = None
     answers: AnswerDesign | None = None
+    answer_errors: np.ndarray | None = None
+    answers_estimate: tuple[float, float] | None = None
+    answer_p_wrong: np.ndarray | None = None
 
     @property
     def related_pairs(self) -> float:
         """Related pairs assumed in the population: the EM's pin, else the answers'
-        estimate (:meth:`AnswerDesign.related_pairs`)."""
-        return self.em.expected_edges if self.em is not None else \
-            self.answers.related_pairs()[0]
+        estimate (:attr:`answers_estimate`)."""
+        return self.em.expected_edges if self.em is not None else self.answers_estimate[0]
 
     def predict_all(self, dtype=np.float32) -> np.ndarray:
         """Calibrated (V(V−1)/2, k) probabilities of every pair, in pair order."""
@@ -237,13 +247,14 @@ def _fit_with_answers(calset: CalibrationSet, model, settings: CalibrationSettin
     d = ~np.isnan(calset.rates)
     X, Y, w = calset.X[d], calset.Y[d], 1.0 / calset.rates[d]
     errors = answer_rates(~Y[:, 0], settings.answer_error)
+    estimate = answers_estimate(answers, X, ~Y[:, 0], errors)
     losses = designed_losses(kind, X, Y, w, eps, rows, counts, seed, errors)
     fitted, written = kind.designed_map(X, Y, w, eps, rows, counts, errors)
     maps = {"identity": BootstrapIdentity(k).fit(calset.X), "designed": written}
     own, em = calset.subset(~d), None
     related, unrelated = kind.known_counts(own.Y)
     if min(related, unrelated) >= MIN_KNOWN:
-        pin = settings.related_pairs or answers.related_pairs()[0]
+        pin = settings.related_pairs or estimate[0]
         blend = kind.shaped(EvidenceBlend(model, settings.evidence_strength, k), rows, counts)
         em = fit_known_relations(blend, own.X, own.Y, rows, counts, pin)
         maps["calibrated"] = kind.written(em.model)
@@ -261,10 +272,53 @@ def _fit_with_answers(calset: CalibrationSet, model, settings: CalibrationSettin
         raise InputError(f"map={settings.map!r} is not a candidate here (the candidates: "
                          f"{', '.join(maps)})")
     choice = choose_map(losses, settings.map, kind.z, line, weights=w,
-                        tests={"designed": fitted.calibration_p_})
+                        tests={"designed": CalibrationTest(fitted.calibration_p_, fitted.slope_)})
+    p_wrong = (None if errors is None else
+               wrong_posterior((written.predict_proba(X)[:, :k] * Y).sum(axis=1), ~Y[:, 0],
+                               errors))
+    if (choice.chosen == "designed" and settings.map == "auto" and settings.answer_guard
+            and p_wrong is not None):
+        held = _held_back(kind, X, Y, answers.sizes, eps, rows, counts, seed, errors,
+                          p_wrong, settings.answer_guard)
+        if held:
+            choice = replace(choice, chosen="identity", held_back=held)
     return EdgeCalibration(maps[choice.chosen], calset, settings, seed,
                            em.design if em else None, np.zeros((len(calset), k)), em,
-                           choice, answers)
+                           choice, answers, errors, estimate, p_wrong)
+
+
+def _held_back(kind, X: np.ndarray, Y: np.ndarray, sizes: np.ndarray, eps: float,
+               rows: np.ndarray, counts: np.ndarray, seed: int, errors: np.ndarray,
+               p_wrong: np.ndarray, guard: int) -> tuple[int, ...]:
+    """The answers likeliest wrong (the ``guard`` highest ``p_wrong``) without which the
+    map fitted on the answers would not be written, or () when it would (docs/design.md
+    §9.14): the map must not rest on the answers the data make least likely."""
+    drop = np.argsort(-p_wrong, kind="stable")[:guard]
+    keep = np.ones(len(X), dtype=bool)
+    keep[drop] = False
+    related = ~Y[keep, 0]
+    if min(int(related.sum()), int((~related).sum())) < 2:
+        return tuple(int(r) for r in drop)
+    strata = probability_bins(1.0 - X[keep, 0])
+    answered = np.bincount(strata, minlength=N_BINS)
+    w = sizes[strata] / answered[strata]
+    losses = designed_losses(kind, X[keep], Y[keep], w, eps, rows, counts, seed, errors[keep])
+    fitted = kind.designed_map(X[keep], Y[keep], w, eps, rows, counts, errors[keep])[0]
+    again = choose_map(losses, "auto", kind.z, weights=w,
+                       tests={"designed": CalibrationTest(fitted.calibration_p_, fitted.slope_)})
+    return () if again.chosen == "designed" else tuple(int(r) for r in drop)
+
+
+def answers_estimate(answers: AnswerDesign, X: np.ndarray, related: np.ndarray,
+                     errors: np.ndarray | None) -> tuple[float, float]:
+    """The related pairs estimated from the answered suggested pairs (inputs ``X``,
+    ``related`` what each states, ``errors`` their rates) and its standard error:
+    :meth:`AnswerDesign.related_pairs`, each stratum's share corrected for the answers'
+    errors (:func:`~.noisy.stratum_shares`; the answers' own shares without)."""
+    if errors is None:
+        return answers.related_pairs()
+    strata = probability_bins(1.0 - X[:, 0])
+    return answers.related_pairs(*stratum_shares(strata, related, errors, N_BINS))
 
 
 def _brier(kind, errors: np.ndarray | None):

@@ -101,6 +101,12 @@ class RelationKind:
         """Known pairs related (class 0 excluded) and stated unrelated."""
         raise NotImplementedError
 
+    def reversed_answer(self, Y: np.ndarray, x: np.ndarray) -> np.ndarray:
+        """The label set of the answer opposite to one with label set ``Y`` (a pair's
+        bootstrap row ``x``): a relation stated becomes none (class 0); none becomes a
+        relation (docs/design.md §9.14)."""
+        raise NotImplementedError
+
     def _too_few(self, related: int, unrelated: int) -> str:
         raise NotImplementedError
 
@@ -226,6 +232,12 @@ class StatedEdges(RelationKind):
 
     def known_counts(self, Y):
         return int((~Y[:, 0]).sum()), int((Y[:, 0] & ~Y[:, 1:].any(axis=1)).sum())
+
+    def reversed_answer(self, Y, x):
+        out = np.zeros_like(Y)
+        out[0] = not Y[0]
+        out[1:] = Y[0]  # an arc of either direction, or undecided
+        return out
 
     def _too_few(self, related, unrelated):
         return (f"calibration needs at least {MIN_KNOWN} known arcs (->, <- or --) and "

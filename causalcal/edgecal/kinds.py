@@ -32,8 +32,8 @@ from causalcal.edgecal.kind_base import (
     unknown_rows,
 )
 from causalcal.edgecal.known import MIN_KNOWN
-from causalcal.edgecal.noisy import corrected_labels, direction_rates
 from causalcal.edgecal.model import KeepDirectionSplit
+from causalcal.edgecal.noisy import corrected_labels, direction_rates
 from causalcal.edgecal.pag_kind import GroupedPAG, PAGEdges
 from causalcal.edgecal.report import Words
 from causalcal.edgecal.simulated import (
@@ -183,6 +183,14 @@ class CausalRelations(RelationKind):
 
     def known_counts(self, Y):
         return int((~Y[:, 0]).sum()), int((Y[:, 0] & ~Y.all(axis=1)).sum())
+
+    def reversed_answer(self, Y, x):
+        out = np.zeros_like(Y)
+        if Y[0]:  # one causes the other, the way the bootstrap favours
+            out[1 + int(np.argmax(x[1:3]))] = True
+        else:
+            out[0] = True
+        return out
 
     def _too_few(self, related, unrelated):
         return (f"causal calibration needs at least {MIN_KNOWN} pairs known to be causally "

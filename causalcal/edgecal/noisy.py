@@ -34,7 +34,7 @@ import numpy as np
 from scipy.special import expit
 
 __all__ = ["MAX_RATE", "answer_rates", "corrected_labels", "direction_rates", "noisy_terms",
-           "wrong_posterior"]
+           "stratum_shares", "wrong_posterior"]
 
 #: The largest error rate of one kind an answer may be given: at e0 + e1 = 1 an answer
 #: carries no information, and a rate near it none worth fitting.
@@ -65,11 +65,14 @@ def noisy_terms(z: np.ndarray, y: np.ndarray, errors: np.ndarray | None
     noisy = (e0 > 0) | (e1 > 0)
     if not noisy.any():
         return nll, d1, d2
-    a, b, zz, qq, vv = e0[noisy], e1[noisy], z[noisy], q[noisy], v[noisy]
+    a, b, zz, qq = e0[noisy], e1[noisy], z[noisy], q[noisy]
     said = y[noisy] > 0.5
     c = 1 - a - b
-    # s = e0 + c q; 1 - s = e1 + c (1 - q), computed from expit(-z) to keep its precision
-    s, t = a + c * qq, b + c * expit(-zz)
+    # s = e0 + c q; 1 - s = e1 + c (1 - q), with 1 - q from expit(-z) to keep its
+    # precision, in σ(1 − σ) too
+    r = expit(-zz)
+    vv = qq * r
+    s, t = a + c * qq, b + c * r
     bend = vv * (1 - 2 * qq)
     nll, d1, d2 = nll.copy(), d1.copy(), d2.copy()
     nll[noisy] = -np.where(said, np.log(s), np.log(t))
@@ -132,3 +135,22 @@ def direction_rates(errors: np.ndarray | None) -> np.ndarray | None:
     answer's own: a relation denied or reversed makes its direction wrong (e1); a relation
     invented goes one of two ways (e0 / 2)."""
     return None if errors is None else np.asarray(errors, dtype=np.float64) * [0.5, 1.0]
+
+
+def stratum_shares(strata: np.ndarray, related: np.ndarray, errors: np.ndarray | None,
+                   n_strata: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each stratum's share of related pairs estimated from its answers (``strata`` of
+    each answer, ``related`` what each states) when they may be wrong: the mean of the
+    corrected labels (:func:`corrected_labels`, unbiased), clipped to [0, 1]; and the
+    factor by which the noise inflates the share's variance, the mean of
+    1 / (1 − e0 − e1)² over the stratum's answers (1 without answers)."""
+    strata = np.asarray(strata, dtype=np.int64)
+    y = corrected_labels(np.asarray(related, dtype=np.float64), errors)
+    count = np.bincount(strata, minlength=n_strata).astype(np.float64)
+    shares = np.divide(np.bincount(strata, y, minlength=n_strata), count,
+                       out=np.zeros(n_strata), where=count > 0)
+    spread = np.ones(len(y)) if errors is None else (
+        1.0 / (1.0 - np.asarray(errors, dtype=np.float64).sum(axis=-1)) ** 2)
+    inflation = np.divide(np.bincount(strata, spread, minlength=n_strata), count,
+                          out=np.ones(n_strata), where=count > 0)
+    return np.clip(shares, 0.0, 1.0), inflation

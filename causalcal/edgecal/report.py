@@ -107,7 +107,10 @@ class FitReport:
     pag_bounds : whether the replicates were PAGs, whose causal relations are counted as
         bounds (docs/design.md §6.2)
     answers : the :class:`~causalcal.edgecal.designed.AnswerDesign` of the answered
-        suggested pairs, or None; ``unknown_answers`` how many were left ``unknown``
+        suggested pairs, or None; ``unknown_answers`` how many were left ``unknown``;
+        ``answers_estimate`` the related pairs estimated from them, allowing for their
+        errors, and its standard error; ``answer_error`` the share of wrong answers
+        assumed (docs/design.md §9.14)
     known_forced : the known relations left out of the fit because the background
         knowledge already forces them (as stated)
     """
@@ -129,13 +132,18 @@ class FitReport:
     pag_bounds: bool = False
     answers: AnswerDesign | None = None
     unknown_answers: int = 0
+    answers_estimate: tuple[float, float] | None = None
+    answer_error: float = 0.0
     known_forced: tuple[str, ...] = ()
 
     def shared_entries(self) -> dict:
         """The report file's entries every kind shares: the known pairs the knowledge
         forces, the EM, the design, the answers, the map."""
         answers = ({} if self.answers is None else
-                   {"answers": {**self.answers.as_dict(), "unknown": self.unknown_answers}})
+                   {"answers": {**self.answers.as_dict(), "unknown": self.unknown_answers,
+                                "related_pairs": self.answers_estimate[0],
+                                "related_pairs_se": self.answers_estimate[1],
+                                "answer_error": self.answer_error}})
         forced = {"known_forced": list(self.known_forced)} if self.known_forced else {}
         return {**forced, "em_iterations": self.em_iterations,
                 "em_converged": self.em_converged, "design": self.design, **answers,

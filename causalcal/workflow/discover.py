@@ -20,6 +20,7 @@ import os
 import numpy as np
 import pandas as pd
 
+from causalcal.association import marginal_association
 from causalcal.bootstrap import BootstrapSettings
 from causalcal.data import DiscreteData, missing_summary
 from causalcal.edgecal import (
@@ -30,6 +31,7 @@ from causalcal.edgecal import (
     PairInputs,
     RelationKind,
     SimulationsNote,
+    answers_to_recheck,
     estimate_adjacent_pairs,
     fit_edge_calibrator,
     forced_by_knowledge,
@@ -127,10 +129,12 @@ def discover(
                               answers=answers.design)
     Q = respect_knowledge(kind, fit.predict_all(np.float64), bootstrap.knowledge, data.names)
     table = kind.table(inputs.probabilities, Q, calset.keys)
-    own = known_results(calset, Q, pairs)
+    associations = marginal_association(data, pairs["i"].to_numpy(), pairs["j"].to_numpy())
+    own = known_results(calset, Q, pairs, associations)
+    recheck = answers_to_recheck(fit, Q, simulated)
     report = _report(fit, kind, data, bootstrap.knowledge, answers, simulated, table, forced,
                      isinstance(boot, PAGEdgeProbabilities))
-    return DiscoveryResult(kind, table, boot, fit, pairs, report, own)
+    return DiscoveryResult(kind, table, boot, fit, pairs, report, own, recheck, associations)
 
 
 def _calibration_set(inputs: PairInputs, answers: Answers, forced: tuple[str, ...]):
@@ -227,6 +231,7 @@ def _report(fit: EdgeCalibration, kind: RelationKind, data: DiscreteData, knowle
         em_converged=em.converged if em else True,
         design=em.design.describe() if em else None, map=fit.choice,
         answers=answers.design, unknown_answers=answers.unknown,
+        answers_estimate=fit.answers_estimate, answer_error=fit.settings.answer_error,
         estimate=estimate_adjacent_pairs(calset, seed=fit.seed),
         simulations=SimulationsNote.of(simulated),
         input_notes=_input_notes(data, knowledge, kind.ignored_note(ignored), forced),

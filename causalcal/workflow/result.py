@@ -11,15 +11,19 @@ import numpy as np
 import pandas as pd
 
 from causalcal._io import atomic_write
+from causalcal.association import Association
 from causalcal.edgecal import (
     EdgeCalibration,
     EdgeTypes,
     FitReport,
+    Recheck,
     RelatedPairsEstimate,
     RelationKind,
-    contradicted_line,
     floored_probabilities,
+    least_found_line,
+    map_lines,
     selected_posterior,
+    stated_relations,
 )
 from causalcal.edges import PROBABILITY_COLUMNS, EdgeProbabilities, EdgeType
 from causalcal.errors import InputError
@@ -42,8 +46,12 @@ class DiscoveryResult:
         knowledge forces (``report.known_forced``)
     report : the :class:`~causalcal.edgecal.FitReport`: counts, EM, design, the map
         written and its evidence, the simulations, the sensitivity
-    known_results : each known relation's bootstrap and calibrated values, the most
-        contradicted first (:func:`~causalcal.edgecal.known_results`)
+    known_results : each known relation's bootstrap and calibrated values, the least
+        found by the bootstrap first (:func:`~causalcal.edgecal.known_results`)
+    recheck : the answers to suggested pairs, the likeliest wrong first, the first few
+        with what each changes if it is wrong (:func:`~causalcal.edgecal.answers_to_recheck`)
+    associations : each known pair's test of marginal independence in the data
+        (:func:`causalcal.association.marginal_association`), in the order of ``known``
     """
 
     kind: RelationKind
@@ -53,6 +61,8 @@ class DiscoveryResult:
     known: pd.DataFrame
     report: FitReport
     known_results: pd.DataFrame
+    recheck: tuple[Recheck, ...] = ()
+    associations: list[Association] | None = None
 
     @property
     def raw(self):
@@ -73,7 +83,54 @@ class DiscoveryResult:
         d["rows_written"] = len(self.table) if rows is None else int(rows)
         d["n_boot"] = self.probabilities.n_boot
         d["known_relations"] = self.known_results.to_dict("records")
+        d["recheck"] = self._recheck_records()
         return json.dumps(d, indent=1, default=float) + "\n"
+
+    def _recheck_records(self) -> list[dict]:
+        """The answers to recheck as the report file's records."""
+        stated = stated_relations(self.known)
+        out = []
+        for r in self.recheck:
+            row = self.known.iloc[r.row]
+            record = {"a": row["a"], "b": row["b"], "stated": stated[r.row],
+                      "p_wrong": r.p_wrong, "p_stated": r.p_stated,
+                      "boot_stated": r.boot_stated}
+            if self.associations is not None:
+                record["association"] = self.associations[r.row].as_dict()
+            if r.if_wrong is not None:
+                record["if_wrong"] = r.if_wrong.as_dict()
+            out.append(record)
+        return out
+
+    def recheck_lines(self) -> list[str]:
+        """The summary's lines on the answers to recheck: the likeliest wrong, each with
+        what the calibrated map and the bootstrap say of it, the data's marginal
+        association and what changes if it is wrong (docs/design.md §9.14)."""
+        named = [r for r in self.recheck if r.if_wrong is not None]
+        if not named:
+            return []
+        w, share = self.kind.words, self.report.answer_error
+        how = (f"P(wrong): the calibrated probability of what each states, with {share:.0%} "
+               "of the answers assumed wrong" if share else
+               "the answers are taken as right (--answer-error 0): ordered by the "
+               "calibrated probability of what each states")
+        lines = [f"answers to recheck, the likeliest wrong first ({how}; 'if wrong': the "
+                 "calibration rerun with the answer reversed):"]
+        stated = stated_relations(self.known)
+        for r in named:
+            change = r.if_wrong
+            wrong = "" if r.p_wrong is None else f"P(wrong) {r.p_wrong:.2f}; "
+            assoc = ("" if self.associations is None else
+                     f"; {self.associations[r.row].words()}")
+            chosen = ("" if change.map[0] == change.map[1] else
+                      f", map written {change.map[0]} → {change.map[1]}")
+            lines.append(
+                f"  {stated[r.row]}: {wrong}P(as stated) {r.p_stated:.2f} calibrated, "
+                f"{r.boot_stated:.2f} bootstrap{assoc}; if wrong: {w.population} "
+                f"{change.related_pairs[0]:.1f} → {change.related_pairs[1]:.1f}, "
+                f"{w.counted} of the {change.floor_pairs} pairs the bootstrap never "
+                f"relates {change.floor[0]:.3f} → {change.floor[1]:.3f}{chosen}")
+        return lines
 
     def save(self, path: str | Path, top: int | None = None) -> tuple[Path, Path]:
         """Write the table (its ``top`` rows, or all) to the CSV ``path`` and the fit's
@@ -156,7 +213,8 @@ class DiscoveryResult:
             f"{r.known_unrelated} {w.unrelated}).",
             *_assumed_lines(r, w.population),
             *(_estimate_lines(r.estimate, w.population) if r.answers is None else []),
-            contradicted_line(self.known_results),
+            *[line for line in (least_found_line(self.known_results),) if line],
+            *self.recheck_lines(),
             f"pairs with {w.counted} > 0.5: {int((related > 0.5).sum())}, "
             f"> 0.9: {int((related > 0.9).sum())}",
             *(["with background knowledge the bootstrap's causal frequencies are bounds "
@@ -166,7 +224,7 @@ class DiscoveryResult:
                "relations are counted as bounds (definite at most, possible at least as "
                "often as exact)"] if r.pag_bounds else []),
             *_simulations_lines(r),
-            *r.map.lines(w.judged),
+            *map_lines(r.map, w.judged, noisy=r.answer_error > 0),
         ]
         sens = r.sensitivity
         lines.append(f"top {min(top, len(t))} candidates by {self.kind.ranked_by}"
@@ -189,7 +247,7 @@ def _assumed_lines(report: FitReport, population: str) -> list[str]:
                      f"{report.em_iterations} steps; --expected-edges to change)")
     answers = report.answers
     if answers is not None:
-        estimate, se = answers.related_pairs()
+        estimate, se = report.answers_estimate
         lines.append(
             f"answers: {int(answers.drawn.sum())} pairs suggested, "
             f"{int(answers.answered.sum())} answered ({report.unknown_answers} unknown); "

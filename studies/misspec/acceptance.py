@@ -32,9 +32,10 @@ def setting(record: dict) -> tuple[str, str, str, str]:
     at a rate other than 0)."""
     family, n, _ = parse_name(record["case"])
     asked, error = record.get("asked", 40), record.get("answer_error", 0.0)
+    guard = record.get("answer_guard", 0)
     return (family, "" if n is None else str(n), record["kind"],
             record["variant"] + ("" if asked == 40 else f"/{asked}")
-            + ("" if not error else f"/e{error:g}"))
+            + ("" if not error else f"/e{error:g}") + ("" if not guard else f"/g{guard}"))
 
 
 def lines_of(rows: list[dict]) -> dict:

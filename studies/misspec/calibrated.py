@@ -170,11 +170,11 @@ def class_measures(kind: str, probs, Q: np.ndarray, raw, eps: float, edge_truth,
 
 
 def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED,
-             allocation: str = "proportional", answer_error: float | None = None) -> dict:
+             allocation: str = "proportional", calibration: dict | None = None) -> dict:
     """One draw's record (see the module); ``asked``: pairs suggested, shared between the
-    strata by ``allocation`` (:func:`causalcal.edgecal.suggest_pairs`); ``answer_error``:
-    the error rate the calibration assumes of the answers (None: the library's
-    default)."""
+    strata by ``allocation`` (:func:`causalcal.edgecal.suggest_pairs`); ``calibration``:
+    :class:`CalibrationSettings` other than the library's defaults (e.g. the share of
+    wrong answers assumed, ``answer_error``)."""
     pag = kind == "pag"
     data, probs, edge_truth, causal_truth = load_case(
         case, n_boot=PAG_N_BOOT if pag else N_BOOT, search="gfci" if pag else "fges")
@@ -197,11 +197,9 @@ def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED
         answered = pd.concat([answered, own], ignore_index=True)
         asked_keys = np.concatenate([asked_keys, own_keys])
     start = time.perf_counter()
-    calibration = CalibrationSettings(**({} if answer_error is None else
-                                         {"answer_error": answer_error}))
     result = causalcal.discover(data, answered, relations=kind, probabilities=probs,
                                 bootstrap=BootstrapSettings(seed=seed, progress=False),
-                                calibration=calibration)
+                                calibration=CalibrationSettings(**(calibration or {})))
     seconds = time.perf_counter() - start
     Q = result.fit.predict_all(np.float64)
     y, p_raw, p_cal = _held_out(kind, probs, Q, raw, edge_truth, causal_truth, asked_keys)
@@ -213,13 +211,25 @@ def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED
     return {"case": case, "kind": kind, "variant": variant, "draw": draw, "seed": seed,
             "asked": asked, "allocation": allocation,
             "answer_error": result.fit.settings.answer_error,
-            **({"wrong_pairs": [list(p) for p in wrong_pairs]} if variant in FALLIBLE else {}),
+            "answer_guard": result.fit.settings.answer_guard,
+            "held_back": len(report.map.held_back),
+            **(_wrong_ranks(result, wrong_pairs) if variant in FALLIBLE else {}),
             "chosen": report.map.chosen, "answered": int(report.answers.answered.sum())
             if report.answers is not None else 0,
             "related_estimate": report.related_pairs, "seconds": seconds,
             **binary_measures("raw", y, p_raw), **binary_measures("cal", y, p_cal),
             **oracle_measures("raw", y, p_raw), **k_class,
             **(_cpdag_beside(case, asked_keys, y) if pag else {})}
+
+
+def _wrong_ranks(result, wrong_pairs: list) -> dict:
+    """The wrong answers and where the recheck list names them (0: first; -1: not among
+    the answers ranked, e.g. a scientist's own pair)."""
+    known = result.known
+    order = [frozenset((known.iloc[r.row]["a"], known.iloc[r.row]["b"]))
+             for r in result.recheck]
+    ranks = [order.index(frozenset(p)) if frozenset(p) in order else -1 for p in wrong_pairs]
+    return {"wrong_pairs": [list(p) for p in wrong_pairs], "wrong_ranks": ranks}
 
 
 def _cpdag_beside(case: str, asked: np.ndarray, y: np.ndarray) -> dict:
@@ -247,8 +257,11 @@ def main(argv: list[str] | None = None) -> None:
                              "records of the equal design: results/misspec/"
                              "calibrated-equal.jsonl, calibrated_pag-equal.jsonl)")
     parser.add_argument("--answer-error", type=float, default=None,
-                        help="the error rate the calibration assumes of the answers "
+                        help="the share of wrong answers the calibration assumes "
                              "(default: the library's); recorded in the scheme as /eRATE")
+    parser.add_argument("--answer-guard", type=int, default=None,
+                        help="answers likeliest wrong the map must survive without "
+                             "(default: the library's); recorded in the scheme as /gN")
     parser.add_argument("--records", type=Path, default=RECORDS)
     parser.add_argument("--summary", action="store_true", help="print the tables only")
     args = parser.parse_args(argv)
@@ -263,13 +276,17 @@ def main(argv: list[str] | None = None) -> None:
             for variant in args.variants:
                 scheme = f"{kind}/{variant}" + ("" if args.asked == N_ASKED else
                                                 f"/{args.asked}") + (
-                    "" if args.answer_error is None else f"/e{args.answer_error:g}")
+                    "" if args.answer_error is None else f"/e{args.answer_error:g}") + (
+                    "" if args.answer_guard is None else f"/g{args.answer_guard}")
+                calibration = {k: v for k, v in (("answer_error", args.answer_error),
+                                                 ("answer_guard", args.answer_guard))
+                               if v is not None}
                 for draw in range(args.draws):
                     if store.has(case, scheme, draw):
                         continue
                     try:
                         record = run_draw(case, kind, variant, draw, args.asked,
-                                          args.allocation, args.answer_error)
+                                          args.allocation, calibration)
                     except InputError as err:  # e.g. answers of one kind only
                         store.append({"case": case, "kind": kind, "variant": variant,
                                       "draw": draw, "scheme": scheme, "asked": args.asked,

@@ -75,7 +75,7 @@ def test_causal_discovery_table(world):
                                       "boot_neither"]].to_numpy(), expected, atol=1e-6)
     summary = result.summary()
     assert "known causal pairs" in summary and "1 'none' rows ignored" in summary
-    assert "written above 2 SE" in summary  # the causal map needs two standard errors
+    assert "needs 2 standard errors" in summary  # the causal map needs two of them
     assert '"relations": "causal"' in result.report_json()
 
 

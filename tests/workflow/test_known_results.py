@@ -45,9 +45,10 @@ def test_edge_known_results_in_the_table_json_and_summary(world, tmp_path):
                                 bootstrap=BootstrapSettings(progress=False),
                                 calibration=CalibrationSettings(map="calibrated"))
     own = result.known_results
-    assert len(own) == len(known) and list(own.columns[:5]) == [
-        "a", "b", "stated", "p_stated", "boot_stated"]
-    assert (np.diff(own["boot_stated"]) >= 0).all()  # the most contradicted first
+    assert len(own) == len(known) and list(own.columns[:7]) == [
+        "a", "b", "stated", "source", "p_stated", "boot_stated", "association_p"]
+    assert (np.diff(own["boot_stated"]) >= 0).all()  # the least found first
+    assert (own["source"] == "own").all() and own["association_p"].between(0, 1).all()
     index = {n: k for k, n in enumerate(data.names)}
     for row in known.itertuples(index=False):
         i, j = index[row.a], index[row.b]
@@ -71,7 +72,8 @@ def test_edge_known_results_in_the_table_json_and_summary(world, tmp_path):
     summary = result.summary()
     low = own[own["boot_stated"] < 0.5]
     if len(low):
-        assert "contradict most" in summary and low["stated"].iloc[0] in summary
+        assert "the bootstrap finds least often" in summary and low["stated"].iloc[0] in summary
+        assert "contradict" not in summary
     else:
         assert "at least half of the replicates" in summary
 
