@@ -119,6 +119,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="known pairs a P(adjacent) bin needs for half weight on the "
                              "calibrated value; bins without known pairs keep the "
                              "bootstrap's probabilities (default 5; 0: calibrate everywhere)")
+    parser.add_argument("--answer-error", type=float, default=None, metavar="SHARE",
+                        help="answers to suggested pairs: the share assumed wrong, half "
+                             "inventing a relation and half denying one, for rows without "
+                             "a confidence column (default 0.1, docs/design.md §9.14; 0 "
+                             "takes them as right)")
     parser.add_argument("--rank-by", choices=("p_adjacent", "p_directed"),
                         default="p_adjacent", help="ranking column (p_adjacent)")
     add_search_arguments(parser)
@@ -179,7 +184,8 @@ def run(args: argparse.Namespace) -> int:
         relations = CausalRelations() if args.relations == "causal" else PAGEdges()
     calibration = CalibrationSettings(
         calibrator=args.calibrator, params=params, related_pairs=args.expected_edges,
-        evidence_strength=args.evidence_strength, map=args.map, simulations=args.simulations)
+        evidence_strength=args.evidence_strength, map=args.map, simulations=args.simulations,
+        **({} if args.answer_error is None else {"answer_error": args.answer_error}))
     data = load_data(args)
     settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
     probs = EdgeProbabilities.load(args.probabilities) if args.probabilities else None

@@ -87,7 +87,13 @@ from causalcal.edgecal.model import (
     fit_with_offsets,
     floored_probabilities,
 )
-from causalcal.edgecal.recheck import RECHECK_SHOWN, IfWrong, Recheck, answers_to_recheck
+from causalcal.edgecal.recheck import (
+    RECHECK_SHOWN,
+    IfWrong,
+    Recheck,
+    answers_to_recheck,
+    if_wrong,
+)
 from causalcal.edgecal.report import (
     FitReport,
     RelatedPairsEstimate,
@@ -169,6 +175,7 @@ __all__ = [
     "feature_groups",
     "fit_edge_calibrator",
     "fit_with_offsets",
+    "if_wrong",
     "floored_probabilities",
     "forced_by_knowledge",
     "kind_of",

@@ -22,7 +22,7 @@ from causalcal.calibration import probability_bins
 from causalcal.edgecal.fit import EdgeCalibration, fit_edge_calibrator
 from causalcal.edgecal.simulated import SimulatedPairs
 
-__all__ = ["RECHECK_SHOWN", "IfWrong", "Recheck", "answers_to_recheck"]
+__all__ = ["RECHECK_SHOWN", "IfWrong", "Recheck", "answers_to_recheck", "if_wrong"]
 
 #: The answers the summary names for a recheck (the likeliest wrong first).
 RECHECK_SHOWN = 5
@@ -43,7 +43,7 @@ class IfWrong:
 
 @dataclass(frozen=True)
 class Recheck:
-    """An answered suggested pair, how likely its answer is wrong and what that changes.
+    """An answered suggested pair and how likely its answer is wrong.
 
     Attributes
     ----------
@@ -52,23 +52,17 @@ class Recheck:
         as right: then the answers are ordered by ``p_stated`` alone)
     p_stated, boot_stated : the calibrated and the bootstrap's probability of what it
         states
-    if_wrong : the run refitted with the answer reversed (:class:`IfWrong`), for the
-        answers named first
     """
 
     row: int
     p_wrong: float | None
     p_stated: float
     boot_stated: float
-    if_wrong: IfWrong | None = None
 
 
-def answers_to_recheck(fit: EdgeCalibration, Q: np.ndarray,
-                       simulated: SimulatedPairs | None = None,
-                       shown: int = RECHECK_SHOWN) -> tuple[Recheck, ...]:
-    """The answered suggested pairs of ``fit``, the likeliest wrong first, the first
-    ``shown`` with what reversing each changes (module). ``Q``: every pair's written
-    probabilities (pair order); ``simulated``: the simulated pairs the fit used."""
+def answers_to_recheck(fit: EdgeCalibration, Q: np.ndarray) -> tuple[Recheck, ...]:
+    """The answered suggested pairs of ``fit``, the likeliest wrong first (module).
+    ``Q``: every pair's written probabilities (pair order)."""
     calset = fit.calibration_set
     if fit.answers is None or calset.rates is None:
         return ()
@@ -80,17 +74,17 @@ def answers_to_recheck(fit: EdgeCalibration, Q: np.ndarray,
     p_wrong = fit.answer_p_wrong
     order = (np.argsort(p_stated, kind="stable") if p_wrong is None else
              np.argsort(-p_wrong, kind="stable"))
-    before = _outcome(fit)
-    out = []
-    for rank, m in enumerate(order):
-        effect = None
-        if rank < shown:
-            after = _outcome(_reversed_fit(fit, int(rows[m]), simulated))
-            effect = IfWrong((before[0], after[0]), (before[1], after[1]), before[2],
-                             (before[3], after[3]))
-        out.append(Recheck(int(rows[m]), None if p_wrong is None else float(p_wrong[m]),
-                           float(p_stated[m]), float(boot_stated[m]), effect))
-    return tuple(out)
+    return tuple(Recheck(int(rows[m]), None if p_wrong is None else float(p_wrong[m]),
+                         float(p_stated[m]), float(boot_stated[m])) for m in order)
+
+
+def if_wrong(fit: EdgeCalibration, row: int, simulated: SimulatedPairs | None = None
+             ) -> IfWrong:
+    """What changes if the answer at ``row`` of the calibration set is wrong: ``fit``
+    refitted with it reversed (``simulated``: the simulated pairs the fit used)."""
+    before, after = _outcome(fit), _outcome(_reversed_fit(fit, row, simulated))
+    return IfWrong((before[0], after[0]), (before[1], after[1]), before[2],
+                   (before[3], after[3]))
 
 
 def _outcome(fit: EdgeCalibration) -> tuple[float, float, int, str]:

@@ -131,10 +131,11 @@ def discover(
     table = kind.table(inputs.probabilities, Q, calset.keys)
     associations = marginal_association(data, pairs["i"].to_numpy(), pairs["j"].to_numpy())
     own = known_results(calset, Q, pairs, associations)
-    recheck = answers_to_recheck(fit, Q, simulated)
+    recheck = answers_to_recheck(fit, Q)
     report = _report(fit, kind, data, bootstrap.knowledge, answers, simulated, table, forced,
                      isinstance(boot, PAGEdgeProbabilities))
-    return DiscoveryResult(kind, table, boot, fit, pairs, report, own, recheck, associations)
+    return DiscoveryResult(kind, table, boot, fit, pairs, report, own, recheck, associations,
+                           simulated)
 
 
 def _calibration_set(inputs: PairInputs, answers: Answers, forced: tuple[str, ...]):

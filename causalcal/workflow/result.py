@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -13,13 +14,17 @@ import pandas as pd
 from causalcal._io import atomic_write
 from causalcal.association import Association
 from causalcal.edgecal import (
+    RECHECK_SHOWN,
     EdgeCalibration,
     EdgeTypes,
     FitReport,
+    IfWrong,
     Recheck,
     RelatedPairsEstimate,
     RelationKind,
+    SimulatedPairs,
     floored_probabilities,
+    if_wrong,
     least_found_line,
     map_lines,
     selected_posterior,
@@ -48,10 +53,12 @@ class DiscoveryResult:
         written and its evidence, the simulations, the sensitivity
     known_results : each known relation's bootstrap and calibrated values, the least
         found by the bootstrap first (:func:`~causalcal.edgecal.known_results`)
-    recheck : the answers to suggested pairs, the likeliest wrong first, the first few
-        with what each changes if it is wrong (:func:`~causalcal.edgecal.answers_to_recheck`)
+    recheck : the answers to suggested pairs, the likeliest wrong first
+        (:func:`~causalcal.edgecal.answers_to_recheck`); :attr:`recheck_effects` what
+        the first few change if wrong
     associations : each known pair's test of marginal independence in the data
         (:func:`causalcal.association.marginal_association`), in the order of ``known``
+    simulated : the simulated pairs the fit used (for refits), or None
     """
 
     kind: RelationKind
@@ -63,6 +70,15 @@ class DiscoveryResult:
     known_results: pd.DataFrame
     recheck: tuple[Recheck, ...] = ()
     associations: list[Association] | None = None
+    simulated: SimulatedPairs | None = None
+
+    @cached_property
+    def recheck_effects(self) -> tuple[IfWrong, ...]:
+        """What each of the first :data:`~causalcal.edgecal.RECHECK_SHOWN` answers to
+        recheck changes if it is wrong (:func:`~causalcal.edgecal.if_wrong`: the
+        calibration refitted with it reversed), computed when first asked for."""
+        return tuple(if_wrong(self.fit, r.row, self.simulated)
+                     for r in self.recheck[:RECHECK_SHOWN])
 
     @property
     def raw(self):
@@ -89,16 +105,17 @@ class DiscoveryResult:
     def _recheck_records(self) -> list[dict]:
         """The answers to recheck as the report file's records."""
         stated = stated_relations(self.known)
+        effects = self.recheck_effects
         out = []
-        for r in self.recheck:
+        for k, r in enumerate(self.recheck):
             row = self.known.iloc[r.row]
             record = {"a": row["a"], "b": row["b"], "stated": stated[r.row],
                       "p_wrong": r.p_wrong, "p_stated": r.p_stated,
                       "boot_stated": r.boot_stated}
             if self.associations is not None:
                 record["association"] = self.associations[r.row].as_dict()
-            if r.if_wrong is not None:
-                record["if_wrong"] = r.if_wrong.as_dict()
+            if k < len(effects):
+                record["if_wrong"] = effects[k].as_dict()
             out.append(record)
         return out
 
@@ -106,8 +123,8 @@ class DiscoveryResult:
         """The summary's lines on the answers to recheck: the likeliest wrong, each with
         what the calibrated map and the bootstrap say of it, the data's marginal
         association and what changes if it is wrong (docs/design.md §9.14)."""
-        named = [r for r in self.recheck if r.if_wrong is not None]
-        if not named:
+        effects = self.recheck_effects
+        if not effects:
             return []
         w, share = self.kind.words, self.report.answer_error
         how = (f"P(wrong): the calibrated probability of what each states, with {share:.0%} "
@@ -117,8 +134,7 @@ class DiscoveryResult:
         lines = [f"answers to recheck, the likeliest wrong first ({how}; 'if wrong': the "
                  "calibration rerun with the answer reversed):"]
         stated = stated_relations(self.known)
-        for r in named:
-            change = r.if_wrong
+        for r, change in zip(self.recheck, effects):
             wrong = "" if r.p_wrong is None else f"P(wrong) {r.p_wrong:.2f}; "
             assoc = ("" if self.associations is None else
                      f"; {self.associations[r.row].words()}")

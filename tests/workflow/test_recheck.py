@@ -60,9 +60,10 @@ def test_wrong_answers_where_the_bootstrap_is_sure_are_named_first(world, tmp_pa
     assert sum(w in named for w in wrong) == 3
     p = [r.p_wrong for r in result.recheck]
     assert p == sorted(p, reverse=True)  # the likeliest wrong first
-    first = result.recheck[0]
-    assert first.if_wrong.related_pairs[0] == pytest.approx(result.fit.answers_estimate[0])
-    assert first.if_wrong.map[0] == result.report.map.chosen
+    first = result.recheck_effects[0]
+    assert first.related_pairs[0] == pytest.approx(result.fit.answers_estimate[0])
+    assert first.map[0] == result.report.map.chosen
+    assert len(result.recheck_effects) == RECHECK_SHOWN
     summary = result.summary()
     assert "answers to recheck, the likeliest wrong first" in summary
     assert "contradict" not in summary
@@ -84,11 +85,14 @@ def test_reversing_a_relation_the_bootstrap_never_finds_lowers_the_estimate(worl
                                 bootstrap=BootstrapSettings(seed=0, progress=False),
                                 calibration=CalibrationSettings(answer_error=0.1))
     invented = {frozenset(answered.loc[k, ["a", "b"]]) for k in floor}
-    for r in result.recheck[:RECHECK_SHOWN]:
+    seen = 0
+    for r, change in zip(result.recheck, result.recheck_effects):
         if frozenset(result.known.iloc[r.row][["a", "b"]]) in invented:
-            before, after = r.if_wrong.related_pairs
+            seen += 1
+            before, after = change.related_pairs
             assert after < before  # one related answer fewer in its stratum
-            assert r.if_wrong.floor[1] <= r.if_wrong.floor[0] + 1e-12
+            assert change.floor[1] <= change.floor[0] + 1e-12
+    assert seen == 2
 
 
 def test_a_relation_the_search_misses_is_not_called_contradicted(world):
