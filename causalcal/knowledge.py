@@ -265,31 +265,52 @@ def check_known_causal_relations(knowledge: Knowledge | None, pairs: pd.DataFram
                                  names: Sequence[str], source: str = "known relations") -> None:
     """Refuse known causal statements (``pairs``, as ``read_known_causal_pairs`` returns
     them, over the data's ``names``) that ``knowledge`` makes impossible (docs/design.md
-    §9.3): every class a pair allows is excluded. "x causes y" is excluded when every
-    variable is tiered (an untiered one may mediate any path) and x is in a later tier
-    than y, or both are in one tier whose edges are forbidden, or when required arcs lead
-    from y to x; "neither" when required arcs lead from one to the other. The error
-    names the pair, the relation and the rule."""
+    §9.3): every class a pair allows is excluded. "x causes y" is excluded when no directed
+    path of arcs the knowledge allows leads from x to y (:meth:`BoundKnowledge.may_cause`:
+    e.g. every arc into y forbidden; x in a later tier than y when every variable is
+    tiered, or both in one tier whose edges are forbidden), or when required arcs lead
+    from y to x; "neither" when required arcs lead from one to the other. The error names
+    the pair, the relation and the rule."""
     if knowledge is None or knowledge.is_empty:
         return
     names = [str(n) for n in names]
     tiers_decide = not knowledge.untiered(names)
+    bound = knowledge.bind(names)
+    may, allowed = bound.may_cause(), bound.arcs_allowed()
     children: dict[str, list[str]] = {}
     for a, b in knowledge.required:
         children.setdefault(a, []).append(b)
     for row in pairs.itertuples(index=False):
         x, y = names[row.i], names[row.j]
         xy, yx = _directed_path(children, x, y), _directed_path(children, y, x)
-        excluded = (_causes(xy or yx), _cannot_cause(knowledge, x, y, tiers_decide)
-                    or _causes(yx), _cannot_cause(knowledge, y, x, tiers_decide) or _causes(xy))
-        allowed = [bool(row.neither), bool(row.forward), bool(row.backward)]
-        reasons = [why for why, ok in zip(excluded, allowed) if ok]
+        forward = (_cannot_cause(knowledge, x, y, tiers_decide)
+                   or _no_path(may, allowed, names, row.i, row.j) or _causes(yx))
+        backward = (_cannot_cause(knowledge, y, x, tiers_decide)
+                    or _no_path(may, allowed, names, row.j, row.i) or _causes(xy))
+        excluded = (_causes(xy or yx), forward, backward)
+        allowed_classes = [bool(row.neither), bool(row.forward), bool(row.backward)]
+        reasons = [why for why, ok in zip(excluded, allowed_classes) if ok]
         if reasons and all(reasons):
             relation = str(row.relation).strip()  # several statements are joined whole
             stated = relation if "; " in relation else f"{row.a} {relation} {row.b}"
             raise InputError(f"{source}: the known relation {stated} of the pair ({x}, {y}) "
                              "contradicts the background knowledge: "
                              f"{'; '.join(dict.fromkeys(reasons))}")
+
+
+def _no_path(may: np.ndarray, allowed: np.ndarray, names: list[str], a: int,
+             b: int) -> str | None:
+    """Why no chain of allowed arcs leads from ``a`` to ``b`` (None: one does)."""
+    if may[a, b]:
+        return None
+    if not allowed[:, b].any():
+        return (f"no arc into {names[b]} is allowed (forbidden, or into an earlier tier), "
+                f"so nothing causes {names[b]}")
+    if not allowed[a, :].any():
+        return (f"no arc out of {names[a]} is allowed (forbidden, or into an earlier tier), "
+                f"so {names[a]} causes nothing")
+    return (f"no chain of arcs the knowledge allows leads from {names[a]} to {names[b]} "
+            "(forbidden arcs and tiers)")
 
 
 def _cannot_cause(knowledge: Knowledge, a: str, b: str, tiers_decide: bool) -> str | None:
@@ -417,6 +438,36 @@ class BoundKnowledge:
             if reach[:, k].any():
                 reach |= reach[:, [k]] & reach[[k], :]
         return reach
+
+    def arcs_allowed(self) -> np.ndarray:
+        """The V × V boolean ``[a, b]``: the arc a → b is not excluded (:meth:`forbids`)."""
+        tier = np.array([-1 if t is None else t for t in self.tier], dtype=np.int64)
+        ti, tj = tier[:, None], tier[None, :]
+        within = np.isin(tier, list(self.forbidden_within))[:, None]
+        banned = (ti >= 0) & (tj >= 0) & ((ti > tj) | ((ti == tj) & within))
+        for a, b in self.forbidden:
+            banned[a, b] = True
+        for a, b in self.required:
+            banned[b, a] = True
+        np.fill_diagonal(banned, True)
+        return ~banned
+
+    def may_cause(self) -> np.ndarray:
+        """The V × V boolean ``[a, b]``: a directed path of arcs the knowledge allows leads
+        from a to b, so a may cause b (without one, a causes b in no graph the knowledge
+        allows: e.g. every arc into b forbidden). Reachability over the allowed arcs'
+        strongly connected components (few: tiers and untiered variables)."""
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.csgraph import connected_components
+
+        allowed = csr_matrix(self.arcs_allowed())
+        k, label = connected_components(allowed, directed=True, connection="strong")
+        members = csr_matrix((np.ones(len(label)), (np.arange(len(label)), label)),
+                             shape=(len(label), k))
+        closure = (members.T @ allowed @ members).toarray() > 0
+        for m in range(k):  # Warshall's transitive closure over the components
+            closure |= closure[:, [m]] & closure[[m], :]
+        return closure[label][:, label]
 
     def requires_adjacent(self, i: int, j: int) -> bool:
         """Whether ``i`` and ``j`` must stay adjacent (a required arc either way)."""

@@ -25,13 +25,18 @@ selection); :func:`fit_edge_calibrator` is the one function that fits a calibrat
 * :mod:`.simulated` — the simulation-informed map of P(adjacent) or P(a causes b).
 * :mod:`.report` — what a known-relations fit reports (:class:`FitReport`).
 * :mod:`.respect` — calibrated output at 0 wherever the user's knowledge excludes a class.
-* :mod:`.designed` — pairs the tool asks the scientist to check: the draw
-  (:func:`suggest_pairs`), reading the answers with their design, the map fitted on them.
+* :mod:`.draws` — pairs the tool asks the scientist to check, drawn in rounds with known
+  inclusion rates (:func:`draw_round`, :func:`suggest_pairs`, :class:`Draw`).
+* :mod:`.answer_file` — the suggested file and its design record; :mod:`.answer_rows` —
+  an answer file read row by row, its design checked; :mod:`.answers` — the answers with
+  their design (:func:`read_answers`, :class:`Answers`, :class:`AnswerDesign`).
+* :mod:`.designed` — the map fitted on the answers and its calibration test.
 """
 
 from causalcal.edgecal.base_rate import estimate_adjacent_pairs
 from causalcal.edgecal.calset import (
     CalibrationSet,
+    check_known_counts,
     drawn_calibration_set,
     known_calibration_set,
     label_counts,
@@ -47,13 +52,16 @@ from causalcal.edgecal.crossval import (
     cross_validated_losses,
     known_pair_losses,
 )
-from causalcal.edgecal.designed import (
+from causalcal.edgecal.answer_file import describe_suggested, read_draw, write_suggested
+from causalcal.edgecal.answers import CONFIDENCE_ERRORS, AnswerDesign, Answers, read_answers
+from causalcal.edgecal.designed import DesignedAdjacency, DesignedCausal
+from causalcal.edgecal.draws import (
+    ALLOCATIONS,
+    ANSWER_COLUMNS,
     DESIGN_COLUMNS,
-    AnswerDesign,
-    Answers,
-    DesignedAdjacency,
-    DesignedCausal,
-    read_answers,
+    Draw,
+    Round,
+    draw_round,
     suggest_pairs,
 )
 from causalcal.edgecal.features import (
@@ -108,7 +116,10 @@ from causalcal.edgecal.simulated import (
 )
 
 __all__ = [
+    "ALLOCATIONS",
+    "ANSWER_COLUMNS",
     "CANDIDATES",
+    "CONFIDENCE_ERRORS",
     "CAUSAL_COLUMNS",
     "DESIGN_COLUMNS",
     "FEATURE_GROUPS",
@@ -127,6 +138,7 @@ __all__ = [
     "ClassTooSmallError",
     "DesignedAdjacency",
     "DesignedCausal",
+    "Draw",
     "EdgeCalibration",
     "EdgeTypes",
     "EvidenceBlend",
@@ -139,6 +151,7 @@ __all__ = [
     "PairInputs",
     "RelatedPairsEstimate",
     "RelationKind",
+    "Round",
     "Score",
     "Sensitivity",
     "SimulatedAdjacency",
@@ -147,11 +160,14 @@ __all__ = [
     "SimulatedPairs",
     "SimulationsNote",
     "allocate_draws",
+    "check_known_counts",
     "choose_map",
     "contradicted_line",
     "count_causal_pairs",
     "count_pairs",
     "cross_validated_losses",
+    "describe_suggested",
+    "draw_round",
     "drawn_calibration_set",
     "edge_calibrator",
     "estimate_adjacent_pairs",
@@ -167,10 +183,12 @@ __all__ = [
     "known_pair_losses",
     "label_counts",
     "read_answers",
+    "read_draw",
     "relation_kind",
     "respect_knowledge",
     "selected_posterior",
     "stratified_calibration_set",
     "suggest_pairs",
     "transform_features",
+    "write_suggested",
 ]

@@ -37,7 +37,7 @@ from causalcal.edgecal.crossval import (
     cross_validated_losses,
     known_pair_losses,
 )
-from causalcal.edgecal.designed import AnswerDesign
+from causalcal.edgecal.answers import AnswerDesign
 from causalcal.edgecal.known import (
     MIN_KNOWN,
     EvidenceBlend,
