@@ -62,6 +62,7 @@ from causalcal.edgecal.draws import (
     Draw,
     Round,
     draw_round,
+    round_draws,
     suggest_pairs,
 )
 from causalcal.edgecal.features import (
@@ -186,6 +187,7 @@ __all__ = [
     "read_draw",
     "relation_kind",
     "respect_knowledge",
+    "round_draws",
     "selected_posterior",
     "stratified_calibration_set",
     "suggest_pairs",

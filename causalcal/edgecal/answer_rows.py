@@ -179,11 +179,19 @@ def _whole(text: str, source: str, r: int, name: str, limit: int) -> int:
         value = float(text)
     except ValueError:
         value = np.nan
-    if not np.isfinite(value) or value != int(value) or abs(value) > max(limit, 10):
+    if not np.isfinite(value) or value != int(value):
         raise InputError(f"{source}: row {r + 1}, column {name}: {text!r} is not a whole "
-                         f"number the draw could have written (the data's variables make "
-                         f"{limit} pairs)")
+                         "number; leave the design columns as suggest wrote them")
+    if abs(value) > max(limit, 10):
+        raise InputError(f"{source}: row {r + 1}, column {name}: {text!r} is more than the "
+                         f"{limit} pairs the data's {n_vars_of(limit)} variables make: the "
+                         "pairs were drawn on other variables, or the cell was edited")
     return int(value)
+
+
+def n_vars_of(pairs: int) -> int:
+    """The variables that make ``pairs`` pairs."""
+    return int(round((1 + np.sqrt(1 + 8 * pairs)) / 2))
 
 
 def _on(draw: Draw, names: list[str], source: str) -> Draw:
@@ -253,9 +261,10 @@ def _draw_from_cells(keys: np.ndarray, design: np.ndarray, suggested: np.ndarray
         earlier = first.setdefault((number, stratum), r)
         if tuple(design[earlier, 2:]) != (size, drawn):
             c = 2 if design[earlier, 2] != size else 3
-            raise InputError(f"{source}: row {r + 1}, column {DESIGN_COLUMNS[c]}: "
-                             f"{design[r, c]}, but row {earlier + 1} of the same round and "
-                             f"stratum says {design[earlier, c]}")
+            raise InputError(f"{source}: rows {earlier + 1} and {r + 1}, column "
+                             f"{DESIGN_COLUMNS[c]}: {design[earlier, c]} and {design[r, c]} "
+                             "for one round and stratum, which has one; leave the design "
+                             "columns as suggest wrote them")
         if sizes[stratum] and sizes[stratum] != size:
             raise InputError(f"{source}: row {r + 1}, column stratum_pairs: {size}, but "
                              f"another round says stratum {stratum} holds {sizes[stratum]}")

@@ -280,12 +280,13 @@ def _merged(base: Draw, d: Draw, other: str, source: str) -> Draw:
         if (mine.drawn != r.drawn).any() or not np.isin(r.keys, mine.keys).all():
             if not base.complete and not d.complete and (mine.drawn == r.drawn).all():
                 keys = np.union1d(mine.keys, r.keys)
-                strata = np.array([dict(zip(np.r_[mine.keys, r.keys], np.r_[mine.strata,
-                                                                           r.strata],
-                                            strict=True))[k] for k in keys])
-                rounds[r.number] = replace(mine, keys=keys, strata=strata,
-                                           p_related=np.full(len(keys), np.nan))
-                continue
+                stratum = dict(zip(np.r_[mine.keys, r.keys], np.r_[mine.strata, r.strata],
+                                   strict=True))
+                strata = np.array([stratum[k] for k in keys], dtype=np.int64)
+                if (np.bincount(strata, minlength=N_BINS) <= mine.drawn).all():
+                    rounds[r.number] = replace(mine, keys=keys, strata=strata,
+                                               p_related=np.full(len(keys), np.nan))
+                    continue
             raise InputError(f"{other}: its round {r.number} is not the round {r.number} "
                              f"of {source} (other pairs or counts)")
     sizes = np.maximum(base.sizes, d.sizes)

@@ -120,8 +120,8 @@ def discover(
     check_search(kind, given, bootstrap)
     answers = read_answers(known, data.names, kind)
     source = ", ".join(answers.sources)
-    kind.check_known(bootstrap.knowledge, answers.pairs, data.names, source)
     _refuse_decided(answers, kind, bootstrap.knowledge, data.names)
+    kind.check_known(bootstrap.knowledge, answers.pairs, data.names, source)
     answers, forced = _without_forced(answers, kind, bootstrap.knowledge, data.names)
     _check_counts(kind, answers, forced)  # all before the first replicate
     pairs = answers.pairs
