@@ -33,6 +33,8 @@ selection); :func:`fit_edge_calibrator` is the one function that fits a calibrat
 * :mod:`.designed` — the map fitted on the answers and its calibration test.
 """
 
+from causalcal.edgecal.answer_file import describe_suggested, read_draw, write_suggested
+from causalcal.edgecal.answers import CONFIDENCE_ERRORS, AnswerDesign, Answers, read_answers
 from causalcal.edgecal.base_rate import estimate_adjacent_pairs
 from causalcal.edgecal.calset import (
     CalibrationSet,
@@ -52,8 +54,6 @@ from causalcal.edgecal.crossval import (
     cross_validated_losses,
     known_pair_losses,
 )
-from causalcal.edgecal.answer_file import describe_suggested, read_draw, write_suggested
-from causalcal.edgecal.answers import CONFIDENCE_ERRORS, AnswerDesign, Answers, read_answers
 from causalcal.edgecal.designed import DesignedAdjacency, DesignedCausal
 from causalcal.edgecal.draws import (
     ALLOCATIONS,

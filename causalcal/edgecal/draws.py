@@ -29,7 +29,7 @@ import pandas as pd
 from causalcal.calibration import N_BINS, probability_bins
 from causalcal.edgecal.sampling import allocate_draws, proportional_draws
 from causalcal.errors import InputError
-from causalcal.pairs import n_pairs, pair_from_index, pair_index
+from causalcal.pairs import pair_from_index
 
 __all__ = ["ALLOCATIONS", "ANSWER_COLUMNS", "DESIGN_COLUMNS", "Draw", "Round", "draw_round",
            "round_draws", "suggest_pairs"]
@@ -225,15 +225,3 @@ def suggest_pairs(raw, n: int, seed: int = 0, exclude: np.ndarray | None = None,
     """``n`` pairs to ask about in one new draw (:func:`draw_round`), as the suggested
     file's rows (:meth:`Draw.table`)."""
     return draw_round(raw, n, seed=seed, exclude=exclude, allocation=allocation).table()
-
-
-def population_size(names) -> int:
-    """Pairs of the variables ``names``."""
-    return n_pairs(len(names))
-
-
-def keys_of(frame: pd.DataFrame, names) -> np.ndarray:
-    """Unordered pair keys of the rows ``a, b`` (names of ``names``; checked already)."""
-    index = {n: k for k, n in enumerate(names)}
-    a, b = frame["a"].map(index).to_numpy(np.int64), frame["b"].map(index).to_numpy(np.int64)
-    return pair_index(np.minimum(a, b), np.maximum(a, b), len(index))

@@ -29,6 +29,7 @@ import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
 from causalcal.calibration import SelectionDesign
+from causalcal.edgecal.answers import AnswerDesign
 from causalcal.edgecal.calset import CalibrationSet, enough_answers
 from causalcal.edgecal.crossval import (
     LineFit,
@@ -37,7 +38,6 @@ from causalcal.edgecal.crossval import (
     cross_validated_losses,
     known_pair_losses,
 )
-from causalcal.edgecal.answers import AnswerDesign
 from causalcal.edgecal.known import (
     MIN_KNOWN,
     EvidenceBlend,

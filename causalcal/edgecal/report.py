@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from causalcal.edgecal.crossval import MapChoice
 from causalcal.edgecal.answers import AnswerDesign
+from causalcal.edgecal.crossval import MapChoice
 from causalcal.edgecal.simulated import SimulatedPairs
 
 __all__ = ["FitReport", "RelatedPairsEstimate", "Sensitivity", "SimulationsNote", "Words"]

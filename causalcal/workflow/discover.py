@@ -24,13 +24,13 @@ from causalcal.bootstrap import BootstrapSettings
 from causalcal.data import DiscreteData, missing_summary
 from causalcal.edgecal import (
     Answers,
-    check_known_counts,
     CalibrationSettings,
     EdgeCalibration,
     FitReport,
     PairInputs,
     RelationKind,
     SimulationsNote,
+    check_known_counts,
     estimate_adjacent_pairs,
     fit_edge_calibrator,
     forced_by_knowledge,
