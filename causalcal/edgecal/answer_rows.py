@@ -34,12 +34,14 @@ from causalcal.errors import InputError
 from causalcal.pairs import n_pairs, pair_index
 from causalcal.relations_io import UNKNOWN, variable_indices
 
-__all__ = ["CONFIDENCE_ERRORS", "AnswerRows", "answer_rows"]
+__all__ = ["CONFIDENCE_ERRORS", "FRAME", "AnswerRows", "answer_rows"]
 
 #: the error rate each word of the ``confidence`` column stands for (docs/design.md §9.12)
 CONFIDENCE_ERRORS = {"sure": 0.02, "likely": 0.1, "guess": 0.33}
 #: relations an answer file may hold that leave a pair unanswered: blank, ``unknown``
 BLANK = ""
+#: how messages name a frame of answers (a file is named by its path)
+FRAME = "known relations"
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ class AnswerRows:
 
     Attributes
     ----------
-    source : the file's name, or ``"known relations"`` for a frame
+    source : the file's name, or :data:`FRAME` for a frame
     frame : ``a, b, relation`` (lower case, blanks stripped; ``unknown`` also for a blank
         suggested relation) of every row
     keys : (n,) unordered pair key of each row
@@ -71,7 +73,7 @@ class AnswerRows:
 def _frame(known) -> tuple[str, pd.DataFrame, Path | None]:
     if isinstance(known, pd.DataFrame):
         frame = known.astype(object).where(known.notna(), "").astype(str)
-        return "known relations", frame, None
+        return FRAME, frame, None
     _, frame = read_csv_file(known, comments=True, dtype=str, keep_default_na=False)
     return str(known), frame, Path(known)
 
@@ -106,6 +108,11 @@ def answer_rows(known: pd.DataFrame | str | os.PathLike, names: list[str],
                          "records the draw it belongs to: restore the column as suggest wrote "
                          "it (edit only relation and confidence)")
     if draw is None and present:
+        if path is not None and "p_related" in frame.columns and "round" not in present:
+            raise InputError(f"{source}: suggested by an earlier causalcal, without a design "
+                             "record, so its design cannot be checked: suggest again (the "
+                             "pairs you answered may go in as --known rows of your own), or "
+                             "remove the design columns to use the rows as known pairs")
         if path is not None:
             raise InputError(f"{source}: the design record {record_path(path).name} is "
                              "missing (causalcal suggest writes it beside the file): keep the "

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from causalcal.calibration import N_BINS
-from causalcal.edgecal.answer_rows import CONFIDENCE_ERRORS, AnswerRows, answer_rows
+from causalcal.edgecal.answer_rows import CONFIDENCE_ERRORS, FRAME, AnswerRows, answer_rows
 from causalcal.edgecal.draws import Draw
 from causalcal.errors import InputError
 from causalcal.pairs import pair_index
@@ -114,7 +114,8 @@ class Answers:
     rate is unknown; empty without suggested rows), each pair's stated error rate
     (``errors``: NaN where the ``confidence`` column states none), the design (None without
     suggested rows), the suggested pairs left ``unknown``, blank (not answered yet) or
-    without a row (``removed``), the :class:`~.draws.Draw` they answer and the files read."""
+    without a row (``removed``), the :class:`~.draws.Draw` they answer, and where they were
+    read from (``sources``: file names, :data:`~.answer_rows.FRAME` for a frame)."""
 
     pairs: pd.DataFrame
     rates: np.ndarray
@@ -129,6 +130,11 @@ class Answers:
     def __post_init__(self) -> None:
         if self.errors is None:
             object.__setattr__(self, "errors", np.full(len(self.pairs), np.nan))
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The files the answers were read from (frames left out)."""
+        return tuple(s for s in self.sources if s != FRAME)
 
     def without(self, drop: np.ndarray) -> Answers:
         """The answers less the pairs at the rows ``drop`` (bool) marks."""
@@ -152,7 +158,7 @@ def read_answers(known: pd.DataFrame | str | os.PathLike | list, names: list[str
     if not items:
         raise InputError("no known relations given")
     tables = [answer_rows(item, names, kind.name) for item in items]
-    seen = [t.source for t in tables if t.source != "known relations"]
+    seen = [t.source for t in tables if t.source != FRAME]
     twice = sorted({s for s in seen if seen.count(s) > 1})
     if twice:
         raise InputError(f"{twice[0]}: given twice as known relations")

@@ -249,7 +249,7 @@ def _report(fit: EdgeCalibration, kind: RelationKind, data: DiscreteData, knowle
         design=em.design.describe() if em else None, map=fit.choice,
         answers=answers.design, unknown_answers=answers.unknown,
         blank_answers=answers.blank, removed_answers=answers.removed,
-        answer_files=answers.sources if answers.design is not None else (),
+        answer_files=answers.files if answers.design is not None else (),
         estimate=estimate_adjacent_pairs(calset, seed=fit.seed),
         simulations=SimulationsNote.of(simulated),
         input_notes=_input_notes(data, knowledge, kind.ignored_note(ignored), forced),
