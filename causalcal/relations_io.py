@@ -62,13 +62,15 @@ def _read_table(path: str | os.PathLike) -> pd.DataFrame:
 
 def _header(frame: pd.DataFrame, source: str) -> pd.DataFrame:
     """The frame with ``a, b, relation`` found without case (``A,B,Relation``)."""
-    lower = {c: str(c).strip().lower() for c in frame.columns}
-    twice = [c for c in RELATION_COLUMNS if list(lower.values()).count(c) > 1]
+    lower = [str(c).strip().lower() for c in frame.columns]
+    twice = [c for c in RELATION_COLUMNS if lower.count(c) > 1]
     if twice:
         raise InputError(f"{source}: column {twice[0]!r} given twice (header names are "
                          "read without case or surrounding blanks)")
-    return frame.rename(columns={c: low for c, low in lower.items()
-                                 if low in RELATION_COLUMNS})
+    frame = frame.copy()
+    frame.columns = [low if low in RELATION_COLUMNS else c
+                     for c, low in zip(frame.columns, lower, strict=True)]
+    return frame
 
 
 def variable_indices(frame: pd.DataFrame, names: Sequence[str],
