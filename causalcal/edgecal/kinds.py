@@ -45,7 +45,7 @@ from causalcal.edgecal.simulated import (
 )
 from causalcal.edges import PROBABILITY_COLUMNS, EdgeProbabilities
 from causalcal.errors import InputError
-from causalcal.knowledge import check_known_causal_relations
+from causalcal.known_causal_checks import check_known_causal_relations
 from causalcal.pag_edges import PAGEdgeProbabilities
 from causalcal.relations_io import read_known_causal_pairs
 

@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from causalcal.errors import InputError
-from causalcal.knowledge import Knowledge, check_known_causal_relations
+from causalcal.knowledge import Knowledge
+from causalcal.known_causal_checks import check_known_causal_relations
 from causalcal.pairs import CausalType, EdgeType
 from causalcal.relations_io import (
     CAUSAL_PAIR_COLUMNS,
