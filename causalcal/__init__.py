@@ -17,6 +17,7 @@ from causalcal.pag_edges import PAGEdgeProbabilities
 __all__ = [
     "__version__",
     "discover",
+    "suggest",
     "DiscreteData",
     "EdgeProbabilities",
     "EdgeType",
@@ -32,10 +33,14 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    # causalcal.discover is the real-data workflow (causalcal.workflow); importing it
-    # lazily keeps the core free of stage imports (docs/design.md §2).
+    # causalcal.discover and causalcal.suggest are workflows (causalcal.workflow); importing
+    # them lazily keeps the core free of stage imports (docs/design.md §2).
     if name == "discover":
         from causalcal.workflow.discover import discover
 
         return discover
+    if name == "suggest":
+        from causalcal.workflow.suggest import suggest
+
+        return suggest
     raise AttributeError(f"module 'causalcal' has no attribute {name!r}")

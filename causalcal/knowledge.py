@@ -6,7 +6,8 @@ never is (an edge ``C — D`` is then oriented ``D → C``); *tiers* give variab
 and no arc points from a later tier into an earlier one (variables without a tier are
 unconstrained); in a tier marked *forbidden within* (Tetrad's ``1*``) no two variables
 are adjacent. Known relations (``known.csv``) are checked against it
-(:func:`check_known_relations`, :func:`check_known_causal_relations`). Files: a CSV
+(:func:`check_known_relations`; causal statements:
+:func:`causalcal.known_causal_checks.check_known_causal_relations`). Files: a CSV
 ``a,b,rule``, a CSV ``variable,tier`` or Tetrad's knowledge file
 (:func:`causalcal.knowledge_files.read_knowledge`). *Context* columns (:class:`Context`;
 Mooij, Magliacane & Claassen 2020, "Joint causal inference from multiple contexts") are
@@ -25,18 +26,15 @@ and by :func:`causalcal.graph.apply_meek_rules`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from causalcal.context import Context, contexts
 from causalcal.errors import InputError
 
-if TYPE_CHECKING:
-    import pandas as pd
-
 __all__ = ["BoundKnowledge", "Context", "Knowledge", "bind_knowledge",
-           "check_known_causal_relations", "check_known_relations", "with_knowledge"]
+           "check_known_relations", "with_knowledge"]
 
 
 def _pairs(arcs: Iterable[Sequence[str]], what: str) -> tuple[tuple[str, str], ...]:
@@ -261,77 +259,6 @@ def check_known_relations(knowledge: Knowledge | None,
                              f"contradicts the background knowledge: {why}")
 
 
-def check_known_causal_relations(knowledge: Knowledge | None, pairs: pd.DataFrame,
-                                 names: Sequence[str], source: str = "known relations") -> None:
-    """Refuse known causal statements (``pairs``, as ``read_known_causal_pairs`` returns
-    them, over the data's ``names``) that ``knowledge`` makes impossible (docs/design.md
-    §9.3): every class a pair allows is excluded. "x causes y" is excluded when every
-    variable is tiered (an untiered one may mediate any path) and x is in a later tier
-    than y, or both are in one tier whose edges are forbidden, or when required arcs lead
-    from y to x; "neither" when required arcs lead from one to the other. The error
-    names the pair, the relation and the rule."""
-    if knowledge is None or knowledge.is_empty:
-        return
-    names = [str(n) for n in names]
-    tiers_decide = not knowledge.untiered(names)
-    children: dict[str, list[str]] = {}
-    for a, b in knowledge.required:
-        children.setdefault(a, []).append(b)
-    for row in pairs.itertuples(index=False):
-        x, y = names[row.i], names[row.j]
-        xy, yx = _directed_path(children, x, y), _directed_path(children, y, x)
-        excluded = (_causes(xy or yx), _cannot_cause(knowledge, x, y, tiers_decide)
-                    or _causes(yx), _cannot_cause(knowledge, y, x, tiers_decide) or _causes(xy))
-        allowed = [bool(row.neither), bool(row.forward), bool(row.backward)]
-        reasons = [why for why, ok in zip(excluded, allowed) if ok]
-        if reasons and all(reasons):
-            relation = str(row.relation).strip()  # several statements are joined whole
-            stated = relation if "; " in relation else f"{row.a} {relation} {row.b}"
-            raise InputError(f"{source}: the known relation {stated} of the pair ({x}, {y}) "
-                             "contradicts the background knowledge: "
-                             f"{'; '.join(dict.fromkeys(reasons))}")
-
-
-def _cannot_cause(knowledge: Knowledge, a: str, b: str, tiers_decide: bool) -> str | None:
-    """Why the tiers keep ``a`` from causing ``b``, or ``None`` (always while
-    ``tiers_decide`` is false: an untiered variable may lie on the path)."""
-    ta, tb = knowledge.tiers.get(a), knowledge.tiers.get(b)
-    columns = knowledge.context_columns
-    if b in columns and a not in columns:
-        return f"{b} is a context column, and no system variable causes one"
-    if not tiers_decide:
-        return None
-    if ta is not None and tb is not None and ta > tb:
-        return (f"{a} is in tier {ta}, after {b}'s tier {tb}, and no causal path leads into "
-                "an earlier tier")
-    if ta is not None and ta == tb and ta in knowledge.forbidden_within:
-        return (f"{a} and {b} are both in tier {ta}, within which edges are forbidden, and "
-                "a causal path cannot leave the tier and come back")
-    return None
-
-
-def _causes(path: list[str] | None) -> str | None:
-    return None if path is None else (f"the required arcs {' -> '.join(path)} make "
-                                      f"{path[0]} a cause of {path[-1]}")
-
-
-def _directed_path(children: Mapping[str, Sequence[str]], a: str, b: str) -> list[str] | None:
-    """A shortest directed path from ``a`` to ``b`` along ``children``, or ``None``."""
-    parent: dict[str, str | None] = {a: None}
-    queue = [a]
-    for node in queue:
-        for nxt in children.get(node, ()):
-            if nxt not in parent:
-                parent[nxt] = node
-                queue.append(nxt)
-    if b not in parent:
-        return None
-    path = [b]
-    while parent[path[-1]] is not None:
-        path.append(parent[path[-1]])
-    return path[::-1]
-
-
 def _find_cycle(arcs: Sequence[tuple[str, str]]) -> list[str] | None:
     """A directed cycle among ``arcs`` (as a node list, first node repeated) or ``None``."""
     children: dict[str, list[str]] = {}
@@ -417,6 +344,36 @@ class BoundKnowledge:
             if reach[:, k].any():
                 reach |= reach[:, [k]] & reach[[k], :]
         return reach
+
+    def arcs_allowed(self) -> np.ndarray:
+        """The V × V boolean ``[a, b]``: the arc a → b is not excluded (:meth:`forbids`)."""
+        tier = np.array([-1 if t is None else t for t in self.tier], dtype=np.int64)
+        ti, tj = tier[:, None], tier[None, :]
+        within = np.isin(tier, list(self.forbidden_within))[:, None]
+        banned = (ti >= 0) & (tj >= 0) & ((ti > tj) | ((ti == tj) & within))
+        for a, b in self.forbidden:
+            banned[a, b] = True
+        for a, b in self.required:
+            banned[b, a] = True
+        np.fill_diagonal(banned, True)
+        return ~banned
+
+    def may_cause(self) -> np.ndarray:
+        """The V × V boolean ``[a, b]``: a directed path of arcs the knowledge allows leads
+        from a to b, so a may cause b (without one, a causes b in no graph the knowledge
+        allows: e.g. every arc into b forbidden). Reachability over the allowed arcs'
+        strongly connected components (few: tiers and untiered variables)."""
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.csgraph import connected_components
+
+        allowed = csr_matrix(self.arcs_allowed())
+        k, label = connected_components(allowed, directed=True, connection="strong")
+        members = csr_matrix((np.ones(len(label)), (np.arange(len(label)), label)),
+                             shape=(len(label), k))
+        closure = (members.T @ allowed @ members).toarray() > 0
+        for m in range(k):  # Warshall's transitive closure over the components
+            closure |= closure[:, [m]] & closure[[m], :]
+        return closure[label][:, label]
 
     def requires_adjacent(self, i: int, j: int) -> bool:
         """Whether ``i`` and ``j`` must stay adjacent (a required arc either way)."""

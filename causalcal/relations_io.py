@@ -30,12 +30,18 @@ from causalcal.pairs import (
 )
 from causalcal.relation_chains import causal_statements, refuse_contradicting_chains
 
-__all__ = ["CAUSAL_PAIR_COLUMNS", "RELATIONS", "RELATION_COLUMNS", "pairs_frame",
-           "read_known_causal_pairs", "read_known_pairs", "truth_frame", "truth_from_csv"]
+__all__ = ["CAUSAL_PAIR_COLUMNS", "RELATIONS", "RELATION_COLUMNS", "UNKNOWN", "pairs_frame",
+           "read_known_causal_pairs", "read_known_pairs", "truth_frame", "truth_from_csv",
+           "variable_indices"]
 
 RELATION_COLUMNS = ("a", "b", "relation")
 #: Every relation of an ``a,b,relation`` file: the four edge types, then the two causal ones.
 RELATIONS = RELATION_SYMBOLS + CAUSAL_RELATION_SYMBOLS
+#: A row that states nothing (the scientist cannot tell): read, then left out.
+UNKNOWN = "unknown"
+#: What the message of a relation that is none of these lists.
+_USE = ("use ->, <-, --, none (edge types), causes, not-causes (causal relations), or "
+        "unknown where you cannot tell")
 #: Columns of :func:`read_known_causal_pairs`; the middle three in CausalType order.
 CAUSAL_PAIR_COLUMNS = ("i", "j", "neither", "forward", "backward", "a", "b", "relation")
 # The (neither, a causes b, b causes a) classes each relation allows, read as (a, b);
@@ -51,14 +57,24 @@ def _read_table(path: str | os.PathLike) -> pd.DataFrame:
     """The file's cells as written (no blanks stripped), header names stripped."""
     _, frame = read_csv_file(path, comments=True, dtype=str, keep_default_na=False)
     frame.columns = [str(c).strip() for c in frame.columns]
-    twice = [c for c in RELATION_COLUMNS if list(frame.columns).count(c) > 1]
+    return _header(frame, str(path))
+
+
+def _header(frame: pd.DataFrame, source: str) -> pd.DataFrame:
+    """The frame with ``a, b, relation`` found without case (``A,B,Relation``)."""
+    lower = [str(c).strip().lower() for c in frame.columns]
+    twice = [c for c in RELATION_COLUMNS if lower.count(c) > 1]
     if twice:
-        raise InputError(f"{path}: column {twice[0]!r} given twice (header names are "
-                         "compared without surrounding blanks)")
+        raise InputError(f"{source}: column {twice[0]!r} given twice (header names are "
+                         "read without case or surrounding blanks)")
+    frame = frame.copy()
+    frame.columns = [low if low in RELATION_COLUMNS else c
+                     for c, low in zip(frame.columns, lower, strict=True)]
     return frame
 
 
-def _indices(frame: pd.DataFrame, names: Sequence[str], source: str) -> tuple[np.ndarray, ...]:
+def variable_indices(frame: pd.DataFrame, names: Sequence[str],
+                     source: str) -> tuple[np.ndarray, ...]:
     """Variable indices of columns ``a`` and ``b``; a name must match a data name exactly."""
     index = {n: k for k, n in enumerate(names)}
     unknown = sorted((set(frame["a"]) | set(frame["b"])) - set(index))
@@ -75,15 +91,19 @@ def _indices(frame: pd.DataFrame, names: Sequence[str], source: str) -> tuple[np
             frame["b"].map(index).to_numpy(np.int64))
 
 
-def _read_rows(known: pd.DataFrame | str | os.PathLike,
-               names: Sequence[str]) -> tuple[str, pd.DataFrame, np.ndarray, np.ndarray]:
-    """The validated rows of a known-relations table: its source (file name or ``known
-    pairs``), its ``a, b, relation`` cells (relation without surrounding blanks) and the
-    variable indices of ``a`` and ``b``. Any of the six relations is accepted."""
-    source = "known pairs"
+def _read_rows(known: pd.DataFrame | str | os.PathLike, names: Sequence[str],
+               source: str | None = None) -> tuple[str, pd.DataFrame, np.ndarray, np.ndarray,
+                                                   np.ndarray]:
+    """The validated rows of a known-relations table: its source (``source``, else the file
+    name or ``known pairs``), its ``a, b, relation`` cells (relation without surrounding
+    blanks), the variable indices of ``a`` and ``b`` and each row's number in the table
+    (from 1), rows ``unknown`` left out (``attrs["unknown"]`` counts them). Any of the six
+    relations is accepted."""
     if not isinstance(known, pd.DataFrame):
-        source = str(known)
+        source = source or str(known)
         known = _read_table(known)
+    source = source or "known pairs"
+    known = _header(known, source)
     missing = [c for c in RELATION_COLUMNS if c not in known.columns]
     if missing:
         raise InputError(f"{source}: missing column(s) {', '.join(missing)}; need a,b,relation")
@@ -95,21 +115,30 @@ def _read_rows(known: pd.DataFrame | str | os.PathLike,
     frame = known[list(RELATION_COLUMNS)].astype(str)
     frame["relation"] = frame["relation"].str.strip()
     relations = frame["relation"].str.lower()
-    a, b = _indices(frame, list(names), source)
-    bad = np.flatnonzero(~relations.isin(RELATIONS).to_numpy())
+    a, b = variable_indices(frame, list(names), source)
+    empty = np.flatnonzero((relations == "").to_numpy())
+    if len(empty):
+        raise InputError(f"{source}: row {empty[0] + 1}, column relation: blank; {_USE}")
+    bad = np.flatnonzero(~relations.isin((*RELATIONS, UNKNOWN)).to_numpy())
     if len(bad):
         rows = ", ".join(f"row {r + 1} ({frame['relation'].iloc[r]!r})" for r in bad[:10])
-        raise InputError(f"{source}: unknown relation at {rows}; use ->, <-, --, none, "
-                         "causes or not-causes")
+        raise InputError(f"{source}: unknown relation at {rows}; {_USE}")
     same = np.flatnonzero(a == b)
     if len(same):
         raise InputError(f"{source}: row {same[0] + 1} pairs {frame['a'].iloc[same[0]]!r} "
                          "with itself")
-    return source, frame, a, b
+    stated = (relations != UNKNOWN).to_numpy()
+    if not stated.any():
+        raise InputError(f"{source}: every row is unknown ({len(frame)}): no relation is "
+                         "stated, so there is nothing to calibrate on; fill in what you know")
+    unknown = int((~stated).sum())
+    frame = frame[stated].reset_index(drop=True)
+    frame.attrs["unknown"] = unknown
+    return source, frame, a[stated], b[stated], np.flatnonzero(stated) + 1
 
 
-def read_known_pairs(known: pd.DataFrame | str | os.PathLike,
-                     names: Sequence[str]) -> pd.DataFrame:
+def read_known_pairs(known: pd.DataFrame | str | os.PathLike, names: Sequence[str],
+                     source: str | None = None) -> pd.DataFrame:
     """Validate known relations and orient them to the data's variable order.
 
     Input columns ``a, b, relation`` with relation one of ``->``, ``<-``, ``--``, ``none``.
@@ -119,9 +148,12 @@ def read_known_pairs(known: pd.DataFrame | str | os.PathLike,
     as (i, j)), plus the original ``a, b, relation``. A pair listed twice with the same
     relation is kept once; with conflicting relations it is an error. Rows ``causes`` and
     ``not-causes`` (no exact edge type, see :func:`read_known_causal_pairs`) are validated,
-    then skipped; ``attrs["ignored_causal"]`` counts them (docs/design.md §3).
+    then skipped; ``attrs["ignored_causal"]`` counts them (docs/design.md §3); rows
+    ``unknown`` state nothing and are skipped (``attrs["unknown"]``). ``source`` names the
+    table in messages (default: the file name).
     """
-    source, frame, a, b = _read_rows(known, names)
+    source, frame, a, b, _ = _read_rows(known, names, source)
+    unknown = frame.attrs["unknown"]
     names = list(names)
     causal = frame["relation"].str.lower().isin(CAUSAL_RELATION_SYMBOLS).to_numpy()
     if causal.all():
@@ -146,11 +178,12 @@ def read_known_pairs(known: pd.DataFrame | str | os.PathLike,
         )
     out = out.drop_duplicates(["i", "j"]).reset_index(drop=True)
     out.attrs["ignored_causal"] = int(causal.sum())
+    out.attrs["unknown"] = unknown
     return out
 
 
-def read_known_causal_pairs(known: pd.DataFrame | str | os.PathLike,
-                            names: Sequence[str]) -> pd.DataFrame:
+def read_known_causal_pairs(known: pd.DataFrame | str | os.PathLike, names: Sequence[str],
+                            source: str | None = None) -> pd.DataFrame:
     """Known relations as causal statements (docs/design.md §3, §3.1): per pair, the
     :class:`~causalcal.pairs.CausalType` classes they allow.
 
@@ -166,7 +199,8 @@ def read_known_causal_pairs(known: pd.DataFrame | str | os.PathLike,
     (i, j)), and ``a, b, relation`` of its first row; when a pair has several distinct
     statements, ``relation`` joins them as ``a relation b`` separated by ``"; "``.
     """
-    source, frame, a, b = _read_rows(known, names)
+    source, frame, a, b, numbers = _read_rows(known, names, source)
+    unknown = frame.attrs["unknown"]
     names = list(names)
     relations = frame["relation"].str.lower().to_numpy()
     i, j = np.minimum(a, b), np.maximum(a, b)
@@ -186,7 +220,7 @@ def read_known_causal_pairs(known: pd.DataFrame | str | os.PathLike,
         statements = dict.fromkeys(_statement(frame, r) for r in members)
         if not reached[-1]:
             upto = members[:int(np.argmin(reached)) + 1]
-            listed = "; ".join(f"row {r + 1}: {_statement(frame, r)}" for r in upto)
+            listed = "; ".join(f"row {numbers[r]}: {_statement(frame, r)}" for r in upto)
             raise InputError(f"{source}: pair ({names[pi]}, {names[pj]}) listed with "
                              f"contradictory causal relations: {listed}")
         rows.append((pi, pj, *allowed.all(axis=0), first["a"], first["b"],
@@ -195,6 +229,7 @@ def read_known_causal_pairs(known: pd.DataFrame | str | os.PathLike,
         {"i": np.int64, "j": np.int64, "neither": bool, "forward": bool, "backward": bool})
     refuse_contradicting_chains(causal_statements(out, names), names, source)
     out.attrs["ignored_none"] = int(len(relations) - len(keep))
+    out.attrs["unknown"] = unknown
     return out
 
 
@@ -238,6 +273,10 @@ def truth_from_csv(path: str | os.PathLike | pd.DataFrame, names: Sequence[str])
     """
     names = list(names)
     pairs = read_known_pairs(path, names)
+    if pairs.attrs["unknown"]:
+        source = "truth" if isinstance(path, pd.DataFrame) else str(path)
+        raise InputError(f"{source}: a truth file states every relation; {pairs.attrs['unknown']} "
+                         "rows are unknown")
     if pairs.attrs["ignored_causal"]:
         source = "truth" if isinstance(path, pd.DataFrame) else str(path)
         raise InputError(f"{source}: a truth file lists edge types (->, <-, --, none), "

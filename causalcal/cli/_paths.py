@@ -25,6 +25,11 @@ SIDECAR = "an edge-probabilities sidecar (metadata of a .csv)"
 RANKING = "ranked pairs (causalcal discover)"
 REPORT = "a discover report (causalcal discover, OUT.json)"
 RELATIONS = "relations a,b,relation (known, truth or calibration pairs)"
+#: a file of suggested pairs as ``causalcal suggest`` wrote it (its design record says so)
+SUGGESTED = "pairs to ask, not answered yet (causalcal suggest)"
+#: a suggested file edited since: the scientist's answers
+ANSWERED = "suggested pairs with your answers (causalcal suggest, then edited)"
+SUGGESTED_RECORD = "the design record of suggested pairs (causalcal suggest, ASK.csv.json)"
 TABLE = "a data table"
 MEASURES = "measures (causalcal evaluate --json)"
 GRAPH = "a graph"
@@ -59,6 +64,8 @@ def _describe_json(path: Path) -> str:
     if not isinstance(doc, dict):
         return "a JSON file"
     fmt = doc.get("format")
+    if fmt == "causalcal.suggest":
+        return SUGGESTED_RECORD
     if fmt == SIDECAR_FORMAT:
         return SIDECAR
     if fmt == "causalcal.graph" or {"nodes", "directed", "undirected"} <= set(doc):
@@ -93,6 +100,11 @@ def describe_file(path: str | os.PathLike) -> str | None:
     suffix = path.suffix.lower()
     try:
         if suffix == ".csv":
+            from causalcal._suggest_record import describe_suggested
+
+            made = describe_suggested(path)  # by its design record, not by its columns
+            if made is not None:
+                return SUGGESTED if made == "untouched" else ANSWERED
             columns = _first_line(path).split(",")
             if columns[:3] == ["a", "b", "p_none"]:
                 return PROBABILITIES
@@ -176,6 +188,8 @@ class FilePlan:
             raise InputError(f"{option} {path}: the file exists and holds {found}; choose "
                              "another output folder or pass --force to replace it")
         if found is not None and found != kind:
+            more = (f" (to ask more pairs of its design: --more {path} --out ASK2.csv)"
+                    if found == ANSWERED and kind == SUGGESTED else "")
             raise InputError(
                 f"{option} {path}: the file exists and holds {found}, not {kind}; choose "
-                "another output file or pass --force to replace it")
+                f"another output file or pass --force to replace it{more}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+from pathlib import Path
 
 KNOWLEDGE_HELP = """\
 Enforced inside the search, in every replicate (searches fges, boss and gfci):
@@ -110,7 +111,9 @@ def context_from_arguments(args: argparse.Namespace) -> list:
     return [Context(c, targets.get(c)) for c in args.context]
 
 
-def add_graph_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+def add_graph_arguments(parser: argparse.ArgumentParser, what: str, pag: bool = True) -> None:
+    """--graph and --graph-threshold; ``pag``: the help tells of the averaged PAG a PAG
+    search's bootstrap writes (not discover, which exports edge types only)."""
     parser.add_argument(
         "--graph", metavar="NET.gml|NET.graphml|NET.dot|NET.json",
         help=f"also write the averaged network of the {what} probabilities (bnlearn's "
@@ -120,11 +123,12 @@ def add_graph_arguments(parser: argparse.ArgumentParser, what: str) -> None:
              ".gml and .graphml open in Gephi, Cytoscape and networkx, .dot in Graphviz "
              "(if Graphviz is installed: dot -Tpdf NET.dot -o NET.pdf), .json reads back "
              "exactly with causalcal.graph_io.read_graph; edges carry weight (= "
-             "P(adjacent)), direction (share of it in the drawn direction) and, from "
-             "discover, known (1: a relation of --known, drawn as given). With --search "
-             "gfci the averaged PAG: each pair at the threshold with its most frequent "
-             "PAG edge type (o-o, o->, -->, <->), also as .txt (Tetrad's graph text); "
-             "edges carry weight and probability (of the edge type drawn)")
+             "P(adjacent)), direction (share of it in the drawn direction)"
+             + (". With --search gfci the averaged PAG: each pair at the threshold with its "
+                "most frequent PAG edge type (o-o, o->, -->, <->), also as .txt (Tetrad's "
+                "graph text); edges carry weight and probability (of the edge type drawn)"
+                if pag else " and known (1: a relation of --known, drawn as given; "
+                "--graph-known omit leaves them out); edge types only (--relations edges)"))
     parser.add_argument("--graph-threshold", type=threshold_value, default=0.5, metavar="T",
                         help="P(adjacent) an edge needs in the --graph network (0.5), or "
                              "'estimated': bnlearn's threshold estimated from all pairs' "
@@ -185,7 +189,12 @@ def plan_search_files(args: argparse.Namespace, outputs: dict[str, str | None]):
 
     plan = FilePlan(getattr(args, "force", False))
     plan.read("DATA", args.data)
-    plan.read("--known", getattr(args, "known", None))
+    for option in ("--known", "--more"):  # answer files, with their design records
+        paths = getattr(args, option[2:], None)
+        for path in [paths] if isinstance(paths, str) else paths or []:
+            plan.read(option, path)
+            if Path(f"{path}.json").is_file():
+                plan.read(f"{option}'s design record", f"{path}.json")
     plan.read("--knowledge", args.knowledge)
     plan.read("--tiers", args.tiers)
     plan.read("--probabilities", getattr(args, "probabilities", None), sidecar=True)
@@ -207,9 +216,27 @@ def write_network(probabilities, path: str, threshold: float | str,
     if isinstance(probabilities, PAGEdgeProbabilities):
         return _write_pag(probabilities, path, threshold)
     graph = probabilities.averaged_network(threshold)
-    write_graph(graph, path, probabilities.edge_strengths(graph, known))
-    return (f"wrote the averaged network (P(adjacent) {threshold_text(probabilities, threshold)}"
-            f": {graph.n_directed} directed, {graph.n_undirected} undirected edges) to {path}")
+    strengths = probabilities.edge_strengths(graph, known)
+    write_graph(graph, path, strengths)
+    rule = threshold_text(probabilities, threshold)
+    return (f"wrote the averaged network (P(adjacent) {rule}: {graph.n_directed} directed, "
+            f"{graph.n_undirected} undirected edges{network_note(strengths, known, rule)}) "
+            f"to {path}")
+
+
+def network_note(strengths: dict, known, rule: str) -> str:
+    """How many of a drawn network's edges are the user's own known relations and how
+    many were discovered, and a warning when none was discovered (``""`` without known
+    relations)."""
+    if known is None:
+        return ""
+    mine = int(sum(d.get("known", 0) for d in strengths.values()))
+    found = len(strengths) - mine
+    note = f"; {mine} of them your known relations, {found} discovered"
+    if not found:
+        note += (f" — warning: no discovered pair has P(adjacent) {rule}; every edge drawn "
+                 "is one you gave (--graph-known omit leaves them out)")
+    return note
 
 
 def _write_pag(probabilities, path: str, threshold: float | str) -> str:

@@ -95,7 +95,9 @@ from causalcal.cli.bootstrap import bootstrap_settings
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("data", help="CSV file of discrete data with a header row")
-    parser.add_argument("--known", required=True, help="CSV of known relations (a,b,relation)")
+    parser.add_argument("--known", required=True, nargs="+", metavar="KNOWN.csv",
+                        help="CSV of known relations (a,b,relation), or the answered files "
+                             "of causalcal suggest (every round: ask.csv ask2.csv …)")
     parser.add_argument("--out", required=True, help="output CSV of ranked pairs")
     parser.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
     parser.add_argument("--relations", choices=("edges", "causal", "pag"), default="edges",
@@ -134,7 +136,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "no list of the bins (--discretize)")
     add_data_arguments(parser)
     add_knowledge_arguments(parser)
-    add_graph_arguments(parser, "calibrated")
+    add_graph_arguments(parser, "calibrated", pag=False)
+    parser.add_argument("--graph-known", choices=("include", "omit"), default="include",
+                        help="draw the known relations in --graph and --plot (include, "
+                             "default: as given, marked known) or leave them out (omit: "
+                             "only what was discovered)")
     add_features_argument(parser, "the bootstrap (with --probabilities: those saved with "
                                   "them, or the --checkpoint they were computed with)")
     parser.add_argument("--plot", metavar="DIR",
@@ -195,13 +201,14 @@ def run(args: argparse.Namespace) -> int:
     print(result.summary())
     rows = len(result.table.head(args.top) if args.top is not None else result.table)
     print(f"wrote {rows} pairs to {out}; the fit and the map chosen to {report}")
+    own = args.graph_known == "include"
     if args.graph is not None:
         threshold = args.graph_threshold
-        print(write_network(result.network_probabilities(threshold), args.graph, threshold,
-                            result.known_edges()))
+        print(write_network(result.network_probabilities(threshold, own), args.graph,
+                            threshold, result.known_edges() if own else None))
     if args.plot is not None:
         tiers = settings.knowledge.tiers if settings.knowledge is not None else None
-        print(_write_plots(result, Path(args.plot), args.graph_threshold, tiers))
+        print(_write_plots(result, Path(args.plot), args.graph_threshold, tiers, own))
     return 0
 
 
@@ -218,21 +225,28 @@ def _plan_files(args: argparse.Namespace) -> None:
     })
 
 
-def _write_plots(result, folder: Path, threshold: float | str, tiers: dict | None) -> str:
-    """The averaged network (known relations in their own colour, ``tiers`` as columns)
-    and the known pairs' reliability diagram as PNG files."""
+def _write_plots(result, folder: Path, threshold: float | str, tiers: dict | None,
+                 own: bool = True) -> str:
+    """The averaged network (known relations in their own colour, or left out without
+    ``own``; ``tiers`` as columns; its title says how many edges are known and how many
+    discovered) and the known pairs' reliability diagram as PNG files."""
     from causalcal._io import atomic_write
+    from causalcal.cli._real_data_options import network_note, threshold_text
     from causalcal.figures.plots import plot_network
 
+    probs = result.network_probabilities(threshold, own)
+    known = result.known_edges() if own else None
+    rule = threshold_text(probs, threshold)
+    note = network_note(probs.edge_strengths(probs.averaged_network(threshold), known),
+                        known, rule)
     figures = {
-        "network.png": plot_network(result.network_probabilities(threshold), threshold,
-                                    known=result.known_edges(), tiers=tiers or None),
+        "network.png": plot_network(probs, threshold, known=known or (), tiers=tiers or None),
         "reliability.png": _reliability_figure(result),
     }
     for name, fig in figures.items():
         with atomic_write(folder / name, "wb") as handle:
             fig.savefig(handle, format="png", dpi=100)
-    return f"figures -> {folder / 'network.png'}, {folder / 'reliability.png'}"
+    return f"figures -> {folder / 'network.png'}, {folder / 'reliability.png'}{note}"
 
 
 def _reliability_figure(result):

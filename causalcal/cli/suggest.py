@@ -6,17 +6,19 @@ say little about the middle, where decisions are made. `suggest` bootstraps the 
 reads --probabilities) and draws --n pairs across the range of P(related) — adjacent for
 edge types, one causes the other for --relations causal —, from the five strata
 [0, .2), [.2, .4), [.4, .6), [.6, .8), [.8, 1]: 2 from each and the rest in proportion
-to the strata's sizes (--allocation proportional, the default: most answers go to the
-many pairs the bootstrap never relates, whose share of related pairs the calibration
-must place), or equally (--allocation equal, as the thesis's calibration sets; a short
-stratum gives all it has), at random within each. The file it writes records each
-pair's stratum, the stratum's size and how many were asked, so the draw's inclusion
-rates travel with it.
+to the strata's sizes (--allocation proportional, the default), or equally
+(--allocation equal), at random within each. Pairs your --known relations state and
+pairs the background knowledge decides are never asked. It writes ask.csv and its design
+record ask.csv.json (keep the two together): the rows say each pair's round, stratum,
+the stratum's size and how many were asked, so the draw's inclusion rates travel with it.
 
 example:
-  causalcal suggest data.csv --n 40 --out ask.csv --n-boot 200 --jobs 2
-  # fill in the relation column, then
+  causalcal suggest data.csv --n 20 --out ask.csv --n-boot 200 --jobs 2
+  # fill in the relation column of ask.csv, then
   causalcal discover data.csv --known ask.csv --out edges.csv --n-boot 200 --jobs 2
+  # 20 more in the same design (pairs not asked yet; the same data options), then both:
+  causalcal suggest data.csv --more ask.csv --n 20 --out ask2.csv --n-boot 200 --jobs 2
+  causalcal discover data.csv --known ask.csv ask2.csv --out edges.csv --n-boot 200
 
 Fill in `relation` with what you know of each pair (an experiment, the literature):
   edge types:  ->  <-  --  none   (a arc a -> b; b -> a; adjacent, direction unknown;
@@ -25,13 +27,16 @@ Fill in `relation` with what you know of each pair (an experiment, the literatur
                the other" as two rows, a,b,not-causes and b,a,not-causes
   unknown      when you cannot tell: such rows are left out, and the strata's rates
                count only the answered pairs (fine if you could not tell for reasons
-               that have nothing to do with the answer)
-Your own known relations may be added as more rows (no stratum columns); --known KNOWN
-leaves them out of the draw. Rows you add for a suggested pair (the second not-causes)
-may leave the stratum columns empty. With the answers, `discover` fits a map of
-P(related) on them weighted by their inclusion rates, judges every candidate map on them
-(the answered pairs stand for all pairs), and estimates the number of related pairs
-from them; the summary says how many answers it used and what more would buy.
+               that have nothing to do with the answer); a blank cell is a pair not
+               answered yet, counted the same way
+and, if you like, `confidence`: sure, likely or guess (or the chance that the answer is
+wrong, 0 to 0.5). Edit only these two columns: the design columns are checked against
+ask.csv.json, and an edit there is an error naming the row. Your own known relations may
+be added as more rows (the design columns left blank); rows you add for a suggested pair
+(the second not-causes) too. With the answers, `discover` fits a map of P(related) on
+them weighted by their inclusion rates, judges every candidate map on them, and
+estimates the number of related pairs from them; the summary says how many answers it
+used and what more would buy.
 
 The file is also a list of experiments worth doing: pairs from every stratum, where the
 bootstrap is least sure and where a mistake would cost most.
@@ -58,25 +63,34 @@ from causalcal.cli.bootstrap import bootstrap_settings
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("data", help="CSV file of discrete data with a header row")
-    parser.add_argument("--out", required=True,
-                        help="output CSV: a,b,relation (unknown: fill it in), p_related, "
-                             "stratum, stratum_pairs, stratum_drawn")
-    parser.add_argument("--n", type=int, default=40, help="pairs to suggest (40)")
-    parser.add_argument("--allocation", choices=("proportional", "equal"),
-                        default="proportional",
-                        help="share the pairs between the strata in proportion to their "
-                             "sizes, 2 at least (default), or equally")
-    parser.add_argument("--relations", choices=("edges", "causal", "pag"), default="edges",
-                        help="stratify by P(adjacent) (edges, default), by P(a causes b "
-                             "or b causes a) (causal: the bootstrap counts ancestors) or by "
-                             "P(arc) of a PAG (pag: --search gfci)")
-    parser.add_argument("--known", help="known relations a,b,relation already in hand: "
-                                        "left out of the draw")
-    parser.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
-    parser.add_argument("--quiet", action="store_true",
-                        help="no progress bar, no list of the bins (--discretize)")
-    add_search_arguments(parser)
-    add_data_arguments(parser)
+    ask = parser.add_argument_group("what to ask")
+    ask.add_argument("--out", required=True,
+                     help="output CSV: a,b,relation,confidence (blank: fill them in), round, "
+                          "stratum, stratum_pairs, stratum_drawn; and its design record "
+                          "OUT.json. Never replaces a file suggest did not write, or one "
+                          "with answers, without --force")
+    ask.add_argument("--n", type=int, default=40, help="pairs to suggest (40)")
+    ask.add_argument("--more", nargs="+", metavar="ASK.csv",
+                     help="the earlier rounds' files (answered or not): draw the next round "
+                          "of their design, from the pairs not asked yet, on the same "
+                          "probabilities (the same data options, --seed and bootstrap)")
+    ask.add_argument("--known", nargs="+", metavar="KNOWN.csv",
+                     help="known relations a,b,relation already in hand (unknown rows "
+                          "state nothing): left out of the draw")
+    ask.add_argument("--allocation", choices=("proportional", "equal"),
+                     default="proportional",
+                     help="share the pairs between the strata in proportion to their "
+                          "sizes, 2 at least (default), or equally")
+    ask.add_argument("--relations", choices=("edges", "causal", "pag"), default="edges",
+                     help="stratify by P(adjacent) (edges, default), by P(a causes b or b "
+                          "causes a) (causal: the bootstrap counts ancestors) or by P(arc) "
+                          "of a PAG (pag: --search gfci)")
+    ask.add_argument("--quiet", action="store_true",
+                     help="no progress bar, no list of the bins (--discretize)")
+    boot = parser.add_argument_group("the bootstrap (or --probabilities)")
+    boot.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
+    add_search_arguments(boot)
+    add_data_arguments(parser.add_argument_group("reading the data"))
     add_knowledge_arguments(parser)
     parser.set_defaults(graph=None)
 
@@ -85,14 +99,12 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from causalcal.cli import check_output_file
-    from causalcal.cli._paths import RELATIONS
+    from causalcal.cli._paths import SUGGESTED, SUGGESTED_RECORD
 
     check_output_file(args.out, "--out", (".csv",))
-    plan_search_files(args, {"--out": (args.out, RELATIONS)})
-    from causalcal._io import atomic_write
-    from causalcal.edgecal import relation_kind, suggest_pairs
-    from causalcal.edges import EdgeProbabilities, pair_index
-    from causalcal.errors import InputError
+    plan_search_files(args, {"--out": (args.out, SUGGESTED),
+                             "--out's design record": (args.out + ".json", SUGGESTED_RECORD)})
+    from causalcal.workflow.suggest import suggest
 
     search = args.search.lower()
     settings = bootstrap_settings(args, search, score_option(
@@ -100,25 +112,43 @@ def run(args: argparse.Namespace) -> int:
     parse_discretize(args)
     data = load_data(args)
     settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
-    kind = relation_kind(args.relations)
-    exclude = None
-    if args.known is not None:
-        known = kind.read_known(args.known, data.names)
-        exclude = pair_index(known["i"].to_numpy(), known["j"].to_numpy(), data.n_vars)
-    if args.probabilities:
-        probs = EdgeProbabilities.load(args.probabilities)
-        if probs.names != data.names:
-            raise InputError(f"{args.probabilities}: computed for other variables than the "
-                             "data's")
-    else:
-        probs = settings.run(data, ancestral=kind.ancestral)
-    table = suggest_pairs(kind.raw(probs), args.n, seed=args.seed, exclude=exclude,
-                          allocation=args.allocation)
-    with atomic_write(args.out, newline="") as handle:
-        table.to_csv(handle, index=False, float_format="%.6g")
-    counts = table.groupby("stratum").size()
-    print(f"wrote {len(table)} pairs to {args.out}, from the strata of P(related) "
-          + ", ".join(f"[{s * 0.2:.1f}, {s * 0.2 + 0.2:.1f}): {n}" for s, n in counts.items())
-          + "; fill in the relation column (unknown where you cannot tell), then "
-          f"causalcal discover {args.data} --known {args.out} …")
+    result = suggest(data, args.n, relations=args.relations, bootstrap=settings,
+                     probabilities=args.probabilities, known=args.known, more=args.more,
+                     allocation=args.allocation, seed=args.seed)
+    out, record = result.save(args.out)
+    rounds = [*(args.more or []), args.out]
+    print(f"wrote {out} and its design record {record.name}: {result.summary()}")
+    print("fill in the relation column (blank or unknown where you cannot tell; "
+          f"optionally confidence), then: causalcal discover {_quoted(args.data)} --known "
+          f"{' '.join(_quoted(r) for r in rounds)} --out OUT.csv{_repeated_options(args)}")
     return 0
+
+
+def _quoted(text: str) -> str:
+    import shlex
+
+    return shlex.quote(str(text))
+
+
+def _repeated_options(args: argparse.Namespace) -> str:
+    """The options the user gave that discover needs to read the same data the same way
+    (and bootstrap it the same way), as they were given: the next-step line works when
+    copied."""
+    flags = [("--relations", args.relations, "edges"), ("--na-values", args.na_values, None),
+             ("--discretize", args.discretize, None),
+             ("--drop-columns", args.drop_columns, ""), ("--missing", args.missing, "error"),
+             ("--max-arity", args.max_arity, 20), ("--knowledge", args.knowledge, None),
+             ("--tiers", args.tiers, None), ("--search", args.search, "fges"),
+             ("--alpha", args.alpha, None), ("--score", args.score, None),
+             ("--penalty-discount", args.penalty_discount, None),
+             ("--sample-prior", args.sample_prior, None), ("--n-boot", args.n_boot, 200),
+             ("--seed", args.seed, 0), ("--probabilities", args.probabilities, None),
+             ("--checkpoint", args.checkpoint, None)]
+    words = [f"{flag} {_quoted(value)}" for flag, value, default in flags if value != default]
+    if args.forbid_within_tiers:
+        words.append("--forbid-within-tiers")
+    if args.context:
+        words.append("--context " + " ".join(_quoted(c) for c in args.context))
+    words += [f"--context-targets {_quoted(t)}" for t in args.context_targets]
+    words += [f"--option {_quoted(o)}" for o in getattr(args, "option", None) or []]
+    return "".join(" " + w for w in words)

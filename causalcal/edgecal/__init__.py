@@ -25,15 +25,22 @@ selection); :func:`fit_edge_calibrator` is the one function that fits a calibrat
 * :mod:`.simulated` — the simulation-informed map of P(adjacent) or P(a causes b).
 * :mod:`.report` — what a known-relations fit reports (:class:`FitReport`).
 * :mod:`.respect` — calibrated output at 0 wherever the user's knowledge excludes a class.
-* :mod:`.designed` — pairs the tool asks the scientist to check: the draw
-  (:func:`suggest_pairs`), reading the answers with their design, the map fitted on them.
+* :mod:`.draws` — pairs the tool asks the scientist to check, drawn in rounds with known
+  inclusion rates (:func:`draw_round`, :func:`suggest_pairs`, :class:`Draw`).
+* :mod:`.answer_file` — the suggested file and its design record; :mod:`.answer_rows` —
+  an answer file read row by row, its design checked; :mod:`.answers` — the answers with
+  their design (:func:`read_answers`, :class:`Answers`, :class:`AnswerDesign`).
+* :mod:`.designed` — the map fitted on the answers and its calibration test.
 * :mod:`.noisy` — answers that may be wrong: the label-noise model of the answers' map.
 * :mod:`.recheck` — the answers likeliest wrong, and what each changes if it is.
 """
 
+from causalcal.edgecal.answer_file import describe_suggested, read_draw, write_suggested
+from causalcal.edgecal.answers import CONFIDENCE_ERRORS, AnswerDesign, Answers, read_answers
 from causalcal.edgecal.base_rate import estimate_adjacent_pairs
 from causalcal.edgecal.calset import (
     CalibrationSet,
+    check_known_counts,
     drawn_calibration_set,
     known_calibration_set,
     label_counts,
@@ -51,13 +58,15 @@ from causalcal.edgecal.crossval import (
     cross_validated_losses,
     known_pair_losses,
 )
-from causalcal.edgecal.designed import (
+from causalcal.edgecal.designed import DesignedAdjacency, DesignedCausal
+from causalcal.edgecal.draws import (
+    ALLOCATIONS,
+    ANSWER_COLUMNS,
     DESIGN_COLUMNS,
-    AnswerDesign,
-    Answers,
-    DesignedAdjacency,
-    DesignedCausal,
-    read_answers,
+    Draw,
+    Round,
+    draw_round,
+    round_draws,
     suggest_pairs,
 )
 from causalcal.edgecal.features import (
@@ -119,8 +128,11 @@ from causalcal.edgecal.simulated import (
 )
 
 __all__ = [
+    "ALLOCATIONS",
+    "ANSWER_COLUMNS",
     "CANDIDATES",
     "CANDIDATE_NAMES",
+    "CONFIDENCE_ERRORS",
     "CAUSAL_COLUMNS",
     "RECHECK_SHOWN",
     "DESIGN_COLUMNS",
@@ -141,6 +153,7 @@ __all__ = [
     "ClassTooSmallError",
     "DesignedAdjacency",
     "DesignedCausal",
+    "Draw",
     "EdgeCalibration",
     "EdgeTypes",
     "EvidenceBlend",
@@ -155,6 +168,7 @@ __all__ = [
     "Recheck",
     "RelatedPairsEstimate",
     "RelationKind",
+    "Round",
     "Score",
     "Sensitivity",
     "SimulatedAdjacency",
@@ -164,10 +178,13 @@ __all__ = [
     "SimulationsNote",
     "allocate_draws",
     "answers_to_recheck",
+    "check_known_counts",
     "choose_map",
     "count_causal_pairs",
     "count_pairs",
     "cross_validated_losses",
+    "describe_suggested",
+    "draw_round",
     "drawn_calibration_set",
     "edge_calibrator",
     "estimate_adjacent_pairs",
@@ -187,11 +204,14 @@ __all__ = [
     "map_lines",
     "map_sentence",
     "read_answers",
+    "read_draw",
     "relation_kind",
     "respect_knowledge",
+    "round_draws",
     "selected_posterior",
     "stated_relations",
     "stratified_calibration_set",
     "suggest_pairs",
     "transform_features",
+    "write_suggested",
 ]

@@ -18,8 +18,8 @@ from causalcal.calibration import SelectionDesign
 from causalcal.edgecal.inputs import PairInputs
 from causalcal.edgecal.sampling import stratified_calibration_set
 
-__all__ = ["CalibrationSet", "drawn_calibration_set", "enough_answers", "known_calibration_set",
-           "label_counts"]
+__all__ = ["CalibrationSet", "check_known_counts", "drawn_calibration_set", "enough_answers",
+           "known_calibration_set", "label_counts"]
 
 #: Where a calibration set's labels come from.
 SOURCES = ("drawn", "known")
@@ -43,7 +43,10 @@ class CalibrationSet:
         (relations from the literature; their inclusion rates are estimated by the fit)
     design : the draw's :class:`SelectionDesign` (``"drawn"``), else None
     rates : known relations: each pair's known inclusion rate when it answers a suggested
-        pair (:mod:`.designed`), NaN for a pair the scientist added; None without answers
+        pair (:mod:`.answers`), NaN for a pair the scientist added; None without answers
+    errors : known relations: each pair's stated error rate (the answer file's
+        ``confidence`` column, :data:`~.answers.CONFIDENCE_ERRORS`), NaN where none is
+        stated; None for a drawn set
     """
 
     inputs: PairInputs
@@ -54,6 +57,7 @@ class CalibrationSet:
     source: str
     design: SelectionDesign | None = None
     rates: np.ndarray | None = None
+    errors: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -68,7 +72,8 @@ class CalibrationSet:
         """The pairs at positions ``rows`` (same population and design)."""
         return CalibrationSet(self.inputs, self.keys[rows], self.X[rows], self.Y[rows],
                               self.labels[rows], self.source, self.design,
-                              None if self.rates is None else self.rates[rows])
+                              None if self.rates is None else self.rates[rows],
+                              None if self.errors is None else self.errors[rows])
 
 
 def drawn_calibration_set(inputs: PairInputs, truth: np.ndarray, n: int,
@@ -87,7 +92,8 @@ def drawn_calibration_set(inputs: PairInputs, truth: np.ndarray, n: int,
 
 
 def known_calibration_set(inputs: PairInputs, known: pd.DataFrame,
-                          rates: np.ndarray | None = None) -> CalibrationSet:
+                          rates: np.ndarray | None = None,
+                          errors: np.ndarray | None = None) -> CalibrationSet:
     """The calibration set of known relations: ``known`` as the inputs' relation kind
     reads them (:meth:`RelationKind.read_known
     <causalcal.edgecal.kinds.RelationKind.read_known>`: for edge types columns ``i, j,
@@ -97,14 +103,24 @@ def known_calibration_set(inputs: PairInputs, known: pd.DataFrame,
     At least 5 pairs of each kind are needed (``InputError``): known arcs and known
     non-adjacent pairs; for causal relations causally related pairs and pairs stated
     without an effect. ``rates``: each pair's known inclusion rate where it answers a
-    suggested pair (NaN elsewhere; :func:`~causalcal.edgecal.designed.read_answers`).
+    suggested pair (NaN elsewhere; :func:`~causalcal.edgecal.answers.read_answers`);
+    ``errors``: each pair's stated error rate (NaN: not stated; all NaN when None).
     """
     labels, Y = inputs.kind.label_sets(known)
-    if not enough_answers(Y, rates):  # answers to suggested pairs need only 2 and 2
-        inputs.kind.check_counts(Y)
+    check_known_counts(inputs.kind, Y, rates)
     keys = inputs.keys(known["i"].to_numpy(np.int64), known["j"].to_numpy(np.int64))
+    errors = np.full(len(keys), np.nan) if errors is None else np.asarray(errors, np.float64)
     return CalibrationSet(inputs, keys, inputs.rows(keys), Y, labels, "known",
-                          rates=rates if rates is not None and len(rates) else None)
+                          rates=rates if rates is not None and len(rates) else None,
+                          errors=errors)
+
+
+def check_known_counts(kind, Y: np.ndarray, rates: np.ndarray | None) -> None:
+    """``InputError`` unless the known pairs (label sets ``Y``) are enough to calibrate on:
+    2 related and 2 unrelated answers to suggested pairs (``rates`` not NaN), else the
+    kind's minimum of known pairs (docs/design.md §9.3, §9.12)."""
+    if not enough_answers(Y, rates):
+        kind.check_counts(Y)
 
 
 def enough_answers(Y: np.ndarray, rates: np.ndarray | None) -> bool:

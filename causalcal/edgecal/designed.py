@@ -1,210 +1,22 @@
-"""Pairs the tool asks the scientist to check: a draw whose inclusion rates are known, and
-the calibration its answers allow (docs/design.md §9.12; issue 39).
+"""The calibration the answers to suggested pairs allow (docs/design.md §9.12, §9.14;
+issues 39, 48): the map of P(related) fitted on them, weighted by their inclusion rates
+and allowing for their errors, and the test that decides whether the bootstrap needs it.
 
-A scientist's own known pairs sit at the ends of the probability range and their
-inclusion rates are unknown (§9.3). Here the tool picks the pairs: every pair not already
-known falls in a stratum of its bootstrap P(related) (the five bins of §9.1), and
-:func:`suggest_pairs` draws 2 from each stratum and the rest in proportion to the strata's
-sizes (``allocation="proportional"``: the answers go where the pairs are, most of them
-among the pairs the bootstrap never relates, whose rate a map must place), or equally
-(``"equal"``, water-filling as §9.1), uniformly within each. The scientist answers with
-the usual relations or ``unknown``. A stratum's answered pairs are then a simple random
-sample of it, if answers are missing at random within a stratum, so:
-
-* the selection depends on the pair's probabilities only, not on its truth: no offsets are
-  needed, a map of P(related) fitted with weights ``1 / rate`` (rate = answered / stratum
-  size) estimates the population's;
-* the number of related pairs has the Horvitz–Thompson estimate Σ_s N_s · r_s / a_s (N_s
-  pairs, a_s answered, r_s of them related) with its stratified standard error
-  (:meth:`AnswerDesign.related_pairs`).
-
-The design travels with the file: the columns :data:`DESIGN_COLUMNS` of each suggested row.
+The draw itself is :mod:`.draws`; the answer file, its design record and its integrity
+:mod:`.answer_file`, :mod:`.answer_rows` and :mod:`.answers`.
 """
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
-
 import numpy as np
-import pandas as pd
 from scipy.optimize import minimize
 from scipy.stats import chi2
 
-from causalcal._io import read_csv_file
-from causalcal.calibration import N_BINS, probability_bins
 from causalcal.edgecal.noisy import direction_rates, noisy_terms
-from causalcal.edgecal.sampling import allocate_draws, proportional_draws
 from causalcal.edgecal.simulated import SimulatedAdjacency, SimulatedCausal
-from causalcal.edges import pair_from_index, pair_index
-from causalcal.errors import InputError
 
-__all__ = ["ALLOCATIONS", "DESIGN_COLUMNS", "UNKNOWN", "AnswerDesign", "Answers",
-           "DesignedAdjacency", "DesignedCausal", "calibration_test", "identity_prior_mode",
-           "read_answers", "suggest_pairs"]
-
-#: The columns a suggested file carries beside ``a, b, relation``: the pair's bootstrap
-#: P(related), its stratum, the stratum's pairs and how many of them were asked.
-DESIGN_COLUMNS = ("p_related", "stratum", "stratum_pairs", "stratum_drawn")
-#: Answers that leave a suggested pair open (compared without case or blanks).
-UNKNOWN = ("unknown", "")
-
-
-@dataclass(frozen=True)
-class AnswerDesign:
-    """The strata of a suggested draw and its answers (arrays over the five strata).
-
-    Attributes
-    ----------
-    sizes : pairs in each stratum when the draw was made
-    drawn : pairs asked in each stratum
-    answered : pairs answered (not ``unknown``) in each stratum
-    related : answered pairs that are related (adjacent; one causes the other)
-    """
-
-    sizes: np.ndarray
-    drawn: np.ndarray
-    answered: np.ndarray
-    related: np.ndarray
-
-    @property
-    def rates(self) -> np.ndarray:
-        """Each stratum's inclusion rate of an answered pair (answered / size)."""
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(self.sizes > 0, self.answered / self.sizes, 0.0)
-
-    def related_pairs(self, share: np.ndarray | None = None, inflation: np.ndarray | float = 1.0
-                      ) -> tuple[float, float]:
-        """The Horvitz–Thompson estimate of the related pairs among the strata's pairs, and
-        its standard error (stratified, with the finite-population correction; a stratum's
-        variance uses its share with half a pair added to each kind, so a stratum whose
-        answers are all of one kind still counts its uncertainty; a stratum without
-        answers counts as unrelated). ``share``: each stratum's share of related pairs
-        when not the answers' own (answers that may be wrong, :func:`~.noisy.stratum_shares`),
-        whose variance is ``inflation`` times the answers'."""
-        a, n = self.answered.astype(float), self.sizes.astype(float)
-        if share is None:
-            share = np.divide(self.related, a, out=np.zeros_like(a), where=a > 0)
-        smooth = (self.related + 0.5) / (a + 1)
-        var = np.divide(smooth * (1 - smooth), a, out=np.zeros_like(a), where=a > 0) * inflation
-        fpc = np.divide(n - a, n, out=np.zeros_like(a), where=n > 0)
-        return float((n * share).sum()), float(np.sqrt((n ** 2 * fpc * var).sum()))
-
-    def as_dict(self) -> dict:
-        estimate, se = self.related_pairs()
-        return {"sizes": self.sizes.tolist(), "drawn": self.drawn.tolist(),
-                "answered": self.answered.tolist(), "related": self.related.tolist(),
-                "related_pairs": estimate, "related_pairs_se": se}
-
-
-#: how :func:`suggest_pairs` shares the draws between the strata
-ALLOCATIONS = ("proportional", "equal")
-
-
-def suggest_pairs(raw, n: int, seed: int = 0, exclude: np.ndarray | None = None,
-                  allocation: str = "proportional") -> pd.DataFrame:
-    """``n`` pairs to ask about, drawn from the five strata of their P(related) =
-    1 − (probability of class 0) in ``raw`` (:class:`EdgeProbabilities` or
-    :class:`~causalcal.causal.CausalProbabilities`) — 2 from each and the rest in
-    proportion to the strata's sizes (``allocation="proportional"``,
-    :func:`~causalcal.edgecal.sampling.proportional_draws`), or equally (``"equal"``,
-    :func:`~causalcal.edgecal.sampling.allocate_draws`) —, leaving out the pair keys
-    ``exclude`` (pairs already known). Returns ``a, b, relation`` (``unknown``) and
-    :data:`DESIGN_COLUMNS`, ordered by stratum from the most likely related down."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise InputError(f"the number of pairs to suggest must be a whole number >= 1, got {n!r}")
-    if allocation not in ALLOCATIONS:
-        raise InputError(f"allocation must be one of {', '.join(ALLOCATIONS)}, "
-                         f"got {allocation!r}")
-    p = 1.0 - raw.column(0).astype(np.float64)
-    keep = np.ones(len(p), dtype=bool)
-    if exclude is not None:
-        keep[np.asarray(exclude, dtype=np.int64)] = False
-    members = np.flatnonzero(keep)
-    if n > len(members):
-        raise InputError(f"asked for {n} pairs, but only {len(members)} are not known already")
-    strata = probability_bins(p[members])
-    sizes = np.bincount(strata, minlength=N_BINS)
-    rng = np.random.default_rng(seed)
-    take = (proportional_draws(sizes, int(n)) if allocation == "proportional"
-            else allocate_draws(sizes, int(n), rng))
-    chosen = [np.sort(rng.choice(members[strata == s], int(take[s]), replace=False))
-              for s in range(N_BINS)]
-    keys = np.concatenate(chosen[::-1])
-    i, j = pair_from_index(keys, raw.n_vars)
-    names = np.asarray(raw.names, dtype=object)
-    stratum = probability_bins(p[keys]).astype(np.int64)
-    return pd.DataFrame({"a": names[i], "b": names[j], "relation": "unknown",
-                         "p_related": p[keys], "stratum": stratum,
-                         "stratum_pairs": sizes[stratum], "stratum_drawn": take[stratum]})
-
-
-@dataclass(frozen=True)
-class Answers:
-    """A known-relations file read with its design: the answered pairs (one row per pair,
-    as the relation kind reads them), each pair's inclusion rate (NaN for a pair the
-    scientist added, whose rate is unknown) and the design (None without suggested rows)."""
-
-    pairs: pd.DataFrame
-    rates: np.ndarray
-    design: AnswerDesign | None = None
-    unknown: int = 0
-
-    def without(self, drop: np.ndarray) -> Answers:
-        """The answers less the pairs at the rows ``drop`` (bool) marks."""
-        pairs = self.pairs[~drop].reset_index(drop=True)
-        pairs.attrs = dict(self.pairs.attrs)
-        rates = self.rates[~drop] if len(self.rates) else self.rates
-        return Answers(pairs, rates, self.design, self.unknown)
-
-
-def _design_rows(frame: pd.DataFrame, source: str) -> np.ndarray:
-    """Which rows carry a suggested pair's design (checked to be whole numbers)."""
-    if not set(DESIGN_COLUMNS) <= set(frame.columns):
-        return np.zeros(len(frame), dtype=bool)
-    cells = frame[list(DESIGN_COLUMNS[1:])].map(
-        lambda v: "" if v is None or (isinstance(v, float) and np.isnan(v)) else str(v).strip())
-    designed = (cells != "").all(axis=1).to_numpy()
-    values = pd.to_numeric(cells[designed].stack(), errors="coerce")
-    if values.isna().any() or (values < 0).any() or (values % 1 != 0).any():
-        raise InputError(f"{source}: the columns {', '.join(DESIGN_COLUMNS[1:])} of suggested "
-                         "rows must hold the whole numbers `causalcal suggest` wrote")
-    return designed
-
-
-def read_answers(known: pd.DataFrame | str | os.PathLike, names: list[str], kind) -> Answers:
-    """The known relations of ``known`` (a file or frame, ``a, b, relation``), with the
-    design of its suggested rows (:data:`DESIGN_COLUMNS`) when it has some: suggested rows
-    answered ``unknown`` (or left empty) are dropped and counted per stratum; the others
-    are read by ``kind`` (:meth:`RelationKind.read_known`) like any known relation."""
-    source = "known relations" if isinstance(known, pd.DataFrame) else str(known)
-    frame = known if isinstance(known, pd.DataFrame) else read_csv_file(
-        known, comments=True, dtype=str, keep_default_na=False)[1]
-    frame = frame.rename(columns=lambda c: str(c).strip())
-    designed = _design_rows(frame, source)
-    if not designed.any():
-        return Answers(kind.read_known(known, names), np.full(0, np.nan))
-    relation = frame["relation"].fillna("").astype(str).str.strip().str.lower()
-    open_ = designed & relation.isin(UNKNOWN).to_numpy()
-    pairs = kind.read_known(frame[~open_].reset_index(drop=True), names)
-    index = {name: k for k, name in enumerate(names)}
-    a, b = frame["a"].map(index).to_numpy(), frame["b"].map(index).to_numpy()
-    keys = pair_index(np.minimum(a, b), np.maximum(a, b), len(names))
-    cols = frame[list(DESIGN_COLUMNS[1:])].to_numpy()[designed].astype(float).astype(np.int64)
-    stratum_of = dict(zip(keys[designed], cols[:, 0], strict=True))
-    sizes, drawn = np.zeros(N_BINS, np.int64), np.zeros(N_BINS, np.int64)
-    sizes[cols[:, 0]], drawn[cols[:, 0]] = cols[:, 1], cols[:, 2]
-    labels, Y = kind.label_sets(pairs)
-    related, unrelated = ~Y[:, 0], Y[:, 0] & ~Y[:, 1:].any(axis=1)
-    pair_keys = pair_index(pairs["i"].to_numpy(), pairs["j"].to_numpy(), len(names))
-    stratum = np.array([stratum_of.get(k, -1) for k in pair_keys], dtype=np.int64)
-    settled = (stratum >= 0) & (related | unrelated)  # an answer that settles relatedness
-    answered = np.bincount(stratum[settled], minlength=N_BINS)
-    design = AnswerDesign(sizes, drawn, answered,
-                          np.bincount(stratum[settled & related], minlength=N_BINS))
-    rates = np.full(len(pairs), np.nan)
-    rates[settled] = design.rates[stratum[settled]]
-    return Answers(pairs, rates, design, int(open_.sum()))
+__all__ = ["DesignedAdjacency", "DesignedCausal", "IdentityPriorFit", "calibration_test",
+           "identity_prior_mode"]
 
 
 def calibration_test(x: np.ndarray, y: np.ndarray, weights: np.ndarray, slope: float,

@@ -29,6 +29,7 @@ import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
 from causalcal.calibration import N_BINS, SelectionDesign, probability_bins
+from causalcal.edgecal.answers import AnswerDesign
 from causalcal.edgecal.calset import CalibrationSet, enough_answers
 from causalcal.edgecal.crossval import (
     CalibrationTest,
@@ -38,7 +39,6 @@ from causalcal.edgecal.crossval import (
     cross_validated_losses,
     known_pair_losses,
 )
-from causalcal.edgecal.designed import AnswerDesign
 from causalcal.edgecal.known import (
     MIN_KNOWN,
     EvidenceBlend,

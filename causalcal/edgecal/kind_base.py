@@ -68,9 +68,10 @@ class RelationKind:
                              f"relations={self.name!r})")
 
     # -- known relations ------------------------------------------------------------
-    def read_known(self, known: pd.DataFrame | str | os.PathLike,
-                   names: list[str]) -> pd.DataFrame:
-        """The known relations as one row per pair (``i, j`` and what the class needs)."""
+    def read_known(self, known: pd.DataFrame | str | os.PathLike, names: list[str],
+                   source: str | None = None) -> pd.DataFrame:
+        """The known relations as one row per pair (``i, j`` and what the class needs);
+        ``source`` names the table in messages (default: the file name)."""
         raise NotImplementedError
 
     def check_known(self, knowledge, pairs: pd.DataFrame, names: list[str],
@@ -212,8 +213,8 @@ class StatedEdges(RelationKind):
     P(adjacent) judged and kept monotone, the bootstrap's split kept, the arcs the
     background knowledge excludes."""
 
-    def read_known(self, known, names):
-        return read_known_pairs(known, names)
+    def read_known(self, known, names, source=None):
+        return read_known_pairs(known, names, source)
 
     def ignored_rows(self, pairs):
         return int(pairs.attrs.get("ignored_causal", 0))

@@ -46,7 +46,7 @@ from causalcal.edgecal.simulated import (
 )
 from causalcal.edges import PROBABILITY_COLUMNS, EdgeProbabilities
 from causalcal.errors import InputError
-from causalcal.knowledge import check_known_causal_relations
+from causalcal.known_causal_checks import check_known_causal_relations
 from causalcal.pag_edges import PAGEdgeProbabilities
 from causalcal.relations_io import read_known_causal_pairs
 
@@ -164,8 +164,8 @@ class CausalRelations(RelationKind):
     def ranked_by(self):
         return "the larger causal probability"
 
-    def read_known(self, known, names):
-        return read_known_causal_pairs(known, names)
+    def read_known(self, known, names, source=None):
+        return read_known_causal_pairs(known, names, source)
 
     def ignored_rows(self, pairs):
         return int(pairs.attrs.get("ignored_none", 0))
@@ -243,15 +243,12 @@ class CausalRelations(RelationKind):
         return np.maximum(table["p_a_causes_b"], table["p_b_causes_a"]).to_numpy()
 
     def excluded(self, bound, i, j):
-        # tiers decide only when every variable is tiered (an untiered one may mediate);
-        # required arcs forming a path and context columns (JCI) decide always
-        # (docs/design.md §9.3, §5.2)
-        tiers = bound.all_tiered
-        reach = bound.causes_required()
-        context = np.zeros(len(bound.tier), dtype=bool)  # nothing of the system causes one
-        context[list(bound.context)] = True
-        forward = (tiers & bound.tiers_forbid(i, j)) | reach[j, i] | (context[j] & ~context[i])
-        backward = (tiers & bound.tiers_forbid(j, i)) | reach[i, j] | (context[i] & ~context[j])
+        # "a causes b" needs a chain of arcs the knowledge allows from a to b (tiers,
+        # forbidden arcs, context columns: JCI) and no chain of required arcs from b to
+        # a; "neither" is excluded by a chain of required arcs (docs/design.md §9.3, §5.2)
+        may, reach = bound.may_cause(), bound.causes_required()
+        forward = ~may[i, j] | reach[j, i]
+        backward = ~may[j, i] | reach[i, j]
         return np.column_stack([reach[i, j] | reach[j, i], forward, backward])
 
     def report(self, fit):

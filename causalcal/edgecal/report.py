@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from causalcal.edgecal.answers import AnswerDesign
 from causalcal.edgecal.crossval import MapChoice
-from causalcal.edgecal.designed import AnswerDesign
 from causalcal.edgecal.simulated import SimulatedPairs
 
 __all__ = ["FitReport", "RelatedPairsEstimate", "Sensitivity", "SimulationsNote", "Words"]
@@ -106,8 +106,10 @@ class FitReport:
     knowledge_bounds : whether background knowledge made the raw frequencies bounds
     pag_bounds : whether the replicates were PAGs, whose causal relations are counted as
         bounds (docs/design.md §6.2)
-    answers : the :class:`~causalcal.edgecal.designed.AnswerDesign` of the answered
-        suggested pairs, or None; ``unknown_answers`` how many were left ``unknown``;
+    answers : the :class:`~causalcal.edgecal.answers.AnswerDesign` of the answered
+        suggested pairs, or None; ``unknown_answers`` how many were left ``unknown``,
+        ``blank_answers`` how many blank (not answered yet), ``removed_answers`` how many
+        have no row left in the files; ``answer_files`` the files of the answers;
         ``answers_estimate`` the related pairs estimated from them, allowing for their
         errors, and its standard error; ``answer_error`` the share of wrong answers
         assumed (docs/design.md §9.14)
@@ -135,6 +137,9 @@ class FitReport:
     answers_estimate: tuple[float, float] | None = None
     answer_error: float = 0.0
     known_forced: tuple[str, ...] = ()
+    blank_answers: int = 0
+    removed_answers: int = 0
+    answer_files: tuple[str, ...] = ()
 
     def shared_entries(self) -> dict:
         """The report file's entries every kind shares: the known pairs the knowledge
@@ -143,7 +148,11 @@ class FitReport:
                    {"answers": {**self.answers.as_dict(), "unknown": self.unknown_answers,
                                 "related_pairs": self.answers_estimate[0],
                                 "related_pairs_se": self.answers_estimate[1],
-                                "answer_error": self.answer_error}})
+                                "answer_error": self.answer_error,
+                                **({"blank": self.blank_answers} if self.blank_answers
+                                   else {}),
+                                **({"removed": self.removed_answers} if self.removed_answers
+                                   else {})}})
         forced = {"known_forced": list(self.known_forced)} if self.known_forced else {}
         return {**forced, "em_iterations": self.em_iterations,
                 "em_converged": self.em_converged, "design": self.design, **answers,

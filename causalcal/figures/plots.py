@@ -171,7 +171,8 @@ def plot_network(probabilities, threshold: float | str = 0.5, *,
             ax.text(*_halfway(routes[(a, b)]), f"{data['weight']:.2f}", fontsize=6.5,
                     ha="center", va="center", zorder=2.5, color="#35608f",
                     bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none"})
-    _network_legend(fig, threshold, graph, probabilities, bool(known), title)
+    mine = int(sum(d.get("known", 0) for d in strength.values())) if known else None
+    _network_legend(fig, threshold, graph, probabilities, mine, title)
     return fig
 
 
@@ -241,19 +242,25 @@ def _halfway(points: np.ndarray) -> np.ndarray:
     return points[k - 1] + t * (points[k] - points[k - 1])
 
 
-def _network_legend(fig, threshold, graph, probabilities, known: bool, title: str) -> None:
-    """Title and legend: what width and colour mean."""
+def _network_legend(fig, threshold, graph, probabilities, known: int | None,
+                    title: str) -> None:
+    """Title and legend: what width and colour mean; with ``known`` (how many edges are
+    known relations, None without any) the title says how many were discovered."""
     from matplotlib.lines import Line2D
 
     from causalcal.graph_io import KNOWN_COLOUR
 
     rule = (f"> {probabilities.estimated_threshold():.3g} (estimated)"
             if threshold == "estimated" else f">= {threshold:g}")
+    edges = graph.n_directed + graph.n_undirected
+    mine = "" if known is None else (f"; {known} your known relations, {edges - known} "
+                                     "discovered" + ("" if edges > known else
+                                                     " — none discovered above the threshold"))
     fig.suptitle(title or f"averaged network: P(adjacent) {rule} ({graph.n_directed} "
-                          f"directed, {graph.n_undirected} undirected)", fontsize=10)
+                          f"directed, {graph.n_undirected} undirected{mine})", fontsize=10)
     handles = [Line2D([], [], color="#35608f", lw=0.6 + 3.4 * p, label=f"P(adjacent) {p:g}")
                for p in (0.5, 0.75, 1.0)]
-    if known:
+    if known is not None:
         handles.append(Line2D([], [], color=KNOWN_COLOUR, lw=4.0, label="known (given)"))
     fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=8,
                frameon=False)

@@ -1,8 +1,9 @@
-"""Workflows above the stages: :func:`discover`, the real-data path (docs/design.md §9.3,
-§9.9, §9.10)."""
+"""Workflows above the stages: :func:`discover`, the real-data path, and :func:`suggest`,
+the pairs to ask the scientist about (docs/design.md §9.3, §9.9, §9.10, §9.12)."""
 
 from causalcal.workflow.discover import discover
 from causalcal.workflow.result import DiscoveryResult
 from causalcal.workflow.simulations import simulated_pairs
+from causalcal.workflow.suggest import Suggestion, suggest
 
-__all__ = ["DiscoveryResult", "discover", "simulated_pairs"]
+__all__ = ["DiscoveryResult", "Suggestion", "discover", "simulated_pairs", "suggest"]

@@ -32,6 +32,7 @@ from causalcal.edgecal import (
     RelationKind,
     SimulationsNote,
     answers_to_recheck,
+    check_known_counts,
     estimate_adjacent_pairs,
     fit_edge_calibrator,
     forced_by_knowledge,
@@ -45,6 +46,8 @@ from causalcal.edges import EdgeProbabilities
 from causalcal.errors import InputError
 from causalcal.knowledge import Knowledge
 from causalcal.pag_edges import PAGEdgeProbabilities
+from causalcal.pairs import pair_from_index
+from causalcal.workflow.inputs import as_data, check_search, decided_pairs, given_probabilities
 from causalcal.workflow.result import DiscoveryResult
 from causalcal.workflow.simulations import given_or_simulated
 
@@ -55,7 +58,7 @@ log = logging.getLogger(__name__)
 
 def discover(
     data: DiscreteData | pd.DataFrame | str | os.PathLike,
-    known: pd.DataFrame | str | os.PathLike,
+    known: pd.DataFrame | str | os.PathLike | list,
     *,
     relations: str | RelationKind = "edges",
     bootstrap: BootstrapSettings | None = None,
@@ -79,7 +82,10 @@ def discover(
         are not taken for a random sample: their inclusion rates are estimated
         (:mod:`causalcal.edgecal.known`). A known relation that the bootstrap's
         ``knowledge`` contradicts is an ``InputError`` naming the pair and the rule,
-        before any work.
+        before any work. Or the answered files of :func:`causalcal.suggest` — a list of
+        them for its rounds, which form one design (docs/design.md §9.12) —, with rows
+        of the scientist's own added; an optional ``confidence`` column states how sure
+        each answer is (``sure``, ``likely``, ``guess`` or an error rate).
     relations : what is calibrated: ``"edges"`` (default) or an
         :class:`~causalcal.edgecal.EdgeTypes` (``rank_by``: ``"p_adjacent"`` or
         ``"p_directed"``; ``features``: pair features for the calibrator, computed with
@@ -111,16 +117,19 @@ def discover(
     bootstrap = BootstrapSettings() if bootstrap is None else bootstrap
     calibration = CalibrationSettings() if calibration is None else calibration
     kind.check_simulations(calibration.simulations)
-    data = _as_data(data)
-    given = _given_probabilities(probabilities, data)
+    data = as_data(data)
+    given = given_probabilities(probabilities, data)
+    check_search(kind, given, bootstrap)
     answers = read_answers(known, data.names, kind)
-    source = "known relations" if isinstance(known, pd.DataFrame) else str(known)
+    source = ", ".join(answers.sources)
+    _refuse_decided(answers, kind, bootstrap.knowledge, data.names)
     kind.check_known(bootstrap.knowledge, answers.pairs, data.names, source)
     answers, forced = _without_forced(answers, kind, bootstrap.knowledge, data.names)
+    _check_counts(kind, answers, forced)  # all before the first replicate
     pairs = answers.pairs
     boot = _bootstrap(data, given, kind, bootstrap)
     inputs = PairInputs(kind.raw(boot, bootstrap.knowledge), kind.features, kind)
-    calset = _calibration_set(inputs, answers, forced)
+    calset = known_calibration_set(inputs, pairs, answers.rates, answers.errors)
     simulated = given_or_simulated(calibration.simulations, data, boot, bootstrap, kind)
     if bootstrap.progress:  # the steps below take seconds to minutes and show no bar
         log.info("calibrating on %d %s: inclusion rates by EM, the map cross-validated "
@@ -138,44 +147,56 @@ def discover(
                            simulated)
 
 
-def _calibration_set(inputs: PairInputs, answers: Answers, forced: tuple[str, ...]):
-    """The known pairs' calibration set; too few pairs left once the forced ones are out
-    is an ``InputError`` that says so."""
+def _check_counts(kind: RelationKind, answers: Answers, forced: tuple[str, ...]) -> None:
+    """Enough known pairs to calibrate on, before any work: an ``InputError`` that names
+    the pairs the knowledge forces out and the rows the kind ignores, and the way out."""
     try:
-        return known_calibration_set(inputs, answers.pairs, answers.rates)
+        check_known_counts(kind, kind.label_sets(answers.pairs)[1],
+                           answers.rates if len(answers.rates) else None)
     except InputError as error:
-        if not forced:
-            raise
-        raise InputError(f"{error} ({len(forced)} more left out: the background knowledge "
-                         "already forces them)") from None
+        notes = []
+        if forced:
+            shown = "; ".join(forced[:5]) + (" …" if len(forced) > 5 else "")
+            notes.append(f"{len(forced)} more left out: the background knowledge already "
+                         f"forces them ({shown})")
+        ignored = kind.ignored_note(kind.ignored_rows(answers.pairs))
+        if ignored:
+            notes.append(ignored)
+        extra = f" ({'; '.join(notes)})" if notes else ""
+        raise InputError(f"{error}{extra}; or let the tool pick pairs for you to answer: "
+                         "causalcal suggest DATA --n 40 --out ask.csv (their answers need "
+                         "only 2 of each kind)") from None
+
+
+def _refuse_decided(answers: Answers, kind: RelationKind, knowledge,
+                    names: list[str]) -> None:
+    """A suggested pair the background knowledge decides: the draw was made without that
+    knowledge, and the design counts such a pair as evidence it is not — refused, before
+    any work (docs/design.md §9.12)."""
+    if answers.draw is None:
+        return
+    decided = np.intersect1d(answers.draw.keys, decided_pairs(kind, knowledge, names))
+    if len(decided):
+        i, j = pair_from_index(decided[:5], len(names))
+        shown = ", ".join(f"{names[a]},{names[b]}" for a, b in zip(i, j, strict=True))
+        raise InputError(f"{', '.join(answers.sources)}: {len(decided)} suggested pairs are "
+                         f"decided by the background knowledge ({shown}"
+                         f"{' …' if len(decided) > 5 else ''}), so the draw was made without "
+                         "it: its answer is known and its bootstrap frequency forced, no "
+                         "evidence; suggest again with the same knowledge (--knowledge, "
+                         "--tiers, --context), which leaves such pairs out")
 
 
 def _without_forced(answers: Answers, kind: RelationKind, knowledge, names: list[str]
                     ) -> tuple[Answers, tuple[str, ...]]:
-    """The answers less the scientist's own known pairs that the background knowledge
-    already forces (no evidence, docs/design.md §9.3), and those pairs as stated; answers
-    to suggested pairs keep their place in the design."""
+    """The answers less the known pairs whose statement the background knowledge already
+    forces (no evidence, docs/design.md §9.3), and those pairs as stated. (An answer to a
+    suggested pair that settles relatedness is forced only where the knowledge decides the
+    pair, refused before: :func:`_refuse_decided`.)"""
     drop = forced_by_knowledge(kind, answers.pairs, knowledge, names)
-    if len(answers.rates):
-        drop &= np.isnan(answers.rates)
     rows = answers.pairs[drop]
     stated = tuple(f"{r.a} {r.relation} {r.b}" for r in rows.itertuples(index=False))
     return (answers.without(drop), stated) if drop.any() else (answers, ())
-
-
-def _as_data(data) -> DiscreteData:
-    if isinstance(data, DiscreteData):
-        return data
-    return (DiscreteData.from_frame(data) if isinstance(data, pd.DataFrame)
-            else DiscreteData.from_csv(data))
-
-
-def _given_probabilities(probabilities, data: DiscreteData) -> EdgeProbabilities | None:
-    if probabilities is not None and not isinstance(probabilities, EdgeProbabilities):
-        probabilities = EdgeProbabilities.load(probabilities)
-    if probabilities is not None and probabilities.names != data.names:
-        raise InputError("the probabilities were computed for other variables than the data's")
-    return probabilities
 
 
 def _bootstrap(data: DiscreteData, given: EdgeProbabilities | None, kind: RelationKind,
@@ -233,6 +254,8 @@ def _report(fit: EdgeCalibration, kind: RelationKind, data: DiscreteData, knowle
         design=em.design.describe() if em else None, map=fit.choice,
         answers=answers.design, unknown_answers=answers.unknown,
         answers_estimate=fit.answers_estimate, answer_error=fit.settings.answer_error,
+        blank_answers=answers.blank, removed_answers=answers.removed,
+        answer_files=answers.files if answers.design is not None else (),
         estimate=estimate_adjacent_pairs(calset, seed=fit.seed),
         simulations=SimulationsNote.of(simulated),
         input_notes=_input_notes(data, knowledge, kind.ignored_note(ignored), forced),

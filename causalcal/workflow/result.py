@@ -185,12 +185,13 @@ class DiscoveryResult:
                                  "sum_y": np.bincount(b, y, minlength=n_bins)}})
         return out[0], out[1]
 
-    def network_probabilities(self, threshold: float | str = 0.0) -> EdgeProbabilities:
+    def network_probabilities(self, threshold: float | str = 0.0,
+                              known: bool = True) -> EdgeProbabilities:
         """The calibrated probabilities of the candidate pairs with P(adjacent) ≥
-        ``threshold`` (``"estimated"``: all, which the estimate needs), and the known
-        pairs as certain (``->`` is the arc, ``--`` an undirected edge, ``none`` no edge):
-        what :meth:`averaged_network` and :func:`causalcal.figures.plots.plot_network`
-        draw."""
+        ``threshold`` (``"estimated"``: all, which the estimate needs), and, with
+        ``known``, the known pairs as certain (``->`` is the arc, ``--`` an undirected
+        edge, ``none`` no edge; without, they are left out): what :meth:`averaged_network`
+        and :func:`causalcal.figures.plots.plot_network` draw."""
         self._edge_types("the averaged network")
         names = self.probabilities.names
         index = {n: k for k, n in enumerate(names)}
@@ -198,16 +199,17 @@ class DiscoveryResult:
         top = self.table[self.table["p_adjacent"] >= low]
         pairs = np.column_stack([top["a"].map(index), top["b"].map(index)]).astype(np.int64)
         probs = top[list(PROBABILITY_COLUMNS)].to_numpy(np.float64)
-        known = self.known[self.known["label"] != EdgeType.NONE]
+        known = self.known[(self.known["label"] != EdgeType.NONE) & known]
         one_hot = np.eye(4)[known["label"].to_numpy(np.int64)]
         return EdgeProbabilities(
             names, np.concatenate([pairs, known[["i", "j"]].to_numpy(np.int64)]),
             np.concatenate([probs, one_hot]), self.probabilities.n_boot)
 
-    def averaged_network(self, threshold: float | str = 0.5):
-        """The averaged network of the calibrated probabilities (known pairs as given):
-        :meth:`EdgeProbabilities.averaged_network` of :meth:`network_probabilities`."""
-        return self.network_probabilities(threshold).averaged_network(threshold)
+    def averaged_network(self, threshold: float | str = 0.5, known: bool = True):
+        """The averaged network of the calibrated probabilities (known pairs as given, or
+        left out without ``known``): :meth:`EdgeProbabilities.averaged_network` of
+        :meth:`network_probabilities`."""
+        return self.network_probabilities(threshold, known).averaged_network(threshold)
 
     def known_edges(self) -> list[tuple[str, str]]:
         """The known relations that are edges (``->``, ``<-``, ``--``), as name pairs."""
@@ -244,7 +246,7 @@ class DiscoveryResult:
         ]
         sens = r.sensitivity
         lines.append(f"top {min(top, len(t))} candidates by {self.kind.ranked_by}"
-                     + (f" (P(adjacent) if half / double the assumed {w.population})"
+                     + (f" ({w.counted} if half / double the assumed {w.population})"
                         if sens else "") + ":")
         for k, row in enumerate(t.head(top).itertuples(index=False)):
             moved = (f"  [{sens.half[k]:.3f} / {sens.double[k]:.3f}]"
@@ -264,11 +266,29 @@ def _assumed_lines(report: FitReport, population: str) -> list[str]:
     answers = report.answers
     if answers is not None:
         estimate, se = report.answers_estimate
+        rounds = f" in {answers.rounds} rounds" if answers.rounds > 1 else ""
+        open_ = [f"{report.unknown_answers} unknown",
+                 *([f"{report.blank_answers} not answered yet (blank)"]
+                   if report.blank_answers else []),
+                 *([f"{report.removed_answers} without a row in the files"]
+                   if report.removed_answers else [])]
+        files = " ".join(report.answer_files) or "ASK.csv"
         lines.append(
-            f"answers: {int(answers.drawn.sum())} pairs suggested, "
-            f"{int(answers.answered.sum())} answered ({report.unknown_answers} unknown); "
+            f"answers: {int(answers.drawn.sum())} pairs suggested{rounds}, "
+            f"{int(answers.answered.sum())} answered ({', '.join(open_)}); "
             f"{population} estimated from them: {estimate:.1f} ± {se:.1f} (standard error; "
-            f"four times the answers would halve it)")
+            f"four times the answers would halve it: causalcal suggest DATA --more {files} "
+            f"--n {max(int(answers.drawn.sum()), 10)} --out ASK{answers.rounds + 1}.csv asks "
+            "more of the same design)")
+        gap = np.flatnonzero(answers.unanswered)
+        if len(gap):
+            shares = answers.stand_in_shares()
+            lines.append(
+                "answers: no answer in the strata of P(related) "
+                + ", ".join(f"[{s * 0.2:.1f}, {s * 0.2 + 0.2:.1f}) ({int(answers.sizes[s])} "
+                            f"pairs, taken as {shares[s]:.2f} related: the bootstrap's mean)"
+                            for s in gap)
+                + "; not counted as unrelated, their uncertainty is in the ±")
     return lines
 
 

@@ -9,6 +9,10 @@ types or 3 causal classes; reported, no line), and the lines:
   calibrated ECE ≤ (raw ECE + oracle ECE) / 2 (half the gap to the best monotone map
   closed);
 * everywhere: Brier ≤ raw + 0.002, ECE ≤ raw + 0.005, AUROC ≥ raw − 0.005.
+
+:func:`rounds_text` sets the pairs asked in rounds beside those asked in one (issue 48:
+20 + 20 no worse than 40, mean held-out Brier within 0.002, on the same cases and draws)
+and gives the curve of the held-out Brier and ECE over the number of answers.
 """
 
 from __future__ import annotations
@@ -31,10 +35,11 @@ def setting(record: dict) -> tuple[str, str, str, str]:
     40 pairs were suggested, and ``/eRATE`` when the calibration assumed the answers wrong
     at a rate other than 0)."""
     family, n, _ = parse_name(record["case"])
-    asked, error = record.get("asked", 40), record.get("answer_error", 0.0)
-    guard = record.get("answer_guard", 0)
+    asked, rounds = record.get("asked", 40), record.get("rounds", 1)
+    error, guard = record.get("answer_error", 0.0), record.get("answer_guard", 0)
     return (family, "" if n is None else str(n), record["kind"],
             record["variant"] + ("" if asked == 40 else f"/{asked}")
+            + ("" if rounds == 1 else f"/r{rounds}")
             + ("" if not error else f"/e{error:g}") + ("" if not guard else f"/g{guard}"))
 
 
@@ -89,4 +94,50 @@ def summary_text(path: Path) -> str:
     out.append(f"\n{refused} draws refused (answers that cannot be calibrated on). "
                f"{len(failing)} of {total} lines fail" + (":" if failing else "."))
     out += [f"- {line}" for line in failing]
+    return "\n".join(out)
+
+
+#: how much worse (mean held-out Brier) pairs asked in rounds may be than in one round
+ROUNDS_TOLERANCE = 0.002
+
+
+def rounds_text(path: Path) -> str:
+    """Per relation kind and answer variant with more than one number of answers or of
+    rounds: for each number of answers and of rounds, the means over cases and draws of
+    the held-out Brier, ECE and AUROC (raw → calibrated), and for rounds the difference
+    of the mean calibrated Brier from one round's on the same cases and draws, with the
+    line: at most :data:`ROUNDS_TOLERANCE` worse. Empty without such records."""
+    by: dict[tuple, dict] = defaultdict(dict)
+    for r in read_records(path):
+        if "error" not in r:
+            key = (r["kind"], r["variant"], r.get("asked", 40), r.get("rounds", 1))
+            by[key][(r["case"], r["draw"])] = r
+    out = []
+    for kind, variant in sorted({k[:2] for k in by}):
+        keys = sorted(k for k in by if k[:2] == (kind, variant))
+        if len({k[2] for k in keys}) < 2 and all(k[3] == 1 for k in keys):
+            continue
+        out += [f"\n### {kind}, answers {variant}: rounds and the number of answers\n",
+                "| answers | rounds | draws | Brier raw → cal | ECE raw → cal | AUROC raw → "
+                "cal | cal Brier − one round's | its gain − one round's | line |",
+                "|---|---|---|---|---|---|---|---|---|"]
+        for key in keys:
+            one = by.get((*key[:3], 1), {})
+            shared = sorted(set(by[key]) & set(one)) if key[3] > 1 else sorted(by[key])
+            rows = [by[key][d] for d in shared]
+            if not rows:
+                continue
+            m = {c: float(np.nanmean([r[c] for r in rows])) for c in
+                 ("raw_brier", "cal_brier", "raw_ece", "cal_ece", "raw_auroc", "cal_auroc")}
+            diff, gain, line = "", "", ""
+            if key[3] > 1:  # the gain, raw − calibrated, on each draw's own held-out pairs
+                d = m["cal_brier"] - float(np.mean([one[c]["cal_brier"] for c in shared]))
+                g = (m["raw_brier"] - m["cal_brier"]) - float(np.mean(
+                    [one[c]["raw_brier"] - one[c]["cal_brier"] for c in shared]))
+                diff, gain = f"{d:+.4f}", f"{g:+.4f}"
+                line = "ok" if d <= ROUNDS_TOLERANCE else "worse"
+            out.append(f"| {key[2]} | {key[3]} | {len(rows)} | {m['raw_brier']:.4f} → "
+                       f"{m['cal_brier']:.4f} | {m['raw_ece']:.4f} → {m['cal_ece']:.4f} | "
+                       f"{m['raw_auroc']:.3f} → {m['cal_auroc']:.3f} | {diff} | {gain} | "
+                       f"{line} |")
     return "\n".join(out)

@@ -14,8 +14,15 @@ not asked (held out): the Brier score, ECE (10 equal-count bins) and AUROC of P(
 the isotonic map of the raw probability fitted on the held-out truth itself. One JSON line
 per draw in ``results/misspec/calibrated.jsonl`` (resumable by key).
 
+With ``--rounds R`` the pairs are asked in R rounds of one design (``causalcal.suggest``
+with ``more=`` the earlier rounds; e.g. ``--asked 40 --rounds 2``: 20 + 20), each round
+answered alike, and ``discover`` takes the rounds' answers together; ``--asked`` and
+``--rounds`` take several values, so that "20 + 20 in two rounds against 40 in one" and
+the curve over 10, 20, 40, 80 answers are one run (:func:`.acceptance.rounds_text`).
+
     python -m studies.misspec.calibrated --draws 10            # run (resumes)
     python -m studies.misspec.calibrated --summary             # the tables and lines
+    python -m studies.misspec.calibrated --variants clean --asked 10 20 40 80 --rounds 1 2
 """
 
 from __future__ import annotations
@@ -29,12 +36,7 @@ import pandas as pd
 
 import causalcal
 from causalcal.bootstrap import BootstrapSettings
-from causalcal.edgecal import (
-    CalibrationSettings,
-    floored_probabilities,
-    relation_kind,
-    suggest_pairs,
-)
+from causalcal.edgecal import CalibrationSettings, floored_probabilities, relation_kind
 from causalcal.errors import InputError
 from causalcal.metrics import cross_entropy, ece_micro
 from causalcal.pairs import pair_from_index, pair_index
@@ -170,32 +172,38 @@ def class_measures(kind: str, probs, Q: np.ndarray, raw, eps: float, edge_truth,
 
 
 def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED,
-             allocation: str = "proportional", calibration: dict | None = None) -> dict:
+             allocation: str = "proportional", rounds: int = 1,
+             calibration: dict | None = None) -> dict:
     """One draw's record (see the module); ``asked``: pairs suggested, shared between the
-    strata by ``allocation`` (:func:`causalcal.edgecal.suggest_pairs`); ``calibration``:
+    strata by ``allocation`` (:func:`causalcal.suggest`), in ``rounds`` rounds of one
+    design (their sizes as equal as may be, the first the largest); ``calibration``:
     :class:`CalibrationSettings` other than the library's defaults (e.g. the share of
-    wrong answers assumed, ``answer_error``)."""
+    wrong answers assumed, ``answer_error``). A fallible variant (:data:`.fallible.
+    FALLIBLE`) makes its share of each round's answers wrong (:func:`.fallible.corrupt`)."""
     pag = kind == "pag"
     data, probs, edge_truth, causal_truth = load_case(
         case, n_boot=PAG_N_BOOT if pag else N_BOOT, search="gfci" if pag else "fges")
     relations = relation_kind(kind)
     raw = relations.raw(probs)
     seed = stable_seed(case, kind, draw)
-    ask = suggest_pairs(raw, asked, seed=seed, allocation=allocation)
     unknown, wrong, added = VARIANTS.get(variant, (0.0, 0.0, 0))
-    answered = answer(ask, data.names, kind, edge_truth, causal_truth,
-                      np.random.default_rng(seed), unknown, wrong)
-    wrong_pairs: list = []
-    if variant in FALLIBLE:
-        answered, wrong_pairs = corrupt(answered, FALLIBLE[variant],
-                                        np.random.default_rng([seed, 48]))
-    a, b = _keys(ask, data.names)
-    asked_keys = pair_index(np.minimum(a, b), np.maximum(a, b), data.n_vars)
+    rng, errs = np.random.default_rng(seed), np.random.default_rng([seed, 48])
+    suggestion, answered, wrong_pairs = None, [], []
+    for size in _round_sizes(asked, rounds):
+        suggestion = causalcal.suggest(data, size, relations=kind, probabilities=probs,
+                                       seed=seed, more=suggestion, allocation=allocation)
+        answered.append(answer(suggestion.table, data.names, kind, edge_truth, causal_truth,
+                               rng, unknown, wrong))
+        if variant in FALLIBLE:
+            answered[-1], made = corrupt(answered[-1], FALLIBLE[variant], errs)
+            wrong_pairs += made
+    asked_keys = suggestion.draw.keys
     if added:
         own, own_keys = literature(raw, asked_keys, data.names, kind, edge_truth,
                                    causal_truth, added)
-        answered = pd.concat([answered, own], ignore_index=True)
+        answered.append(own)
         asked_keys = np.concatenate([asked_keys, own_keys])
+    answered = answered[0] if len(answered) == 1 else answered
     start = time.perf_counter()
     result = causalcal.discover(data, answered, relations=kind, probabilities=probs,
                                 bootstrap=BootstrapSettings(seed=seed, progress=False),
@@ -209,7 +217,8 @@ def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED
         asked_keys)
     report = result.report
     return {"case": case, "kind": kind, "variant": variant, "draw": draw, "seed": seed,
-            "asked": asked, "allocation": allocation,
+            "asked": asked, "allocation": allocation, **({"rounds": rounds} if rounds > 1
+                                                         else {}),
             "answer_error": result.fit.settings.answer_error,
             "answer_guard": result.fit.settings.answer_guard,
             "held_back": len(report.map.held_back),
@@ -222,6 +231,13 @@ def run_draw(case: str, kind: str, variant: str, draw: int, asked: int = N_ASKED
             **(_cpdag_beside(case, asked_keys, y) if pag else {})}
 
 
+def _round_sizes(asked: int, rounds: int) -> list[int]:
+    """``asked`` pairs in ``rounds`` rounds, as equal as may be (the first the largest)."""
+    if rounds < 1 or asked < rounds:
+        raise ValueError(f"cannot ask {asked} pairs in {rounds} rounds")
+    return [asked // rounds + (k < asked % rounds) for k in range(rounds)]
+
+
 def _wrong_ranks(result, wrong_pairs: list) -> dict:
     """The wrong answers and where the recheck list names them (0: first; -1: not among
     the answers ranked, e.g. a scientist's own pair)."""
@@ -230,6 +246,19 @@ def _wrong_ranks(result, wrong_pairs: list) -> dict:
              for r in result.recheck]
     ranks = [order.index(frozenset(p)) if frozenset(p) in order else -1 for p in wrong_pairs]
     return {"wrong_pairs": [list(p) for p in wrong_pairs], "wrong_ranks": ranks}
+
+
+def scheme_of(kind: str, variant: str, asked: int, rounds: int,
+              calibration: dict | None = None) -> str:
+    """The records' key of a setting (as before rounds for one round of 40), with
+    ``/eRATE`` and ``/gN`` for the answers' error share and guard when given."""
+    calibration = calibration or {}
+    return (f"{kind}/{variant}" + ("" if asked == N_ASKED else f"/{asked}")
+            + ("" if rounds == 1 else f"/r{rounds}")
+            + ("" if "answer_error" not in calibration else
+               f"/e{calibration['answer_error']:g}")
+            + ("" if "answer_guard" not in calibration else
+               f"/g{calibration['answer_guard']}"))
 
 
 def _cpdag_beside(case: str, asked: np.ndarray, y: np.ndarray) -> dict:
@@ -250,7 +279,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--variants", nargs="+", default=list(VARIANTS),
                         choices=[*VARIANTS, *FALLIBLE])
     parser.add_argument("--cases", nargs="+", default=None, help="default: every case")
-    parser.add_argument("--asked", type=int, default=N_ASKED, help="pairs suggested (40)")
+    parser.add_argument("--asked", type=int, nargs="+", default=[N_ASKED],
+                        help="pairs suggested (40; several: one setting each)")
+    parser.add_argument("--rounds", type=int, nargs="+", default=[1],
+                        help="rounds the pairs are asked in (1; several: one setting each)")
     parser.add_argument("--allocation", choices=("proportional", "equal"),
                         default="proportional",
                         help="how the suggested pairs are shared between the strata (the "
@@ -266,38 +298,44 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--summary", action="store_true", help="print the tables only")
     args = parser.parse_args(argv)
     if args.summary:
-        from .acceptance import summary_text
+        from .acceptance import rounds_text, summary_text
 
         print(summary_text(args.records))
+        print(rounds_text(args.records))
         return
     store = RecordFile(args.records)
+    calibration = {k: v for k, v in (("answer_error", args.answer_error),
+                                     ("answer_guard", args.answer_guard)) if v is not None}
     for case in args.cases or all_cases():
         for kind in args.kinds:
             for variant in args.variants:
-                scheme = f"{kind}/{variant}" + ("" if args.asked == N_ASKED else
-                                                f"/{args.asked}") + (
-                    "" if args.answer_error is None else f"/e{args.answer_error:g}") + (
-                    "" if args.answer_guard is None else f"/g{args.answer_guard}")
-                calibration = {k: v for k, v in (("answer_error", args.answer_error),
-                                                 ("answer_guard", args.answer_guard))
-                               if v is not None}
-                for draw in range(args.draws):
-                    if store.has(case, scheme, draw):
-                        continue
-                    try:
-                        record = run_draw(case, kind, variant, draw, args.asked,
-                                          args.allocation, calibration)
-                    except InputError as err:  # e.g. answers of one kind only
-                        store.append({"case": case, "kind": kind, "variant": variant,
-                                      "draw": draw, "scheme": scheme, "asked": args.asked,
-                                      "error": str(err)})
-                        print(f"{case:28s} {kind:6s} {variant:9s} {draw:2d} refused: {err}")
-                        continue
-                    store.append({**record, "scheme": scheme})
-                    print(f"{case:28s} {kind:6s} {variant:9s} {draw:2d} {record['chosen']:9s}"
-                          f" Brier {record['raw_brier']:.4f}->{record['cal_brier']:.4f} ECE "
-                          f"{record['raw_ece']:.4f}->{record['cal_ece']:.4f} (oracle "
-                          f"{record['raw_oracle_ece']:.4f})", flush=True)
+                for asked in args.asked:
+                    for rounds in args.rounds:
+                        _run_setting(store, case, kind, variant, asked, rounds, args.draws,
+                                     args.allocation, calibration)
+
+
+def _run_setting(store: RecordFile, case: str, kind: str, variant: str, asked: int,
+                 rounds: int, draws: int, allocation: str, calibration: dict) -> None:
+    """The draws of one setting not in ``store`` yet, each appended as it finishes."""
+    scheme = scheme_of(kind, variant, asked, rounds, calibration)
+    for draw in range(draws):
+        if store.has(case, scheme, draw):
+            continue
+        try:
+            record = run_draw(case, kind, variant, draw, asked, allocation, rounds,
+                              calibration)
+        except InputError as err:  # e.g. answers of one kind only
+            store.append({"case": case, "kind": kind, "variant": variant, "draw": draw,
+                          "scheme": scheme, "asked": asked, "error": str(err),
+                          **({"rounds": rounds} if rounds > 1 else {})})
+            print(f"{case:28s} {scheme:22s} {draw:2d} refused: {err}")
+            continue
+        store.append({**record, "scheme": scheme})
+        print(f"{case:28s} {scheme:22s} {draw:2d} {record['chosen']:9s} Brier "
+              f"{record['raw_brier']:.4f}->{record['cal_brier']:.4f} ECE "
+              f"{record['raw_ece']:.4f}->{record['cal_ece']:.4f} (oracle "
+              f"{record['raw_oracle_ece']:.4f})", flush=True)
 
 
 if __name__ == "__main__":

@@ -91,6 +91,28 @@ def test_exports_mark_known_edges_and_count_undirected_ones_once(sim, tmp_path, 
         _known_edges(sim))
 
 
+def test_exports_say_how_many_edges_are_known_and_how_many_discovered(sim, tmp_path, capsys):
+    # issue 48 friction 1: a network of the user's own relations only must say so
+    from causalcal.cli._real_data_options import network_note
+
+    net = tmp_path / "net.json"
+    assert _discover(sim, tmp_path / "e.csv", "--graph", net, "--graph-threshold", "0.9") == 0
+    report = capsys.readouterr().out.splitlines()[-1]
+    known, edges = len(_known_edges(sim)), read_graph(net).n_edges
+    assert f"{known} of them your known relations, {edges - known} discovered" in report
+    only_known = {("a", "b"): {"known": 1.0}, ("b", "c"): {"known": 1.0}}
+    assert network_note(only_known, [("a", "b"), ("b", "c")], ">= 0.5") == (
+        "; 2 of them your known relations, 0 discovered — warning: no discovered pair has "
+        "P(adjacent) >= 0.5; every edge drawn is one you gave (--graph-known omit leaves "
+        "them out)")
+    assert _discover(sim, tmp_path / "e2.csv", "--graph", net, "--graph-known", "omit") == 0
+    report = capsys.readouterr().out.splitlines()[-1]
+    graph = read_graph(net)
+    assert "known relations" not in report and not {
+        frozenset((graph.names[a], graph.names[b])) for a, b in
+        [*graph.directed_edges(), *graph.undirected_edges()]} & _known_edges(sim)
+
+
 def test_dot_written_by_networkx_and_pydot_reads(tmp_path):
     g = nx.DiGraph()
     g.add_edge("popul", "income", weight=0.5)

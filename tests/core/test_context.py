@@ -8,7 +8,8 @@ import pytest
 
 from causalcal import Context, Knowledge
 from causalcal.errors import InputError
-from causalcal.knowledge import check_known_causal_relations, check_known_relations
+from causalcal.knowledge import check_known_relations
+from causalcal.known_causal_checks import check_known_causal_relations
 
 NAMES = ["C", "D", "X", "Y", "Z"]
 

@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from causalcal.errors import InputError
-from causalcal.knowledge import Knowledge, check_known_causal_relations
+from causalcal.knowledge import Knowledge
+from causalcal.known_causal_checks import check_known_causal_relations
 from causalcal.pairs import CausalType, EdgeType
 from causalcal.relations_io import (
     CAUSAL_PAIR_COLUMNS,
@@ -128,7 +129,8 @@ def test_unknown_relation_lists_all_six():
         with pytest.raises(InputError) as err:
             reader(_frame(("A", "B", "causes"), ("A", "C", "=>")), NAMES)
         assert str(err.value) == ("known pairs: unknown relation at row 2 ('=>'); use ->, <-, "
-                                  "--, none, causes or not-causes")
+                                  "--, none (edge types), causes, not-causes (causal "
+                                  "relations), or unknown where you cannot tell")
 
 
 def test_shared_validation_applies_to_causal_rows(tmp_path):

@@ -16,11 +16,13 @@ from causalcal.edgecal import (
     CalibrationSettings,
     EdgeTypes,
     PairInputs,
+    draw_round,
     fit_edge_calibrator,
     known_calibration_set,
     read_answers,
     relation_kind,
     suggest_pairs,
+    write_suggested,
 )
 from causalcal.edgecal.sampling import proportional_draws
 from causalcal.edges import EdgeProbabilities, pair_from_index, pair_index
@@ -56,18 +58,19 @@ def test_recorded_rates_are_the_drawn_counts_over_the_stratum_sizes():
     probs, _ = _world(0)
     exclude = np.arange(10)
     table = suggest_pairs(probs, 40, seed=3, exclude=exclude)
-    assert len(table) == 40 and (table["relation"] == "unknown").all()
+    assert len(table) == 40 and (table["relation"] == "").all()  # blank: not answered yet
     p = 1 - probs.column(0).astype(float)
     p[exclude] = np.nan
     bins = np.minimum((p[~np.isnan(p)] * 5 + 1e-6).astype(int), 4)
     sizes = np.bincount(bins, minlength=5)
+    index = {n: k for k, n in enumerate(probs.names)}
+    keys = pair_index(table["a"].map(index), table["b"].map(index), probs.n_vars)
     for s, rows in table.groupby("stratum"):
         assert (rows["stratum_pairs"] == sizes[s]).all()
         assert (rows["stratum_drawn"] == len(rows)).all()
         upper = s * 0.2 + 0.2 - 1e-6 if s < 4 else 1.0
-        assert ((rows["p_related"] >= s * 0.2 - 1e-6) & (rows["p_related"] <= upper)).all()
-    index = {n: k for k, n in enumerate(probs.names)}
-    keys = pair_index(table["a"].map(index), table["b"].map(index), probs.n_vars)
+        drawn = p[keys[rows.index]]
+        assert ((drawn >= s * 0.2 - 1e-6) & (drawn <= upper)).all()
     assert not set(keys) & set(exclude) and len(set(keys)) == 40
     # the default: 2 from each stratum, the rest in proportion to the sizes (the
     # allocation itself is checked by hand in test_sampling.py)
@@ -95,18 +98,20 @@ def test_horvitz_thompson_by_hand():
 
 def test_answers_read_with_their_design_unknowns_and_own_rows(tmp_path):
     probs, truth = _world(1)
-    table = _answer(suggest_pairs(probs, 30, seed=0), probs.names, truth)
+    draw = draw_round(probs, 30, seed=0, relations="edges")
+    write_suggested(tmp_path / "ask.csv", draw)
+    table = _answer(pd.read_csv(tmp_path / "ask.csv", dtype=str, keep_default_na=False),
+                    probs.names, truth)
     table.loc[table.index[:4], "relation"] = ["unknown", "", "UNKNOWN ", "unknown"]
     own = pd.DataFrame({"a": ["x0", "x1"], "b": ["x5", "x7"], "relation": ["->", "none"]})
-    pd.concat([table, own]).to_csv(tmp_path / "ask.csv", index=False)
+    pd.concat([table, own]).to_csv(tmp_path / "ask.csv", index=False)  # answered in place
     answers = read_answers(tmp_path / "ask.csv", probs.names, EdgeTypes())
-    assert answers.unknown == 4 and len(answers.pairs) == 28
+    assert (answers.unknown, answers.blank) == (3, 1) and len(answers.pairs) == 28
     assert np.isnan(answers.rates).sum() == 2  # the scientist's own rows
     assert int(answers.design.answered.sum()) == 26 and int(answers.design.drawn.sum()) == 30
-    bad = table.assign(stratum_pairs="many")
-    bad.to_csv(tmp_path / "bad.csv", index=False)
-    with pytest.raises(InputError, match="whole numbers"):
-        read_answers(tmp_path / "bad.csv", probs.names, EdgeTypes())
+    bad = table.assign(stratum_pairs="many")  # a frame: its design cells checked alone
+    with pytest.raises(InputError, match="row 1, column stratum_pairs: 'many' is not a whole"):
+        read_answers(bad, probs.names, EdgeTypes())
     plain = read_answers(own, probs.names, EdgeTypes())
     assert plain.design is None and len(plain.rates) == 0
 

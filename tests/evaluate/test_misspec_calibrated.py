@@ -43,3 +43,29 @@ def test_acceptance_lines_by_hand():
     assert not any(worse["checks"].values())
     calibrated = lines_of([{**row, "raw_ece": 0.005, "cal_ece": 0.005}])
     assert set(calibrated["checks"]) == {"brier", "ece", "auroc"}  # no strong lines
+
+
+def test_rounds_sizes_schemes_and_the_rounds_table(tmp_path):
+    import json
+
+    from studies.misspec.acceptance import rounds_text
+    from studies.misspec.calibrated import _round_sizes, scheme_of
+
+    assert _round_sizes(40, 2) == [20, 20] and _round_sizes(25, 3) == [9, 8, 8]
+    assert scheme_of("edges", "clean", 40, 1) == "edges/clean"  # the records of before
+    assert scheme_of("causal", "clean", 40, 2) == "causal/clean/r2"
+    base = {"kind": "edges", "variant": "clean", "raw_brier": 0.1, "raw_ece": 0.05,
+            "cal_ece": 0.03, "raw_auroc": 0.7, "cal_auroc": 0.72}
+    records = [{**base, "case": "latent-n500-s0", "draw": d, "asked": 40, "cal_brier": 0.08}
+               for d in range(2)]
+    records += [{**base, "case": "latent-n500-s0", "draw": d, "asked": 40, "rounds": 2,
+                 "cal_brier": 0.0815} for d in range(2)]
+    records += [{**base, "case": "latent-n500-s0", "draw": 0, "asked": 20, "rounds": 2,
+                 "cal_brier": 0.09}]  # no one-round draw to set it beside: left out
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    text = rounds_text(path)
+    assert "| 40 | 1 | 2 | 0.1000 → 0.0800 |" in text
+    assert ("| 40 | 2 | 2 | 0.1000 → 0.0815 | 0.0500 → 0.0300 | 0.700 → 0.720 | +0.0015 | "
+            "-0.0015 | ok |") in text
+    assert "| 20 | 2 |" not in text

@@ -170,6 +170,7 @@ def test_cli(world, causalcal_main, tmp_path):
     assert done.returncode == 0, done.stderr
     table = pd.read_csv(out)
     assert table.columns[2] == "p_arc" and "P(arc)" in done.stdout
+    assert "P(adjacent)" not in done.stdout  # the sensitivity header too (issue 48)
     refused = causalcal_main("discover", str(root / "data.csv"), "--known",
                              str(root / "known.csv"), "--relations", "pag", "--plot",
                              str(tmp_path / "fig"), "--out", str(tmp_path / "x.csv"))
