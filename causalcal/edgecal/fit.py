@@ -23,6 +23,7 @@ kind (:mod:`.kinds`) supplies what differs between edge types and causal relatio
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -246,7 +247,8 @@ def _fit_with_answers(calset: CalibrationSet, model, settings: CalibrationSettin
     rows, counts = inputs.population()
     d = ~np.isnan(calset.rates)
     X, Y, w = calset.X[d], calset.Y[d], 1.0 / calset.rates[d]
-    errors = answer_rates(~Y[:, 0], settings.answer_error)
+    errors = answer_rates(~Y[:, 0], settings.answer_error,
+                          None if calset.errors is None else calset.errors[d])
     estimate = answers_estimate(answers, X, ~Y[:, 0], errors)
     losses = designed_losses(kind, X, Y, w, eps, rows, counts, seed, errors)
     fitted, written = kind.designed_map(X, Y, w, eps, rows, counts, errors)
@@ -276,10 +278,11 @@ def _fit_with_answers(calset: CalibrationSet, model, settings: CalibrationSettin
     p_wrong = (None if errors is None else
                wrong_posterior((written.predict_proba(X)[:, :k] * Y).sum(axis=1), ~Y[:, 0],
                                errors))
-    if (choice.chosen == "designed" and settings.map == "auto" and settings.answer_guard
-            and p_wrong is not None):
+    guard = (math.ceil(settings.answer_error * len(X) / 2) if settings.answer_guard is None
+             else settings.answer_guard)
+    if choice.chosen == "designed" and settings.map == "auto" and guard and p_wrong is not None:
         held = _held_back(kind, X, Y, answers.sizes, eps, rows, counts, seed, errors,
-                          p_wrong, settings.answer_guard)
+                          p_wrong, guard)
         if held:
             choice = replace(choice, chosen="identity", held_back=held)
     return EdgeCalibration(maps[choice.chosen], calset, settings, seed,

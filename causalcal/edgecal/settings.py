@@ -66,7 +66,7 @@ class CalibrationSettings:
     map: str = "auto"
     simulations: int | SimulatedPairs = 0
     answer_error: float = ANSWER_ERROR
-    answer_guard: int = 0
+    answer_guard: int | None = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "params", dict(self.params or {}))
