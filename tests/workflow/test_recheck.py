@@ -118,3 +118,18 @@ def test_a_relation_the_search_misses_is_not_called_contradicted(world):
     assert "a -> c" in line and "the data show a marginal dependence" in line
     row = result.known_results.set_index("stated").loc["a -> c"]
     assert row["boot_stated"] < 0.5 and row["association_p"] < 1e-10
+
+
+def test_the_least_found_line_says_how_many_it_shows():
+    # friction 10: "4 of 13 below 0.5" listed 3 without saying so
+    from causalcal.edgecal import least_found_line
+
+    frame = pd.DataFrame({"stated": [f"a{k} -> b{k}" for k in range(13)],
+                          "source": "own",
+                          "boot_stated": [0.05, 0.1, 0.2, 0.3, 0.4, 0.45] + [0.9] * 7,
+                          "p_stated": 0.5, "association_p": np.nan})
+    line = least_found_line(frame)
+    assert "6 of 13 below 0.5, the 3 lowest shown" in line
+    assert line.count(" -> ") == 3
+    two = least_found_line(frame.iloc[4:])
+    assert "2 of 9 below 0.5)" in two and two.count(" -> ") == 2
