@@ -124,7 +124,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--answer-error", type=float, default=None, metavar="SHARE",
                         help="answers to suggested pairs: the share assumed wrong, half "
                              "inventing a relation and half denying one, for rows without "
-                             "a confidence column (default 0.1, docs/design.md §9.14; 0 "
+                             "a confidence column (default 0.2, docs/design.md §9.14; 0 "
                              "takes them as right)")
     parser.add_argument("--rank-by", choices=("p_adjacent", "p_directed"),
                         default="p_adjacent", help="ranking column (p_adjacent)")

@@ -22,7 +22,7 @@ __all__ = ["ANSWER_ERROR", "SELECTIONS", "CalibrationSettings"]
 
 #: The error rate assumed of an answer to a suggested pair whose file states no
 #: confidence (docs/design.md §9.14).
-ANSWER_ERROR = 0.0
+ANSWER_ERROR = 0.2
 
 #: ``"design"``: correct for how the calibration pairs were selected (and fit
 #: swap-equivariant); ``"none"``: fit as if they were a random sample, as the thesis did.
@@ -52,8 +52,11 @@ class CalibrationSettings:
         (:class:`~causalcal.edgecal.SimulatedPairs`).
     answer_error : answers to suggested pairs: the share of the answers assumed wrong,
         half of them inventing a relation and half denying one, for answers whose file
-        states no ``confidence`` (docs/design.md §9.14; 0: the answers are taken as
-        right). In [0, 0.5).
+        states no ``confidence`` (docs/design.md §9.14; default 0.2, chosen by
+        measurement; 0: the answers are taken as right). In [0, 0.5).
+    answer_guard : answers to suggested pairs: how many of the answers likeliest wrong
+        the map fitted on them must be written without (docs/design.md §9.14; None: half
+        the answers assumed wrong, rounded up; 0: no guard).
 
     Bad values are an ``InputError`` when the object is made, before any work.
     """
@@ -66,7 +69,7 @@ class CalibrationSettings:
     map: str = "auto"
     simulations: int | SimulatedPairs = 0
     answer_error: float = ANSWER_ERROR
-    answer_guard: int | None = 0
+    answer_guard: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "params", dict(self.params or {}))
@@ -94,6 +97,11 @@ class CalibrationSettings:
             raise InputError(f"the share of wrong answers must be a number in [0, 0.5), "
                              f"got {self.answer_error!r}")
         object.__setattr__(self, "answer_error", float(self.answer_error))
+        if self.answer_guard is not None and (
+                isinstance(self.answer_guard, bool) or not isinstance(
+                    self.answer_guard, (int, np.integer)) or self.answer_guard < 0):
+            raise InputError(f"answer_guard must be a whole number >= 0 or None, "
+                             f"got {self.answer_guard!r}")
         if self.map == "simulated" and not self.simulations:
             raise InputError("map='simulated' needs simulations (simulations=R, "
                              "--simulations R)")
