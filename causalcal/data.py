@@ -139,6 +139,16 @@ class DiscreteData:
             == [list(map(str, c)) for c in other.categories]
         )
 
+    def in_order(self, names: Sequence[str]) -> DiscreteData:
+        """The same data with the columns in the order of ``names`` (the same names)."""
+        order = [self.index(str(n)) for n in names]
+        if sorted(order) != list(range(self.n_vars)):
+            raise InputError(f"{len(names)} names for the data's {self.n_vars} columns")
+        out = DiscreteData(self.codes[:, order], [self.names[k] for k in order],
+                           self.arities[order], [self.categories[k] for k in order])
+        out.missing_report = self.missing_report
+        return out
+
     def index(self, name: str) -> int:
         """Column position of variable ``name``."""
         try:

@@ -147,7 +147,6 @@ def run(args: argparse.Namespace) -> int:
     check_output_file(args.out, "--out", (".csv",))
     _plan_files(args)  # a missing or clashing file fails here, before the heavy imports
     from causalcal.edgecal import CalibrationSettings, CausalRelations, EdgeTypes, PAGEdges
-    from causalcal.edges import EdgeProbabilities
     from causalcal.workflow.discover import discover
 
     search = args.search.lower()
@@ -182,9 +181,8 @@ def run(args: argparse.Namespace) -> int:
         evidence_strength=args.evidence_strength, map=args.map, simulations=args.simulations)
     data = load_data(args)
     settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
-    probs = EdgeProbabilities.load(args.probabilities) if args.probabilities else None
     result = discover(data, args.known, relations=relations, bootstrap=settings,
-                      calibration=calibration, probabilities=probs)
+                      calibration=calibration, probabilities=args.probabilities)
     out, report = result.save(args.out, top=args.top)
     print(result.summary())
     rows = len(result.table.head(args.top) if args.top is not None else result.table)
@@ -215,8 +213,7 @@ def _plan_files(args: argparse.Namespace) -> None:
 def _write_plots(result, folder: Path, threshold: float | str, tiers: dict | None) -> str:
     """The averaged network (known relations in their own colour, ``tiers`` as columns)
     and the known pairs' reliability diagram as PNG files."""
-    from causalcal._io import atomic_write
-    from causalcal.figures.plots import plot_network
+    from causalcal.figures.plots import plot_network, save_figure
 
     figures = {
         "network.png": plot_network(result.network_probabilities(threshold), threshold,
@@ -224,8 +221,7 @@ def _write_plots(result, folder: Path, threshold: float | str, tiers: dict | Non
         "reliability.png": _reliability_figure(result),
     }
     for name, fig in figures.items():
-        with atomic_write(folder / name, "wb") as handle:
-            fig.savefig(handle, format="png", dpi=100)
+        save_figure(fig, folder / name)
     return f"figures -> {folder / 'network.png'}, {folder / 'reliability.png'}"
 
 

@@ -65,12 +65,18 @@ def _structure(args: argparse.Namespace, data):
         from causalcal.graph_io import read_graph
 
         return read_graph(args.structure), f"the graph of {args.structure}"
+    from causalcal.bootstrap import data_for
     from causalcal.cli._real_data_options import threshold_text
     from causalcal.edges import EdgeProbabilities
+    from causalcal.pag_edges import PAGEdgeProbabilities
 
     probs = EdgeProbabilities.load(args.probabilities)
-    if probs.names != data.names:
-        raise InputError(f"{args.probabilities}: computed for other variables than the data's")
+    if isinstance(probs, PAGEdgeProbabilities):
+        raise InputError(f"{args.probabilities}: a PAG's edge types (a --search gfci "
+                         "bootstrap): their marks are not arcs; fit needs the probabilities "
+                         "of a CPDAG search (fges, boss, ges, pc) or --structure with a DAG "
+                         "or CPDAG")
+    data_for(probs, data, args.probabilities)  # the data they were computed from
     return (probs.averaged_network(args.threshold),
             f"the averaged network (P(adjacent) {threshold_text(probs, args.threshold)})")
 

@@ -91,8 +91,8 @@ def run(args: argparse.Namespace) -> int:
     plan_search_files(args, {"--out": (args.out, RELATIONS)})
     from causalcal._io import atomic_write
     from causalcal.edgecal import relation_kind, suggest_pairs
+    from causalcal.bootstrap import data_for
     from causalcal.edges import EdgeProbabilities, pair_index
-    from causalcal.errors import InputError
 
     search = args.search.lower()
     settings = bootstrap_settings(args, search, score_option(
@@ -101,16 +101,15 @@ def run(args: argparse.Namespace) -> int:
     data = load_data(args)
     settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
     kind = relation_kind(args.relations)
+    probs = None
+    if args.probabilities:  # the data in their order, checked against their fingerprint
+        probs = EdgeProbabilities.load(args.probabilities)
+        data = data_for(probs, data, args.probabilities)
     exclude = None
     if args.known is not None:
         known = kind.read_known(args.known, data.names)
         exclude = pair_index(known["i"].to_numpy(), known["j"].to_numpy(), data.n_vars)
-    if args.probabilities:
-        probs = EdgeProbabilities.load(args.probabilities)
-        if probs.names != data.names:
-            raise InputError(f"{args.probabilities}: computed for other variables than the "
-                             "data's")
-    else:
+    if probs is None:
         probs = settings.run(data, ancestral=kind.ancestral)
     table = suggest_pairs(kind.raw(probs), args.n, seed=args.seed, exclude=exclude,
                           allocation=args.allocation)

@@ -20,7 +20,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from causalcal.bootstrap import BootstrapSettings
+from causalcal.bootstrap import BootstrapSettings, data_for
 from causalcal.data import DiscreteData, missing_summary
 from causalcal.edgecal import (
     Answers,
@@ -110,7 +110,7 @@ def discover(
     calibration = CalibrationSettings() if calibration is None else calibration
     kind.check_simulations(calibration.simulations)
     data = _as_data(data)
-    given = _given_probabilities(probabilities, data)
+    given, data = _given_probabilities(probabilities, data)
     answers = read_answers(known, data.names, kind)
     source = "known relations" if isinstance(known, pd.DataFrame) else str(known)
     kind.check_known(bootstrap.knowledge, answers.pairs, data.names, source)
@@ -165,12 +165,17 @@ def _as_data(data) -> DiscreteData:
             else DiscreteData.from_csv(data))
 
 
-def _given_probabilities(probabilities, data: DiscreteData) -> EdgeProbabilities | None:
-    if probabilities is not None and not isinstance(probabilities, EdgeProbabilities):
+def _given_probabilities(probabilities, data: DiscreteData
+                         ) -> tuple[EdgeProbabilities | None, DiscreteData]:
+    """The given probabilities (read if a path) and the data in their variables' order,
+    checked against the data fingerprint they record (:func:`causalcal.bootstrap.data_for`)."""
+    if probabilities is None:
+        return None, data
+    source = "the probabilities"
+    if not isinstance(probabilities, EdgeProbabilities):
+        source = str(probabilities)
         probabilities = EdgeProbabilities.load(probabilities)
-    if probabilities is not None and probabilities.names != data.names:
-        raise InputError("the probabilities were computed for other variables than the data's")
-    return probabilities
+    return probabilities, data_for(probabilities, data, source)
 
 
 def _bootstrap(data: DiscreteData, given: EdgeProbabilities | None, kind: RelationKind,
