@@ -104,6 +104,11 @@ def check_search_options(search: str | SearchFn, options: dict[str, Any]) -> Non
         accepted = [p.name for p in params[2:]
                     if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
         unknown = sorted(set(options) - set(accepted))
+        if "knowledge" in unknown:
+            raise InputError(
+                f"search {search_identity(search)!r} takes no background knowledge (on the "
+                "command line --knowledge, --tiers, --forbid-within-tiers, --context); the "
+                "searches fges, boss and gfci do")
         if unknown:
             raise InputError(
                 f"search {search_identity(search)!r} has no option "

@@ -90,7 +90,7 @@ from causalcal.cli._real_data_options import (
     score_option,
     write_network,
 )
-from causalcal.cli.bootstrap import bootstrap_settings
+from causalcal.cli.bootstrap import bootstrap_settings, resolve_search
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -149,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     from causalcal.edgecal import CalibrationSettings, CausalRelations, EdgeTypes, PAGEdges
     from causalcal.workflow.discover import discover
 
-    search = args.search.lower()
+    search = resolve_search(args.search)
     options = score_option(args, arity_option(args, search, alpha_option(args)))
     settings = bootstrap_settings(args, search, options)
     check_graph_arguments(args)

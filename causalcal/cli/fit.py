@@ -82,12 +82,14 @@ def _structure(args: argparse.Namespace, data):
 
 
 def run(args: argparse.Namespace) -> int:
+    import math
+
     from causalcal.cli import CLIError, check_output_file
     from causalcal.cli._paths import BIF, FilePlan
 
     check_output_file(args.out, "--out", (".bif",))
-    if not args.ess > 0:
-        raise CLIError(f"--ess must be > 0, got {args.ess:g}")
+    if not (math.isfinite(args.ess) and args.ess > 0):
+        raise CLIError(f"--ess must be a positive number, got {args.ess:g}")
     plan = FilePlan(args.force)
     plan.read("DATA", args.data)
     plan.read("--probabilities", args.probabilities, sidecar=True)

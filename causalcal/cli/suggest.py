@@ -53,7 +53,7 @@ from causalcal.cli._real_data_options import (
     plan_search_files,
     score_option,
 )
-from causalcal.cli.bootstrap import bootstrap_settings
+from causalcal.cli.bootstrap import bootstrap_settings, resolve_search
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     from causalcal.bootstrap import data_for
     from causalcal.edges import EdgeProbabilities, pair_index
 
-    search = args.search.lower()
+    search = resolve_search(args.search)
     settings = bootstrap_settings(args, search, score_option(
         args, arity_option(args, search, alpha_option(args))))
     parse_discretize(args)
