@@ -65,11 +65,15 @@ def _first_line(path: Path) -> str:
     return ""
 
 
-def _not_ours(what: str, recorded: bool | None, where: str) -> str:
+def _not_ours(what: str, recorded: bool | None, path: Path, where: str) -> str:
     """How a file that looks like one of causalcal's outputs but is not (or no longer) one
-    is described: it is replaced only with --force."""
+    is described (``where``: the JSON file beside it, ``PATH.json``): it is replaced only
+    with --force."""
+    side = Path(f"{path}.json")
     if recorded is False:
         return f"{what} edited since causalcal wrote it (its checksum in {where} differs)"
+    if side.is_file():
+        return f"{what} whose {where} holds {describe_file(side)}, not its checksum"
     return f"{what} that causalcal did not write (no {where} recording its checksum)"
 
 
@@ -84,17 +88,19 @@ def _describe_csv(path: Path) -> str:
         recorded = sidecar_records(path, (SIDECAR_FORMAT,))
         old = recorded is None and any("n_boot=" in line for line in _lines(path, 4))
         return (PROBABILITIES if recorded or old
-                else _not_ours("edge probabilities", recorded, f"the sidecar {path.name}.json"))
+                else _not_ours("edge probabilities", recorded, path,
+                               f"sidecar {path.name}.json"))
     if columns[:3] in _RANKING_HEADERS:  # edge types, causal relations or a PAG's
         recorded = sidecar_records(path, (REPORT_FORMAT,))
         return (RANKING if recorded
-                else _not_ours("a ranking of pairs", recorded, f"the report {path.name}.json"))
+                else _not_ours("a ranking of pairs", recorded, path,
+                               f"report {path.name}.json"))
     if columns[:3] == ["a", "b", "relation"]:
         recorded = sidecar_records(path, (CALIBRATION_FORMAT,))
         if recorded:
             return CALIBRATION_PAIRS
         return (RELATIONS if recorded is None
-                else _not_ours("calibration pairs", recorded, f"{path.name}.json"))
+                else _not_ours("calibration pairs", recorded, path, f"{path.name}.json"))
     return TABLE
 
 

@@ -33,6 +33,7 @@ from causalcal.edgecal.base_rate import estimate_adjacent_pairs
 from causalcal.edgecal.calset import (
     CalibrationSet,
     drawn_calibration_set,
+    enough_answers,
     known_calibration_set,
     label_counts,
 )
@@ -154,6 +155,7 @@ __all__ = [
     "cross_validated_losses",
     "drawn_calibration_set",
     "edge_calibrator",
+    "enough_answers",
     "estimate_adjacent_pairs",
     "feature_columns",
     "feature_groups",
