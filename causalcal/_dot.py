@@ -118,9 +118,10 @@ class _Tokens:
             kind, got, line = self.peek()
             raise InputError(f"line {line}: expected {value!r}, got {got!r}")
 
-    def identifier(self, what: str) -> str:
+    def identifier(self, what: str, keywords: bool = False) -> str:
+        """An ID (``keywords``: a keyword too, as attribute lists take them)."""
         kind, value, line = self.take()
-        if kind != "id":
+        if kind != "id" and not (keywords and kind == "keyword"):
             raise InputError(f"line {line}: expected {what}, got {value!r}")
         while self.accept("+"):  # "a" + "b": one ID
             value += self.identifier("a string after '+'")
@@ -159,8 +160,9 @@ class _Parser:
         tokens, out = self.tokens, {}
         while tokens.accept("["):
             while not tokens.accept("]"):
-                key = tokens.identifier("an attribute name")
-                out[key] = tokens.identifier("an attribute value") if tokens.accept("=") else "true"
+                key = tokens.identifier("an attribute name", keywords=True)
+                out[key] = (tokens.identifier("an attribute value", keywords=True)
+                            if tokens.accept("=") else "true")
                 if not tokens.accept(","):
                     tokens.accept(";")
         return out

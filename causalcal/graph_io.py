@@ -263,19 +263,38 @@ def read_graph(path: str | os.PathLike) -> PDAG:
 
 #: a PAG's edges as causalcal.pag_io writes them (the attribute ``edge``)
 _PAG_EDGES = ("o-o", "o->", "<-o", "<->", "-->", "<--")
+#: DOT's arrow shapes at an end of a ``dir=both`` edge, as a PAG's marks
+_DOT_MARKS = {"none": "-", "odot": "o", "dot": "o"}
+
+
+def _marks(data: dict) -> str | None:
+    """An edge's PAG marks (``o->``, ``<->``, …) from its attributes: pag_io's ``edge``, or
+    DOT's ``dir=both`` with ``arrowtail`` and ``arrowhead``; ``None`` for a plain edge."""
+    mark = str(data.get("edge", "")).strip('"')
+    if mark in _PAG_EDGES:
+        return mark
+    if str(data.get("dir", "")).strip('"') != "both":
+        return None
+    tail = _DOT_MARKS.get(str(data.get("arrowtail", "normal")).strip('"'), "<")
+    head = _DOT_MARKS.get(str(data.get("arrowhead", "normal")).strip('"'), ">")
+    return f"{tail}-{head}"
 
 
 def _from_files_graph(graph: nx.Graph) -> PDAG:
-    """:func:`from_networkx` of a graph read from a file, refusing a PAG's edges."""
+    """:func:`from_networkx` of a graph read from a file. An edge with a PAG's marks is an
+    arc only as ``-->`` (``<--`` the other way); any other (circles, arrowheads at both
+    ends) is refused naming it: its marks are not arcs."""
+    plain = nx.DiGraph() if graph.is_directed() else nx.Graph()
+    plain.add_nodes_from(graph.nodes)
     for a, b, data in graph.edges(data=True):
-        mark = str(data.get("edge", "")).strip('"')
-        both = str(data.get("dir", "")).strip('"') == "both"
-        if mark in _PAG_EDGES or both:
-            shown = mark if mark in _PAG_EDGES else "<-> (dir=both)"
-            raise InputError(f"edge {a} {shown} {b} carries a PAG's marks (circles, or "
+        mark = _marks(data)
+        if mark not in (None, "-->", "<--"):
+            raise InputError(f"edge {a} {mark} {b} carries a PAG's marks (circles, or "
                              "arrowheads at both ends: a hidden common cause), not an arc "
                              "or an undirected edge; a DAG or CPDAG is needed here")
-    return from_networkx(graph)
+        kept = {k: v for k, v in data.items() if k == "undirected"}
+        plain.add_edge(*((b, a) if mark == "<--" else (a, b)), **kept)
+    return from_networkx(plain)
 
 
 def _parse_dot(text: str) -> nx.DiGraph:
@@ -288,7 +307,7 @@ def _parse_dot(text: str) -> nx.DiGraph:
         attrs = edge.attributes
         undirected = (not parsed.directed or attrs.get("dir") == "none"
                       or attrs.get("undirected", "0") == "1")
-        kept = {k: attrs[k] for k in ("edge", "dir") if k in attrs}
+        kept = {k: attrs[k] for k in ("edge", "dir", "arrowtail", "arrowhead") if k in attrs}
         out.add_edge(edge.a, edge.b, undirected=int(undirected), **kept)
     return out
 
