@@ -64,7 +64,16 @@ def _structure(args: argparse.Namespace, data):
     if args.structure is not None:
         from causalcal.graph_io import read_graph
 
-        return read_graph(args.structure), f"the graph of {args.structure}"
+        graph = read_graph(args.structure)
+        extra = [f"only in {where}: {', '.join(map(repr, sorted(names)[:5]))}"
+                 + (" …" if len(names) > 5 else "")
+                 for where, names in (("the graph", set(graph.names) - set(data.names)),
+                                      ("the data", set(data.names) - set(graph.names)))
+                 if names]
+        if extra:
+            raise InputError(f"{args.structure}: its variables are not the data's columns "
+                             f"({'; '.join(extra)})")
+        return graph, f"the graph of {args.structure}"
     from causalcal.bootstrap import data_for
     from causalcal.cli._real_data_options import threshold_text
     from causalcal.edges import EdgeProbabilities
