@@ -27,7 +27,8 @@ _TOKEN = re.compile(r"""
   | (?P<html><)
   | (?P<op>->|--)
   | (?P<punct>[{}\[\];,=:+])
-  | (?P<word>-?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)|[A-Za-z_\x80-\U0010ffff][A-Za-z_0-9\x80-\U0010ffff]*)
+  | (?P<word>-?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)
+      |[A-Za-z_\x80-\U0010ffff][A-Za-z_0-9\x80-\U0010ffff]*)
   | (?P<bad>.)
 """, re.VERBOSE | re.DOTALL)
 _KEYWORDS = {"node", "edge", "graph", "digraph", "subgraph", "strict"}

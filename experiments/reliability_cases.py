@@ -7,14 +7,13 @@ from __future__ import annotations
 import json
 import resource
 import signal
-import time
 import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from experiments.reliability_audit import Case, Run, causalcal, finish, start
+from experiments.reliability_audit import Case, Run, causalcal
 
 QUIET = ("--quiet", "--jobs", "1")
 PLUGINS = {

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from experiments.reliability_audit import Case, Run
+from experiments.reliability_audit import Case, Run, causalcal
 from experiments.reliability_cases import QUIET, cmd, discover, edited, then
 
 

@@ -90,8 +90,8 @@ def run(args: argparse.Namespace) -> int:
     check_output_file(args.out, "--out", (".csv",))
     plan_search_files(args, {"--out": (args.out, RELATIONS)})
     from causalcal._io import atomic_write
-    from causalcal.edgecal import relation_kind, suggest_pairs
     from causalcal.bootstrap import data_for
+    from causalcal.edgecal import relation_kind, suggest_pairs
     from causalcal.edges import EdgeProbabilities, pair_index
 
     search = resolve_search(args.search)

@@ -29,8 +29,8 @@ from causalcal.bootstrap import (
 )
 from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities, EdgeType, dense_labels, n_pairs
-from causalcal.graph import PDAG
 from causalcal.errors import InputError
+from causalcal.graph import PDAG
 
 TESTS = Path(__file__).resolve().parent
 ENV = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",

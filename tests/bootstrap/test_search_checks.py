@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from causalcal import _validation
-from causalcal.bootstrap import BICScore, BDeuScore, BootstrapSettings, bootstrap_edge_probabilities
+from causalcal.bootstrap import BDeuScore, BICScore, BootstrapSettings, bootstrap_edge_probabilities
 from causalcal.data import DiscreteData
 from causalcal.errors import InputError
 from causalcal.knowledge import Knowledge
