@@ -37,20 +37,16 @@ def _wait(condition, seconds: float = 300.0) -> bool:
     return False
 
 
-def _session_left(sid: int) -> list[int]:
-    """Processes still alive in session ``sid`` (zombies aside)."""
-    left = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        if int(fields[3]) == sid and fields[0] not in ("Z", "X"):
-            left.append(int(entry.name))
-    return left
+def _group_alive(group: int) -> bool:
+    """Whether a process of process group ``group`` (a run started in a session of its
+    own: the command and its workers) is still alive."""
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def _same_probabilities(folder: Path, a: str, b: str) -> None:
@@ -83,8 +79,8 @@ def kill_and_resume(folder: Path) -> Run:
         _note(folder, "no replicate was saved in time")
     os.kill(process.pid, signal.SIGKILL)  # the command, not its workers
     killed = finish(process)
-    if not _wait(lambda: not _session_left(process.pid), 60):
-        _note(folder, f"processes left after kill -9: {_session_left(process.pid)}")
+    if not _wait(lambda: not _group_alive(process.pid), 60):
+        _note(folder, "worker processes left a minute after kill -9")
     resumed = causalcal(folder, *argv)
     reference = causalcal(folder, *argv[:-4], "--out", "ref.npz")
     if killed.code != -9 or resumed.code or reference.code:

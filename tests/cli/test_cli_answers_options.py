@@ -11,12 +11,6 @@ import pytest
 from causalcal.cli import main
 
 
-def run(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
 @pytest.fixture(scope="module")
 def sim(tmp_path_factory):
     """Data, their bootstrap, an answered suggest file, and the same with 6 + 6 own known
@@ -53,9 +47,9 @@ def sim(tmp_path_factory):
     (["--param", "n_models=3"], "(--param)"),
     (["--map", "calibrated"], "(--map calibrated)"),
 ])
-def test_options_that_do_not_apply_are_refused_by_name_before_any_work(sim, tmp_path, capsys,
-                                                                        option, named):
-    code, _, err = run(capsys, "discover", sim / "data.csv", "--known", sim / "answered.csv",
+def test_options_that_do_not_apply_are_refused_by_name_before_any_work(sim, tmp_path,
+                                                                        option, named, cli):
+    code, _, err = cli("discover", sim / "data.csv", "--known", sim / "answered.csv",
                        "--n-boot", "3", "--jobs", "1", "--checkpoint", tmp_path / "ck",
                        "--out", tmp_path / "edges.csv", "--quiet", *option)
     assert code == 2 and named in err and "not apply to this run" in err
@@ -65,11 +59,11 @@ def test_options_that_do_not_apply_are_refused_by_name_before_any_work(sim, tmp_
 
 
 @pytest.mark.slow
-def test_beside_enough_own_pairs_the_calibrator_is_used_and_named(sim, tmp_path, capsys):
+def test_beside_enough_own_pairs_the_calibrator_is_used_and_named(sim, tmp_path, cli):
     written = {}
     for name in ("snn", "dirichlet"):
         out = tmp_path / f"{name}.csv"
-        code, summary, err = run(capsys, "discover", sim / "data.csv", "--known",
+        code, summary, err = cli("discover", sim / "data.csv", "--known",
                                  sim / "answered_own.csv", "--probabilities", sim / "p.npz",
                                  "--calibrator", name, "--map", "calibrated", "--quiet",
                                  "--out", out)
@@ -80,8 +74,8 @@ def test_beside_enough_own_pairs_the_calibrator_is_used_and_named(sim, tmp_path,
 
 
 @pytest.mark.slow
-def test_with_answers_alone_the_summary_does_not_name_a_calibrator(sim, tmp_path, capsys):
-    code, summary, err = run(capsys, "discover", sim / "data.csv", "--known",
+def test_with_answers_alone_the_summary_does_not_name_a_calibrator(sim, tmp_path, cli):
+    code, summary, err = cli("discover", sim / "data.csv", "--known",
                              sim / "answered.csv", "--probabilities", sim / "p.npz",
                              "--quiet", "--out", tmp_path / "edges.csv")
     assert code == 0, err

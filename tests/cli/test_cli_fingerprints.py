@@ -15,12 +15,6 @@ from causalcal.edges import EdgeProbabilities
 from causalcal.errors import InputError
 
 
-def run(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
 @pytest.fixture(scope="module")
 def sim(tmp_path_factory):
     """Data, other data with the same columns, the data's columns reversed, and the
@@ -69,25 +63,25 @@ def test_data_for_compares_the_fingerprint_up_to_column_order(sim):
     ["suggest", "--n", "6", "--out", "{tmp}/ask.csv"],
     ["discover", "--known", "{sim}/known.csv", "--out", "{tmp}/edges.csv"],
 ])
-def test_probabilities_of_other_data_are_refused(sim, tmp_path, capsys, command):
+def test_probabilities_of_other_data_are_refused(sim, tmp_path, command, cli):
     """They were used without a word."""
     name, *rest = command
     rest = [a.format(tmp=tmp_path, sim=sim) for a in rest]
-    code, _, err = run(capsys, name, sim / "b" / "data.csv", "--probabilities", sim / "p.npz",
+    code, _, err = cli(name, sim / "b" / "data.csv", "--probabilities", sim / "p.npz",
                        *rest)
     assert code == 2 and f"{sim / 'p.npz'}: computed from other data than these" in err
     assert not any(tmp_path.iterdir())
 
 
-def test_reordered_columns_are_the_same_data(sim, tmp_path, capsys):
+def test_reordered_columns_are_the_same_data(sim, tmp_path, cli):
     """They were refused as "other variables"."""
     for data, out in ((sim / "a" / "data.csv", "ask.csv"), (sim / "reversed.csv", "rev.csv")):
-        code, _, err = run(capsys, "suggest", data, "--n", "6", "--seed", "1",
+        code, _, err = cli("suggest", data, "--n", "6", "--seed", "1",
                            "--probabilities", sim / "p.npz", "--out", tmp_path / out)
         assert code == 0, err
     assert (tmp_path / "ask.csv").read_bytes() == (tmp_path / "rev.csv").read_bytes()
     for data, out in ((sim / "a" / "data.csv", "a.bif"), (sim / "reversed.csv", "r.bif")):
-        assert run(capsys, "fit", data, "--probabilities", sim / "p.npz", "--out",
+        assert cli("fit", data, "--probabilities", sim / "p.npz", "--out",
                    tmp_path / out)[0] == 0
     from causalcal.simulate import from_bif
 
@@ -99,17 +93,17 @@ def test_reordered_columns_are_the_same_data(sim, tmp_path, capsys):
         assert [a.names[p] for p in a.parents[v]] == sorted(r.names[p] for p in r.parents[w])
 
 
-def test_probabilities_without_a_fingerprint_are_used_with_a_warning(sim, tmp_path, capsys):
-    code, _, err = run(capsys, "suggest", sim / "a" / "data.csv", "--n", "6",
+def test_probabilities_without_a_fingerprint_are_used_with_a_warning(sim, tmp_path, cli):
+    code, _, err = cli("suggest", sim / "a" / "data.csv", "--n", "6",
                        "--probabilities", sim / "old.npz", "--out", tmp_path / "ask.csv")
     assert code == 0 and "records no data fingerprint" in err
     assert np.all(pd.read_csv(tmp_path / "ask.csv")["relation"] == "unknown")
 
 
 @pytest.mark.slow
-def test_discover_on_reordered_columns_writes_the_same_ranking(sim, tmp_path, capsys):
+def test_discover_on_reordered_columns_writes_the_same_ranking(sim, tmp_path, cli):
     for data, out in ((sim / "a" / "data.csv", "a.csv"), (sim / "reversed.csv", "r.csv")):
-        code, _, err = run(capsys, "discover", data, "--known", sim / "known.csv", "--quiet",
+        code, _, err = cli("discover", data, "--known", sim / "known.csv", "--quiet",
                            "--probabilities", sim / "p.npz", "--out", tmp_path / out)
         assert code == 0, err
     assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "r.csv").read_bytes()
