@@ -86,24 +86,31 @@ class Case:
 
 
 def causalcal(folder: Path, *argv, env: dict | None = None, timeout: float = TIMEOUT,
-              preexec=None) -> Run:
-    """``python -m causalcal ARGV`` in ``folder``: a :class:`Run`."""
-    process = start(folder, *argv, env=env, preexec=preexec)
+              preexec=None, measure: bool = False) -> Run:
+    """``python -m causalcal ARGV`` in ``folder``: a :class:`Run` (``measure``: its
+    memory measured by ``/usr/bin/time``, which a child forked from this large process
+    would overstate)."""
+    process = start(folder, *argv, env=env, preexec=preexec, measure=measure)
     return finish(process, timeout)
 
 
-def start(folder: Path, *argv, env: dict | None = None, preexec=None) -> subprocess.Popen:
+def start(folder: Path, *argv, env: dict | None = None, preexec=None,
+          measure: bool = False) -> subprocess.Popen:
     """Start ``python -m causalcal ARGV`` in ``folder`` (output to files there)."""
     environment = {**os.environ, "PYTHONPATH": f"{folder}{os.pathsep}{ROOT}",
                    **(env or {})}
     tag = f"{time.monotonic_ns()}"
     out = open(folder / f".audit-{tag}.out", "w+", encoding="utf-8")
     err = open(folder / f".audit-{tag}.err", "w+", encoding="utf-8")
-    process = subprocess.Popen([sys.executable, "-m", "causalcal", *map(str, argv)],
-                               cwd=folder, env=environment, stdout=out, stderr=err,
+    command = [sys.executable, "-m", "causalcal", *map(str, argv)]
+    timing = folder / f".audit-{tag}.rss"
+    if measure and Path("/usr/bin/time").exists():
+        command = ["/usr/bin/time", "-q", "-f", "%M", "-o", str(timing), *command]
+    process = subprocess.Popen(command, cwd=folder, env=environment, stdout=out, stderr=err,
                                stdin=subprocess.DEVNULL, preexec_fn=preexec,
                                start_new_session=True)
     process._audit_files = (out, err)
+    process._audit_rss = timing
     process._audit_start = time.perf_counter()
     return process
 
@@ -124,7 +131,14 @@ def finish(process: subprocess.Popen, timeout: float = TIMEOUT) -> Run:
         texts.append(handle.read())
         handle.close()
         os.unlink(handle.name)
-    return Run(process.returncode, texts[0], texts[1], seconds, usage.ru_maxrss / 1024)
+    rss = usage.ru_maxrss / 1024
+    if process._audit_rss.exists():  # measured by /usr/bin/time: the command's own
+        try:
+            rss = float(process._audit_rss.read_text().split()[-1]) / 1024
+        except (ValueError, IndexError):
+            pass
+        process._audit_rss.unlink()
+    return Run(process.returncode, texts[0], texts[1], seconds, rss)
 
 
 def _kill_group(pid: int, sig: int) -> None:

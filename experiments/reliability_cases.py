@@ -286,9 +286,10 @@ def _foreign_folder(folder: Path) -> None:
 
 
 def _small_files() -> None:
-    """In the child: files larger than 4 KB cannot be written (a full disk, as EFBIG)."""
+    """In the child: files larger than 500 bytes cannot be written (a full disk, as
+    EFBIG)."""
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (500, 500))
 
 
 def fingerprint_cases() -> list[Case]:

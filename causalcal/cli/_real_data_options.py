@@ -410,7 +410,12 @@ def parse_discretize(args: argparse.Namespace):
     from causalcal.data import parse_discretize as parse
     from causalcal.errors import InputError
 
-    spec = parse(args.discretize, args.max_arity)
+    try:
+        spec = parse(args.discretize, args.max_arity)
+    except InputError as err:  # the library's "discretize …" is the option --discretize
+        text = str(err)
+        raise InputError(f"--{text}" if text.startswith("discretize")
+                         else f"--discretize {args.discretize}: {text}") from None
     context = getattr(args, "context", [])
     if not context:
         return spec

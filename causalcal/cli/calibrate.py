@@ -124,6 +124,9 @@ def run(args: argparse.Namespace) -> int:
     _plan_files(args, cal_path)
     if args.seed < 0:
         raise CLIError(f"--seed must be non-negative, got {args.seed}")
+    if args.n_cal is not None and (args.n_cal < 4 or args.n_cal % 4):
+        raise CLIError(f"--n-cal must be a positive multiple of 4 (N/4 pairs of each edge "
+                       f"type), got {args.n_cal}")
     params = parse_params(args.param)
     check_calibrator(args.calibrator, params)
     probs = EdgeProbabilities.load(args.probs)

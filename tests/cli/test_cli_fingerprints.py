@@ -8,7 +8,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from causalcal.bootstrap import data_for
 from causalcal.cli import main
 from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities
@@ -42,6 +41,8 @@ def sim(tmp_path_factory):
 
 
 def test_data_for_compares_the_fingerprint_up_to_column_order(sim):
+    from causalcal.bootstrap import data_for
+
     probs = EdgeProbabilities.load(sim / "p.npz")
     data = DiscreteData.from_csv(sim / "a" / "data.csv")
     assert data_for(probs, data, "p.npz") is data

@@ -14,7 +14,7 @@ from causalcal.data import DiscreteData
 from causalcal.errors import InputError
 from causalcal.graph import PDAG
 from causalcal.simulate import bif_text, fit_network, from_bif, to_pgmpy, write_bif
-from causalcal.simulate.bif_write import bif_labels, bif_word
+from causalcal.simulate.bif_write import bif_word
 
 LEVELS = ["low", "mid", "high"]  # an order that is not the alphabet's
 
@@ -157,6 +157,8 @@ def test_names_as_they_were_round_trip_through_the_bif(tmp_path):
     assert 'property label = "a\\u003bb c";' in text  # ';' would end the property
     assert 'property states = "x\\ny" "z";' in text  # no line break inside the line
     assert all(line.count('"') % 2 == 0 for line in text.split("\n"))
+    from causalcal.simulate.bif_write import bif_labels
+
     labels = bif_labels(text)
     assert labels["a_b_c"] == ("a;b c", ["x\ny", "z"])
     pytest.importorskip("pgmpy")
@@ -167,6 +169,8 @@ def test_names_as_they_were_round_trip_through_the_bif(tmp_path):
 
 
 def test_a_bif_of_an_older_causalcal_reads_its_plain_labels():
+    from causalcal.simulate.bif_write import bif_labels
+
     text = ('variable dose_mg {\n  type discrete [ 2 ] { a, b };\n'
             "  property label = \"dose 'mg'\";\n  property states = \"a\\q\" \"b\";\n}\n")
     assert bif_labels(text) == {"dose_mg": ("dose 'mg'", ["a\\q", "b"])}
