@@ -90,7 +90,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
 
 
-def _check_study_folder(out: str, force: bool) -> None:
+def check_study_folder(out: str, force: bool) -> None:
     """A study writes into its own folder: one holding other files but no study.json (or
     a study.json that is not a study's settings) is refused unless --force."""
     import json
@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     from causalcal.evaluate import PRESETS, preset, run_study
 
     check_output_dir(args.out, "--out")
-    _check_study_folder(args.out, args.force)
+    check_study_folder(args.out, args.force)
     if args.seed < 0:
         raise CLIError(f"--seed must be non-negative, got {args.seed}")
     base = PRESETS[args.preset]

@@ -132,3 +132,21 @@ def test_probabilities_without_their_sidecar_need_force(sim, tmp_path, capsys):
                "--quiet", "--out", table, "--force")[0] == 0
     assert run(capsys, "bootstrap", sim / "data.csv", "--n-boot", "2", "--jobs", "1",
                "--quiet", "--out", table)[0] == 0  # now its own
+
+
+@pytest.mark.parametrize("command", ["study", "demo"])
+def test_a_study_writes_only_into_a_folder_of_its_own(tmp_path, cli, command):
+    """A folder holding other files (or a study.json that is no study's) is refused
+    unless --force: the study writes study.json, timing.jsonl and results/ there."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "study.json").write_text('{"my": "settings"}')
+    argv = [command, "--out", mine, "--n-boot", "2", "--quiet"]
+    argv += ["--preset", "quick"] if command == "study" else []
+    code, _, err = cli(*argv)
+    assert code == 2 and "study.json that holds no study's settings" in err
+    assert (mine / "study.json").read_text() == '{"my": "settings"}'
+    (mine / "study.json").unlink()
+    (mine / "notes.txt").write_text("mine")
+    code, _, err = cli(*argv)
+    assert code == 2 and "other files (notes.txt) and no study.json" in err
