@@ -11,7 +11,7 @@ from .bootstrap import (
     bootstrap_weights,
     edge_probabilities_from_graphs,
 )
-from .checkpoint import CheckpointMismatchError
+from .checkpoint import CheckpointMismatchError, data_for
 from .score.bdeu import BDeuScore
 from .score.bic import BICScore
 from .search.boss import boss
@@ -31,6 +31,7 @@ __all__ = [
     "boss",
     "bootstrap_edge_probabilities",
     "bootstrap_weights",
+    "data_for",
     "edge_probabilities_from_graphs",
     "fges",
     "get_pag_search",

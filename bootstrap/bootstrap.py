@@ -104,6 +104,11 @@ def check_search_options(search: str | SearchFn, options: dict[str, Any]) -> Non
         accepted = [p.name for p in params[2:]
                     if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
         unknown = sorted(set(options) - set(accepted))
+        if "knowledge" in unknown:
+            raise InputError(
+                f"search {search_identity(search)!r} takes no background knowledge (on the "
+                "command line --knowledge, --tiers, --forbid-within-tiers, --context); the "
+                "searches fges, boss and gfci do")
         if unknown:
             raise InputError(
                 f"search {search_identity(search)!r} has no option "
@@ -115,6 +120,28 @@ def check_search_options(search: str | SearchFn, options: dict[str, Any]) -> Non
         raise InputError(f"search {search_identity(search)!r} cannot be called as search(data, "
                          f"weights, **options) -> PDAG ({err}; its signature is {signature})"
                          ) from None
+    _check_option_values(search, signature, options)
+
+
+def _check_option_values(search: str | SearchFn, signature: inspect.Signature,
+                         options: dict[str, Any]) -> None:
+    """Refuse (``InputError``) an option value of the wrong type for the search's own
+    default (a number, or True/False; e.g. ``--option alpha=x``, or ``alpha=nan``, read as
+    text), before any work; ranges are the search's to check."""
+    for name, value in options.items():
+        param = signature.parameters.get(name)
+        default = None if param is None else param.default
+        if isinstance(default, bool):
+            ok, want = isinstance(value, (bool, np.bool_)), "True or False"
+        elif isinstance(default, (int, float)):
+            ok = (isinstance(value, (int, float, np.integer, np.floating))
+                  and not isinstance(value, (bool, np.bool_)) and value == value)
+            want = "a number"
+        else:
+            continue
+        if not ok:
+            raise InputError(f"search {search_identity(search)!r}: option {name} must be "
+                             f"{want}, got {value!r}")
 
 
 def _exit_with_parent(parent_pid: int) -> None:

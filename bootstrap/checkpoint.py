@@ -51,7 +51,7 @@ from causalcal.errors import InputError
 from .search.registry import search_table
 
 __all__ = ["Checkpoint", "CheckpointMismatchError", "check_checkpoint_folder",
-           "check_provenance", "data_fingerprint", "feed_replicates", "run_provenance",
+           "check_provenance", "data_fingerprint", "data_for", "feed_replicates", "run_provenance",
            "search_identity"]
 
 FORMAT = "causalcal-bootstrap-checkpoint"
@@ -162,6 +162,35 @@ def check_provenance(checkpoint: str | os.PathLike, provenance: Mapping[str, Any
                          for label, mine, theirs in diffs)
         raise InputError(f"{source} and checkpoint {path} come from different bootstrap runs "
                          f"({said}); give the checkpoint of the run that computed them")
+
+
+def data_for(probabilities, data: DiscreteData, source: str) -> DiscreteData:
+    """``data`` with the columns in the order of ``probabilities``' variables, checked
+    against the data fingerprint their bootstrap recorded (docs/design.md §10): other
+    variables, or other data with the same column names (another file, other rows, other
+    binning or missing-value options), are an ``InputError`` naming ``source``; the same
+    data with the columns in another order are the data. Probabilities that record no
+    fingerprint (an older causalcal, or built in memory) are used with a warning."""
+    names = [str(n) for n in probabilities.names]
+    if sorted(names) != sorted(data.names):
+        theirs, ours = set(names), set(data.names)
+        only = [f"only in {where}: {', '.join(map(repr, sorted(extra)[:5]))}"
+                for where, extra in ((source, theirs - ours), ("the data", ours - theirs))
+                if extra]
+        raise InputError(f"{source}: computed for other variables than the data's "
+                         f"({'; '.join(only) or 'a name given twice'})")
+    ordered = data if names == data.names else data.in_order(names)
+    recorded = (getattr(probabilities, "provenance", None) or {}).get("data_fingerprint")
+    if recorded is None:
+        warnings.warn(f"{source} records no data fingerprint (an older causalcal, or built "
+                      "in memory): it cannot be checked that it was computed from these data",
+                      UserWarning, stacklevel=2)
+    elif recorded != data_fingerprint(ordered):
+        raise InputError(f"{source}: computed from other data than these, with the same "
+                         "columns (the data's fingerprint differs from the one it records: "
+                         "another file or other rows, or other --discretize, --na-values, "
+                         "--drop-columns or --missing options than its bootstrap's)")
+    return ordered
 
 
 def _read_marker(path: Path) -> dict[str, Any] | None:

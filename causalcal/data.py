@@ -42,6 +42,19 @@ __all__ = ["DISCRETIZE_METHODS", "MISSING_POLICIES", "BinSpec", "Bins", "Cuts",
            "drop_missing", "missing_summary", "parse_discretize", "smallest_int_dtype"]
 
 DEFAULT_MAX_ARITY = 20
+def _check_kept(frame: pd.DataFrame, spec: Discretization, max_arity: int) -> None:
+    """Refuse a column kept as its values (``NAME=keep``; the command line's context
+    columns) with more values than ``max_arity``, saying that binning is not the way."""
+    for name, rule in spec.columns.items():
+        if isinstance(rule, Keep) and name in frame.columns:
+            count = frame[name].nunique()
+            if count > max_arity:
+                raise InputError(f"column {name!r}: {count} distinct values > max_arity="
+                                 f"{max_arity}; it is kept as its values, never binned (a "
+                                 "context column, or NAME=keep): recode it into at most "
+                                 f"{max_arity} values, or raise max_arity (--max-arity)")
+
+
 def smallest_int_dtype(max_value: int) -> np.dtype:
     """The smallest unsigned integer dtype holding ``0 … max_value``."""
     for dtype in (np.uint8, np.uint16, np.uint32):
@@ -138,6 +151,16 @@ class DiscreteData:
             and [list(map(str, c)) for c in self.categories]
             == [list(map(str, c)) for c in other.categories]
         )
+
+    def in_order(self, names: Sequence[str]) -> DiscreteData:
+        """The same data with the columns in the order of ``names`` (the same names)."""
+        order = [self.index(str(n)) for n in names]
+        if sorted(order) != list(range(self.n_vars)):
+            raise InputError(f"{len(names)} names for the data's {self.n_vars} columns")
+        out = DiscreteData(self.codes[:, order], [self.names[k] for k in order],
+                           self.arities[order], [self.categories[k] for k in order])
+        out.missing_report = self.missing_report
+        return out
 
     def index(self, name: str) -> int:
         """Column position of variable ``name``."""
@@ -282,6 +305,7 @@ class DiscreteData:
                 refuse_missing_markers(frame)
             frame, report = drop_missing(frame, missing)
             frame = discretize_by(frame.apply(typed_column), spec)
+            _check_kept(frame, spec, max_arity)
             data = cls.from_frame(frame, max_arity=max_arity)
         except ValueError as err:
             raise InputError(f"{path}: {err}") from None

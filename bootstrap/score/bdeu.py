@@ -32,6 +32,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from scipy.special import gammaln
 
+from causalcal._validation import check_memory
 from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData
 from causalcal.errors import InputError
 from causalcal.graph import PDAG, pdag_to_dag
@@ -43,6 +44,10 @@ __all__ = ["BDeuScore"]
 
 _DENSE_CELLS_PER_ROW = 4  # dense bincount when cells <= this × (rows × candidates)
 
+
+#: The equivalent sample sizes the score takes: beyond these the lnΓ differences of a
+#: family's score lose their precision (at 1e308 they are infinite).
+SAMPLE_PRIOR_RANGE = (1e-12, 1e12)
 
 class BDeuScore:
     """Weighted BDeu local scores with a cache keyed by ``(y, frozenset(parents))``.
@@ -84,8 +89,11 @@ class BDeuScore:
             raise InputError("data has no rows")
         if v < 1:
             raise InputError("data has no columns")
-        if not (np.isfinite(sample_prior) and sample_prior > 0):
-            raise InputError(f"sample_prior must be a positive number, got {sample_prior}")
+        if not (np.isfinite(sample_prior) and SAMPLE_PRIOR_RANGE[0] <= sample_prior
+                <= SAMPLE_PRIOR_RANGE[1]):
+            raise InputError(f"sample_prior must be a number in [{SAMPLE_PRIOR_RANGE[0]:g}, "
+                             f"{SAMPLE_PRIOR_RANGE[1]:g}] (beyond, the score's lnΓ "
+                             f"differences lose their precision), got {sample_prior}")
         vm = max(v - 1, 1)
         if v <= 2 and np.isfinite(structure_prior) and structure_prior >= vm:
             structure_prior = 0.0  # β/(V−1) ≥ 1 would give log(0): the term is dropped
@@ -101,6 +109,12 @@ class BDeuScore:
             raise InputError(
                 f"column {data.names[k]!r}: {arities[k]} categories > max_arity={max_arity}"
             )
+        if v:  # the one-hot layouts of the count products (uint8 and float32 copies of
+            k = int(np.argmax(arities))  # n × Σ(arity − 1) cells)
+            check_memory(5.0 * n * float(np.maximum(arities - 1, 0).sum()),
+                         f"the search's counts of {n} rows over {v} columns (the largest, "
+                         f"{data.names[k]!r}, with {arities[k]} categories)",
+                         "recode columns with many categories into fewer")
         self.data = data
         self.device = check_device(device)
         self.n_samples = n

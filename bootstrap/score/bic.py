@@ -34,6 +34,10 @@ __all__ = ["SCORES", "BICScore", "make_score"]
 SCORES = ("bdeu", "bic")
 
 
+#: The largest penalty discount: beyond about 2·n·ln(arity)/ln(n) no edge can pay for
+#: itself, so larger values change nothing, and this bound keeps every penalty finite.
+MAX_PENALTY_DISCOUNT = 1e12
+
 class BICScore(BDeuScore):
     """Weighted discrete BIC local scores (see the module docstring), cached and counted
     as :class:`.bdeu.BDeuScore` counts; ``penalty_discount`` ``c > 0`` scales the
@@ -47,9 +51,10 @@ class BICScore(BDeuScore):
         max_arity: int = DEFAULT_MAX_ARITY,
         device: str | None = None,
     ) -> None:
-        if not (np.isfinite(penalty_discount) and penalty_discount > 0):
+        if not (np.isfinite(penalty_discount) and 0 < penalty_discount <= MAX_PENALTY_DISCOUNT):
             raise InputError(
-                f"penalty_discount must be a positive number, got {penalty_discount}")
+                f"penalty_discount must be a number in (0, {MAX_PENALTY_DISCOUNT:g}], got "
+                f"{penalty_discount} (far below that bound every edge is refused already)")
         super().__init__(data, weights, sample_prior=1.0, structure_prior=0.0,
                          max_arity=max_arity, device=device)
         self.penalty_discount = float(penalty_discount)

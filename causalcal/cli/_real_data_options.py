@@ -69,6 +69,12 @@ def knowledge_from_arguments(args: argparse.Namespace, names: list[str]):
     from causalcal.knowledge import Knowledge
 
     context = context_from_arguments(args)
+    for item in context:  # named here, not as the knowledge's (--context-targets' own)
+        unknown = [t for t in [item.column, *(item.targets or ())] if t not in names]
+        if unknown:
+            option = "--context" if unknown[0] == item.column else "--context-targets"
+            raise InputError(f"{option} {unknown[0]!r}: no such column in the data (it has "
+                             f"{', '.join(names[:12])}{' …' if len(names) > 12 else ''})")
     if args.knowledge is None and args.tiers is None:
         if args.forbid_within_tiers:
             raise InputError("--forbid-within-tiers needs tiers: --tiers or a Tetrad "
@@ -160,16 +166,24 @@ def check_graph_arguments(args: argparse.Namespace) -> None:
         check_output_file(args.graph, "--graph", PAG_SUFFIXES if pag else GRAPH_SUFFIXES)
 
 
+def add_search_choice(parser: argparse.ArgumentParser) -> None:
+    """``--search`` and ``--alpha``, as every command that searches takes them."""
+    parser.add_argument("--search", default="fges",
+                        help="structure search: fges (default; GES's result), boss (best "
+                             "order search from it: slower, scores at least as high), ges or "
+                             "pc (the last two: causal-learn, small data, no background "
+                             "knowledge), gfci (FGES pruned by G² tests, FCI's orientation: "
+                             "hidden common causes allowed; its graphs are PAGs), or "
+                             "MODULE:FUNCTION for a function search(data, weights, **options) "
+                             "-> PDAG")
+    parser.add_argument("--alpha", type=float, default=None,
+                        help="significance level of gfci's G² tests (0.01) or pc's (0.05)")
+
+
 def add_search_arguments(parser: argparse.ArgumentParser) -> None:
     """The bootstrap options of ``discover`` and ``suggest``: the search, its score, jobs,
     seed, checkpoint, given probabilities and the arity bound."""
-    parser.add_argument("--search", default="fges",
-                        help="structure search: fges (default), boss, ges or pc (the last "
-                             "two: causal-learn, small data, no background knowledge), or "
-                             "gfci (FGES pruned by G² tests, FCI's orientation: hidden "
-                             "common causes allowed; its graphs are PAGs)")
-    parser.add_argument("--alpha", type=float, default=None,
-                        help="significance level of gfci's G² tests (0.01) or pc's (0.05)")
+    add_search_choice(parser)
     add_jobs_argument(parser)
     add_score_argument(parser)
     parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
@@ -384,16 +398,20 @@ def load_data(args: argparse.Namespace):
         bins_log.setLevel(level)
 
 
-def alpha_option(args: argparse.Namespace) -> dict:
-    """The search options of --alpha (none when not given; a search without the option
-    refuses it, naming it)."""
+def alpha_option(args: argparse.Namespace, options: dict | None = None) -> dict:
+    """``options`` (or none) with the search option of --alpha when given (a search
+    without the option refuses it, naming it; --alpha and --option alpha=… together are
+    an error)."""
+    options = dict(options or {})
     if args.alpha is None:
-        return {}
+        return options
     from causalcal.cli import CLIError
 
     if not 0 < args.alpha < 1:
         raise CLIError(f"--alpha must be between 0 and 1, got {args.alpha}")
-    return {"alpha": args.alpha}
+    if "alpha" in options:
+        raise CLIError("--alpha and --option alpha=… both given; use one")
+    return {**options, "alpha": args.alpha}
 
 
 def arity_option(args: argparse.Namespace, search, options: dict) -> dict:
@@ -419,9 +437,14 @@ def parse_discretize(args: argparse.Namespace):
     from causalcal.data import parse_discretize as parse
     from causalcal.errors import InputError
 
-    spec = parse(args.discretize, args.max_arity)
+    try:
+        spec = parse(args.discretize, args.max_arity)
+    except InputError as err:  # the library's "discretize …" is the option --discretize
+        text = str(err)
+        raise InputError(f"--{text}" if text.startswith("discretize")
+                         else f"--discretize {args.discretize}: {text}") from None
     context = getattr(args, "context", [])
-    if args.discretize is None or not context:
+    if not context:
         return spec
     for column in context:
         if column in spec.columns and not isinstance(spec.columns[column], Keep):

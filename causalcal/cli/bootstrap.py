@@ -43,6 +43,8 @@ from causalcal.cli._real_data_options import (
     add_jobs_argument,
     add_knowledge_arguments,
     add_score_argument,
+    add_search_choice,
+    alpha_option,
     arity_option,
     check_graph_arguments,
     jobs,
@@ -62,11 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
     add_jobs_argument(parser, "; with --scheduler every cluster worker is used instead")
     parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
-    parser.add_argument("--search", default="fges",
-                        help="structure search: fges (default; GES's result), boss (best "
-                             "order search from it: slower, scores at least as high), ges or "
-                             "pc (causal-learn; small data only), or MODULE:FUNCTION for a "
-                             "function search(data, weights, **options) -> PDAG")
+    add_search_choice(parser)
     parser.add_argument("--checkpoint", metavar="DIR",
                         help="directory to save finished replicates in and resume from")
     parser.add_argument("--scheduler", metavar="ADDRESS",
@@ -93,7 +91,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_graph_arguments(parser, "bootstrap")
 
 
-def _resolve_search(name: str) -> object:
+def resolve_search(name: str) -> object:
+    """``--search``: a search's name (lower-cased; the library checks it) or the function
+    ``MODULE:FUNCTION`` imported (an ``InputError`` naming it if it cannot be)."""
     from causalcal.cli import CLIError
 
     module_name, sep, attr = name.partition(":")
@@ -154,12 +154,12 @@ def run(args: argparse.Namespace) -> int:
     if args.ancestral and out.suffix.lower() != ".npz":
         raise CLIError("--ancestral needs an .npz --out (the CSV holds edge types only)")
     plan_search_files(args, {"--out": (args.out, PROBABILITIES)})
-    options = parse_params(args.option, "--option", "KEY")
+    options = alpha_option(args, parse_params(args.option, "--option", "KEY"))
     if args.max_degree is not None:
         options["max_degree"] = args.max_degree
     if args.device is not None:
         options["device"] = args.device
-    search = _resolve_search(args.search)
+    search = resolve_search(args.search)
     options = score_option(args, arity_option(args, search, options))
     settings = bootstrap_settings(args, search, options)
     check_graph_arguments(args)

@@ -90,7 +90,7 @@ from causalcal.cli._real_data_options import (
     score_option,
     write_network,
 )
-from causalcal.cli.bootstrap import bootstrap_settings
+from causalcal.cli.bootstrap import bootstrap_settings, resolve_search
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -158,10 +158,9 @@ def run(args: argparse.Namespace) -> int:
     check_output_file(args.out, "--out", (".csv",))
     _plan_files(args)  # a missing or clashing file fails here, before the heavy imports
     from causalcal.edgecal import CalibrationSettings, CausalRelations, EdgeTypes, PAGEdges
-    from causalcal.edges import EdgeProbabilities
     from causalcal.workflow.discover import discover
 
-    search = args.search.lower()
+    search = resolve_search(args.search)
     options = score_option(args, arity_option(args, search, alpha_option(args)))
     settings = bootstrap_settings(args, search, options)
     check_graph_arguments(args)
@@ -194,9 +193,8 @@ def run(args: argparse.Namespace) -> int:
         **({} if args.answer_error is None else {"answer_error": args.answer_error}))
     data = load_data(args)
     settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
-    probs = EdgeProbabilities.load(args.probabilities) if args.probabilities else None
     result = discover(data, args.known, relations=relations, bootstrap=settings,
-                      calibration=calibration, probabilities=probs)
+                      calibration=calibration, probabilities=args.probabilities)
     out, report = result.save(args.out, top=args.top)
     print(result.summary())
     rows = len(result.table.head(args.top) if args.top is not None else result.table)
@@ -230,9 +228,8 @@ def _write_plots(result, folder: Path, threshold: float | str, tiers: dict | Non
     """The averaged network (known relations in their own colour, or left out without
     ``own``; ``tiers`` as columns; its title says how many edges are known and how many
     discovered) and the known pairs' reliability diagram as PNG files."""
-    from causalcal._io import atomic_write
     from causalcal.cli._real_data_options import network_note, threshold_text
-    from causalcal.figures.plots import plot_network
+    from causalcal.figures.plots import plot_network, save_figure
 
     probs = result.network_probabilities(threshold, own)
     known = result.known_edges() if own else None
@@ -244,8 +241,7 @@ def _write_plots(result, folder: Path, threshold: float | str, tiers: dict | Non
         "reliability.png": _reliability_figure(result),
     }
     for name, fig in figures.items():
-        with atomic_write(folder / name, "wb") as handle:
-            fig.savefig(handle, format="png", dpi=100)
+        save_figure(fig, folder / name)
     return f"figures -> {folder / 'network.png'}, {folder / 'reliability.png'}{note}"
 
 

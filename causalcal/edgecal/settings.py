@@ -8,13 +8,14 @@ and pass it on whole, as they do :class:`~causalcal.bootstrap.BootstrapSettings`
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 import numpy as np
 
 from causalcal.calibration import make_calibrator
 from causalcal.edgecal.crossval import MAPS
+from causalcal.edgecal.known import MIN_KNOWN
 from causalcal.edgecal.simulated import SimulatedPairs
 from causalcal.errors import InputError
 
@@ -107,3 +108,38 @@ class CalibrationSettings:
                              "--simulations R)")
         if isinstance(self.calibrator, str):
             make_calibrator(self.calibrator, dict(self.params), 0)  # unknown names fail now
+
+    def check_with_answers(self, related: int, unrelated: int, source: str) -> None:
+        """With answers to suggested pairs (docs/design.md §9.12) the map fitted on them is
+        logit-linear; the calibrator, its parameters, the evidence strength and the
+        assumed number of related pairs shape only the map of the scientist's own known
+        pairs beside them (``related``, ``unrelated``), a candidate when they hold
+        :data:`MIN_KNOWN` of each. Without it, any of these changed from its default does
+        not apply to the run: an ``InputError`` naming it, before any work."""
+        if min(related, unrelated) >= MIN_KNOWN:
+            return
+        defaults = {f.name: f.default if f.default is not MISSING else f.default_factory()
+                    for f in fields(self)}
+        options = (("calibrator", "--calibrator"), ("params", "--param"),
+                   ("evidence_strength", "--evidence-strength"),
+                   ("related_pairs", "--expected-edges"))
+        given = [f"{name}={getattr(self, name)!r} ({flag})" for name, flag in options
+                 if not _same(getattr(self, name), defaults[name])]
+        if self.map == "calibrated":
+            given.append("map='calibrated' (--map calibrated)")
+        if given:
+            raise InputError(
+                f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to this "
+                f"run: {source} answers suggested pairs, whose map is fitted on the answers "
+                "(logit-linear) and judged on them; the calibrator and its settings fit only "
+                "a map of your own known pairs beside the answers, which needs "
+                f"{MIN_KNOWN} related and {MIN_KNOWN} unrelated ones (you gave {related} and "
+                f"{unrelated})")
+
+
+def _same(value: Any, default: Any) -> bool:
+    """Whether a setting is its default (a calibrator object never is)."""
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):
+        return False

@@ -33,6 +33,7 @@ from causalcal.edgecal import (
     SimulationsNote,
     answers_to_recheck,
     check_known_counts,
+    enough_answers,
     estimate_adjacent_pairs,
     fit_edge_calibrator,
     forced_by_knowledge,
@@ -118,7 +119,7 @@ def discover(
     calibration = CalibrationSettings() if calibration is None else calibration
     kind.check_simulations(calibration.simulations)
     data = as_data(data)
-    given = given_probabilities(probabilities, data)
+    given, data = given_probabilities(probabilities, data)
     check_search(kind, given, bootstrap)
     answers = read_answers(known, data.names, kind)
     source = ", ".join(answers.sources)
@@ -126,6 +127,7 @@ def discover(
     kind.check_known(bootstrap.knowledge, answers.pairs, data.names, source)
     answers, forced = _without_forced(answers, kind, bootstrap.knowledge, data.names)
     _check_counts(kind, answers, forced)  # all before the first replicate
+    _check_settings_apply(answers, kind, calibration, source)
     pairs = answers.pairs
     boot = _bootstrap(data, given, kind, bootstrap)
     inputs = PairInputs(kind.raw(boot, bootstrap.knowledge), kind.features, kind)
@@ -199,6 +201,28 @@ def _without_forced(answers: Answers, kind: RelationKind, knowledge, names: list
     return (answers.without(drop), stated) if drop.any() else (answers, ())
 
 
+def _check_settings_apply(answers: Answers, kind: RelationKind,
+                          calibration: CalibrationSettings, source: str) -> None:
+    """Before any work: with enough answers to suggested pairs, the calibrator and its
+    settings apply only to the scientist's own known pairs beside them
+    (:meth:`CalibrationSettings.check_with_answers`)."""
+    if answers.design is None:
+        return
+    _, Y = kind.label_sets(answers.pairs)
+    if enough_answers(Y, answers.rates):
+        calibration.check_with_answers(*kind.known_counts(Y[np.isnan(answers.rates)]), source)
+
+
+def _calibrator_words(fit: EdgeCalibration) -> str:
+    """The calibrator as the summary names it: with answers to suggested pairs the map
+    fitted on them is logit-linear, and the calibrator fits only the map of the
+    scientist's own known pairs (when they are enough to make one)."""
+    if fit.answers is None:
+        return str(fit.settings.calibrator)
+    own = f"; {fit.settings.calibrator} on your own known pairs" if fit.em is not None else ""
+    return f"the answers' logit-linear map{own}"
+
+
 def _bootstrap(data: DiscreteData, given: EdgeProbabilities | None, kind: RelationKind,
                bootstrap: BootstrapSettings) -> EdgeProbabilities:
     """The bootstrap's result (unless ``given``), counting what the kind needs; pair
@@ -247,7 +271,7 @@ def _report(fit: EdgeCalibration, kind: RelationKind, data: DiscreteData, knowle
     related, unrelated = kind.known_counts(calset.Y)
     ignored = kind.ignored_rows(answers.pairs)
     return FitReport(
-        calibrator=fit.settings.calibrator, known_related=related,
+        calibrator=_calibrator_words(fit), known_related=related,
         known_unrelated=unrelated, known_ignored=ignored,
         related_pairs=fit.related_pairs, em_iterations=em.n_iter if em else 0,
         em_converged=em.converged if em else True,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from causalcal.bootstrap import BootstrapSettings
+from causalcal.bootstrap import BootstrapSettings, data_for
 from causalcal.bootstrap.search.registry import search_table
 from causalcal.data import DiscreteData
 from causalcal.edgecal import PAGEdges, RelationKind
@@ -27,14 +27,18 @@ def as_data(data) -> DiscreteData:
             else DiscreteData.from_csv(data))
 
 
-def given_probabilities(probabilities, data: DiscreteData) -> EdgeProbabilities | None:
-    """The given probabilities (a path is loaded), checked to be over the data's
-    variables."""
-    if probabilities is not None and not isinstance(probabilities, EdgeProbabilities):
+def given_probabilities(probabilities, data: DiscreteData
+                        ) -> tuple[EdgeProbabilities | None, DiscreteData]:
+    """The given probabilities (read if a path) and the data in their variables' order,
+    checked against the data fingerprint they record
+    (:func:`causalcal.bootstrap.data_for`)."""
+    if probabilities is None:
+        return None, data
+    source = "the probabilities"
+    if not isinstance(probabilities, EdgeProbabilities):
+        source = str(probabilities)
         probabilities = EdgeProbabilities.load(probabilities)
-    if probabilities is not None and probabilities.names != data.names:
-        raise InputError("the probabilities were computed for other variables than the data's")
-    return probabilities
+    return probabilities, data_for(probabilities, data, source)
 
 
 def check_search(kind: RelationKind, given: EdgeProbabilities | None,

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from causalcal._io import atomic_write
+from causalcal._own import file_digest
 from causalcal.association import Association
 from causalcal.edgecal import (
     RECHECK_SHOWN,
@@ -91,12 +92,15 @@ class DiscoveryResult:
         """The fitted calibrator (``predict_proba`` on input rows)."""
         return self.fit.model
 
-    def report_json(self, rows: int | None = None) -> str:
+    def report_json(self, rows: int | None = None, sha256: str | None = None) -> str:
         """The fit's details as JSON: the map written to ``p_*`` and its cross-validated
         evidence, the known pairs, the EM's assumed related pairs, the design, the
-        sensitivity of the top candidates; ``rows``: the rows written to the table."""
+        sensitivity of the top candidates; ``rows``: the rows written to the table,
+        ``sha256``: its checksum (a later run replaces only an unedited table)."""
         d = {"format": "causalcal.discover-report", **self.kind.report(self.report)}
         d["rows_written"] = len(self.table) if rows is None else int(rows)
+        if sha256 is not None:
+            d["sha256"] = sha256
         d["n_boot"] = self.probabilities.n_boot
         d["known_relations"] = self.known_results.to_dict("records")
         d["recheck"] = self._recheck_records()
@@ -158,7 +162,7 @@ class DiscoveryResult:
             rows.to_csv(handle, index=False, float_format="%.6g")
         report = out.with_name(out.name + ".json")
         with atomic_write(report, encoding="utf-8") as handle:
-            handle.write(self.report_json(rows=len(rows)))
+            handle.write(self.report_json(rows=len(rows), sha256=file_digest(out)))
         return out, report
 
     def _edge_types(self, what: str) -> None:

@@ -126,7 +126,7 @@ def suggest(
     kind = relation_kind(relations)
     bootstrap = BootstrapSettings() if bootstrap is None else bootstrap
     data = as_data(data)
-    given = given_probabilities(probabilities, data)
+    given, data = given_probabilities(probabilities, data)
     check_search(kind, given, bootstrap)
     previous = _previous(more, data.names, kind)
     known_keys = _known_keys(known, data.names, kind)
