@@ -217,7 +217,8 @@ def choose_map(losses: dict, asked: str = "auto", z: dict | None = None,
     """The map to write and its evidence.
 
     ``losses``: ``{"folds": k, "brier": {candidate: per-pair array}, "log_loss": {…}}``
-    with ``identity`` among the candidates. With ``asked="auto"`` a candidate is eligible
+    with ``identity`` among the candidates (and ``observed``: the Brier scores shown,
+    where those that decide are corrected for the answers' errors). With ``asked="auto"`` a candidate is eligible
     only if its held-out Brier score is lower than the bootstrap's by more than
     ``z[candidate]`` (default :data:`Z`) standard errors of the paired per-pair
     difference; the eligible candidate with the largest improvement is chosen, else (and
@@ -234,11 +235,13 @@ def choose_map(losses: dict, asked: str = "auto", z: dict | None = None,
     candidates: dict[str, Candidate] = {}
     best, best_gain = "identity", -np.inf
     scores = losses.get("brier", {})
+    shown = losses.get("observed", scores)  # the answers as given, when errors correct them
     raw = scores.get("identity")
     for name, brier in scores.items():
         if not folds or np.isnan(brier).any():
             continue
-        own = {loss: Score.of(losses[loss][name], weights) for loss in ("brier", "log_loss")}
+        own = {"brier": Score.of(shown[name], weights),
+               "log_loss": Score.of(losses["log_loss"][name], weights)}
         if name == "identity":
             candidates[name] = Candidate(**own)
             continue
