@@ -378,16 +378,3 @@ def answer_briers(kind, predicted: dict[str, np.ndarray], Y: np.ndarray,
         out["observed"] = {name: known_pair_losses(Q, Y, zero, kind.known_brier)["brier"]
                            for name, Q in predicted.items()}
     return out
-    cal = {loss: np.full(len(X), np.nan) for loss in ("brier", "log_loss")}
-    split = StratifiedKFold(folds, shuffle=True, random_state=seed).split(X, related)
-    for train, test in split:
-        writer = kind.designed_map(X[train], Y[train], weights[train], eps, rows, counts,
-                                   None if errors is None else errors[train])[1]
-        scored = known_pair_losses(writer.predict_proba(X[test]), Y[test], zero[test],
-                                   _brier(kind, None if errors is None else errors[test]))
-        for loss in cal:
-            cal[loss][test] = scored[loss]
-    out["folds"] = folds
-    for loss in cal:
-        out[loss]["designed"] = cal[loss]
-    return out
