@@ -115,6 +115,8 @@ def _describe_csv(path: Path) -> str:
 
 def _describe_json(path: Path) -> str:
     from causalcal._edges_io import SIDECAR_FORMAT
+    from causalcal.graph_io import JSON_FORMAT as GRAPH_FORMAT
+    from causalcal.pag_io import JSON_FORMAT as PAG_FORMAT
 
     if path.stat().st_size > 64 << 20:
         return "a JSON file"
@@ -131,7 +133,7 @@ def _describe_json(path: Path) -> str:
         return SUGGESTED_RECORD
     if fmt == SIDECAR_FORMAT:
         return SIDECAR
-    if fmt in ("causalcal.graph", "causalcal.pag"):
+    if fmt in (GRAPH_FORMAT, PAG_FORMAT):
         return GRAPH
     if isinstance(fmt, str) and fmt.startswith("causalcal.") and "network" in fmt:
         return NETWORK

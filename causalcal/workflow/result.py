@@ -144,12 +144,14 @@ class DiscoveryResult:
                      f"; {self.associations[r.row].words()}")
             chosen = ("" if change.map[0] == change.map[1] else
                       f", map written {change.map[0]} → {change.map[1]}")
+            floor = ("" if not change.floor_pairs else
+                     f", {w.counted} of the {change.floor_pairs} pairs the bootstrap never "
+                     f"relates {change.floor[0]:.3f} → {change.floor[1]:.3f}")
             lines.append(
                 f"  {stated[r.row]}: {wrong}P(as stated) {r.p_stated:.2f} calibrated, "
                 f"{r.boot_stated:.2f} bootstrap{assoc}; if wrong: {w.population} "
-                f"{change.related_pairs[0]:.1f} → {change.related_pairs[1]:.1f}, "
-                f"{w.counted} of the {change.floor_pairs} pairs the bootstrap never "
-                f"relates {change.floor[0]:.3f} → {change.floor[1]:.3f}{chosen}")
+                f"{change.related_pairs[0]:.1f} → {change.related_pairs[1]:.1f}"
+                f"{floor}{chosen}")
         return lines
 
     def save(self, path: str | Path, top: int | None = None) -> tuple[Path, Path]:

@@ -29,6 +29,8 @@ def sim(tmp_path_factory):
     ask["relation"] = [arcs.get((a, b)) or back.get(arcs.get((b, a)), "none")
                        for a, b in zip(ask["a"], ask["b"], strict=True)]
     ask.to_csv(root / "answered.csv", index=False)
+    record = (root / "ask.csv.json").read_bytes()  # the design record travels with its file
+    (root / "answered.csv.json").write_bytes(record)
     asked = {frozenset(p) for p in zip(ask["a"], ask["b"])}
     names = list(pd.read_csv(root / "data.csv", nrows=1).columns)
     own_arcs = [(a, b, r) for (a, b), r in arcs.items() if frozenset((a, b)) not in asked]
@@ -37,6 +39,7 @@ def sim(tmp_path_factory):
     own = pd.DataFrame(own_arcs[:6] + nones[:6], columns=["a", "b", "relation"])
     assert len(own) == 12
     pd.concat([ask, own]).to_csv(root / "answered_own.csv", index=False)
+    (root / "answered_own.csv.json").write_bytes(record)
     return root
 
 
