@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from causalcal._raw_columns import refuse_identifier, row_number
+from causalcal.data.columns import refuse_identifier, row_number
 from causalcal.errors import DataWarning, InputError
 
 log = logging.getLogger("causalcal.data.bins")
