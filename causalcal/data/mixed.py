@@ -66,12 +66,14 @@ class MixedData:
         continuous = np.asarray(continuous, dtype=bool)
         v = len(continuous)
         n_c = int(continuous.sum())
-        values = np.asarray(values, dtype=np.float64).reshape(-1, n_c)
+        values = np.asarray(values, dtype=np.float64)
         codes = np.asarray(codes)
+        if values.ndim != 2 or codes.ndim != 2:
+            raise InputError("values and codes must be 2-d arrays")
         n = values.shape[0] if n_c else codes.shape[0]
-        codes = codes.reshape(n, v - n_c)
-        if values.shape[0] != n:
-            raise InputError(f"{values.shape[0]} rows of values, {n} rows of codes")
+        if values.shape != (n, n_c) or codes.shape != (n, v - n_c):
+            raise InputError(f"values {values.shape} and codes {codes.shape} do not fit "
+                             f"{n_c} continuous and {v - n_c} discrete columns of one length")
         if n_c and not np.all(np.isfinite(values)):
             raise InputError("continuous values must be finite")
         names = [f"X{k}" for k in range(v)] if names is None else [str(x) for x in names]
