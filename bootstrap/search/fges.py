@@ -372,8 +372,16 @@ class FGES(BackwardPhase, GESState):
                 self.family_cache.update(counted)
         none = (np.zeros(0, dtype=np.intp), np.zeros(0))
         for y, generic, reqs, subsets, near in batch:
+            if len(reqs) == 1 and self.knowledge is None:  # one option a candidate, in order
+                xs, gains = rows.get(reqs[0], none)
+                sel = generic[xs]
+                s, stamp = subsets[0], self.in_stamp[y]
+                for x, v in zip(xs[sel].tolist(), gains[sel].tolist()):
+                    self.options[(x, y)] = [(v, s)]
+                    heapq.heappush(self.heap, (-v, x, y, stamp))
             found: dict[int, list[tuple[float, tuple[int, ...]]]] = {}
-            for r, s in zip(reqs, subsets):
+            for r, s in zip(reqs if len(reqs) > 1 or self.knowledge is not None else (),
+                            subsets):
                 xs, gains = rows.get(r, none)
                 sel = generic[xs]
                 for x, v in zip(xs[sel].tolist(), gains[sel].tolist()):

@@ -28,7 +28,7 @@ class FisherZTest(CachedTest):
     def _compute(self, x: int, y: int, s: list[int]) -> float:
         self.n_tests += 1
         sc = self.score
-        dof = sc.total_weight - len(s) - 3
+        dof = sc.n - len(s) - 3
         cols = sc._cols([x, y, *s])
         try:
             precision = np.linalg.inv(sc.cov[np.ix_(cols, cols)])
@@ -67,5 +67,5 @@ class GaussianLRTest(CachedTest):
         ldets = [sc._ldet_given(c, base, factor) for c in (cx, cy, np.concatenate([cx, cy]))]
         if any(math.isnan(v) for v in ldets):
             return 1.0 if math.isnan(ldets[0]) or math.isnan(ldets[1]) else 0.0
-        statistic = sc.total_weight * (ldets[0] + ldets[1] - ldets[2])
+        statistic = sc.n * (ldets[0] + ldets[1] - ldets[2])
         return float(chdtrc(dof, max(statistic, 0.0)))

@@ -39,6 +39,7 @@ from scipy.linalg import solve_triangular
 from causalcal.data import DiscreteData, MixedData
 
 from ..protocol import GraphScores, best_partners
+from .kernel import residual_variance, unit_gains
 from .moments import SINGULAR_TOL, check_nonsingular, embed, weighted_covariance
 
 __all__ = ["GaussianScore"]
@@ -63,18 +64,22 @@ class GaussianScore(GraphScores):
 
     def __init__(self, data: MixedData | DiscreteData, weights=None,
                  penalty_discount: float = 1.0, continuous_only: bool = False,
-                 check: bool | None = None) -> None:
+                 check: bool | None = None, effective: bool = False) -> None:
         self.data = data
         self.n_vars = data.n_vars
         self.emb = embed(data, weights, continuous_only)
         self.cov, self.total_weight = weighted_covariance(self.emb)
+        w = self.emb.weights
+        #: N of the formulas: the total weight, or the weights' effective sample size
+        #: (Σw)² / Σw² (Kish), about n/2 for a bootstrap replicate
+        self.n = self.total_weight ** 2 / float(w @ w) if effective else self.total_weight
         if check if check is not None else weights is None:
             check_nonsingular(self.cov, self.emb, list(data.names))
         self.starts = self.emb.starts
         self.sizes = self.emb.sizes
         self.unit = bool(np.all(self.sizes == 1))
         self.penalty_discount = float(penalty_discount)
-        self._per = self.penalty_discount * math.log(self.total_weight) / 2
+        self._per = self.penalty_discount * math.log(self.n) / 2
         self._diag = np.diag(self.cov).copy()
         self._cache: dict[tuple[int, frozenset[int]], float] = {}
         self.n_computed = 0
@@ -134,16 +139,22 @@ class GaussianScore(GraphScores):
         pa = sorted(key[1])
         a, base = int(self.sizes[y]), self._cols(pa)
         value = -math.inf
-        factor = self._factor(base)
         if a == 0:
             value = 0.0
-        elif factor is not None:
-            ldet = self._ldet_given(self._cols([y]), base, factor)
+        else:
+            ldet = self._ldet(y, base)
             if not math.isnan(ldet):
-                value = (-0.5 * self.total_weight * (ldet + a * LOG_2PI_E)
+                value = (-0.5 * self.n * (ldet + a * LOG_2PI_E)
                          - self.penalty(a, len(base)))
         self._cache[key] = value
         return value
+
+    def _ldet(self, y: int, base: np.ndarray) -> float:
+        """``ln det C_{YY|base}`` of ``y``'s block (NaN when singular)."""
+        if self.unit:
+            return math.log(residual_variance(self.cov, base, int(self.starts[y])))
+        factor = self._factor(base)
+        return math.nan if factor is None else self._ldet_given(self._cols([y]), base, factor)
 
     def local_score_diff(self, x: int, y: int, parents: Iterable[int]) -> float:
         """``s(y | parents ∪ {x}) − s(y | parents)``."""
@@ -158,9 +169,12 @@ class GaussianScore(GraphScores):
             out[:] = 0.0
             return out
         base = self._cols(parents)
+        self.local_score(y, parents)  # s(y | P), cached
+        if self.unit:
+            return unit_gains(self.cov, base, int(self.starts[y]), self.starts[xs], self.n,
+                              self._per)
         both = np.concatenate([base, self._cols([y])])
         f_base, f_both = self._factor(base), self._factor(both)
-        self.local_score(y, parents)  # s(y | P) from the same factor, cached
         if f_base is None or f_both is None:
             return out
         sizes = self.sizes[xs]
@@ -172,7 +186,7 @@ class GaussianScore(GraphScores):
             cols = (self.starts[xs[pick]][:, None] + np.arange(d)[None, :]).ravel()
             change = (self._block_ldets(cols, both, f_both, int(d))
                       - self._block_ldets(cols, base, f_base, int(d)))
-            out[pick] = -0.5 * self.total_weight * change - self._per * a * d
+            out[pick] = -0.5 * self.n * change - self._per * a * d
         return out
 
     def _block_ldets(self, cols: np.ndarray, base: np.ndarray, factor, d: int) -> np.ndarray:
@@ -207,10 +221,15 @@ class GaussianScore(GraphScores):
         with gain ``g > min_gain``, sorted by ``(k, x)``: one solve per request."""
         pool = (np.arange(self.n_vars) if candidates is None
                 else np.unique(np.asarray(candidates, dtype=np.intp)))
+        member = np.zeros(self.n_vars, dtype=bool)  # scratch: the family's own variables
         out_k, out_x, out_g = [], [], []
         for k, (y, pa) in enumerate(requests):
             pa = sorted(int(p) for p in pa)
-            xs = pool[~np.isin(pool, [*pa, int(y)])]
+            member[pa] = True
+            member[int(y)] = True
+            xs = pool[~member[pool]]
+            member[pa] = False
+            member[int(y)] = False
             gains = self._gains(int(y), pa, xs)
             keep = gains > min_gain
             out_k.append(np.full(int(keep.sum()), k, dtype=np.intp))
@@ -234,7 +253,7 @@ class GaussianScore(GraphScores):
             d = self._diag
             with np.errstate(invalid="ignore", divide="ignore"):
                 rho2 = c * c / (d[rows][:, None] * d[None, :])
-                out = -0.5 * self.total_weight * np.log1p(-np.minimum(rho2, 1.0)) - self._per
+                out = -0.5 * self.n * np.log1p(-np.minimum(rho2, 1.0)) - self._per
         else:
             out = self._block_pair_gains(rows)
         idx = np.arange(rows.start, rows.stop)
@@ -261,7 +280,7 @@ class GaussianScore(GraphScores):
                 prod = (np.einsum("xyia,xyja->xyij", m, m) if d <= a  # M Mᵀ or Mᵀ M
                         else np.einsum("xyia,xyib->xyab", m, m))
                 sign, ldet = np.linalg.slogdet(eye - prod)
-                gain = np.where(sign > 0, -0.5 * self.total_weight * ldet, np.inf)
+                gain = np.where(sign > 0, -0.5 * self.n * ldet, np.inf)
                 out[np.ix_(px - rows.start, py)] = gain - self._per * a * d
         return out
 

@@ -33,14 +33,16 @@ def _wls_rss(y: np.ndarray, design: np.ndarray, w: np.ndarray) -> float:
     return float(np.sum(w * (y - a @ beta) ** 2))
 
 
-def _chain_score(child: np.ndarray, parents: np.ndarray, w: np.ndarray, c: float) -> float:
+def _chain_score(child: np.ndarray, parents: np.ndarray, w: np.ndarray, c: float,
+                 n: float | None = None) -> float:
     """Σ over the child's columns k of the Gaussian BIC of column k on the parents' columns
-    and the child's columns before it (Tetrad's chain rule, halved)."""
-    n = w.sum()
+    and the child's columns before it (Tetrad's chain rule, halved), with ``n`` rows in
+    the formula (default: the total weight)."""
+    n = w.sum() if n is None else n
     total = 0.0
     for k in range(child.shape[1]):
         design = np.column_stack([parents, child[:, :k]])
-        s2 = _wls_rss(child[:, k], design, w) / n
+        s2 = _wls_rss(child[:, k], design, w) / w.sum()
         total += -n / 2 * (LOG_2PI + math.log(s2) + 1) - c * design.shape[1] / 2 * math.log(n)
     return total
 
@@ -50,7 +52,11 @@ def test_sem_bic_equals_weighted_least_squares(seed):
     x = _linear_data(seed)
     w = bootstrap_weights(len(x), seed, 3).astype(float)
     c = [1.0, 2.0, 0.5, 4.0][seed]
-    score = get_score("sem-bic", penalty_discount=c).build(MixedData.from_values(x), w)
+    data = MixedData.from_values(x)
+    score = get_score("sem-bic", penalty_discount=c, sample_size="total").build(data, w)
+    effective = get_score("sem-bic", penalty_discount=c).build(data, w)
+    n_eff = w.sum() ** 2 / (w @ w)
+    assert 0.4 * len(x) < n_eff < 0.6 * len(x)  # a bootstrap replicate: about n/2
     rng = np.random.default_rng(seed)
     for _ in range(20):
         y = int(rng.integers(6))
@@ -58,6 +64,8 @@ def test_sem_bic_equals_weighted_least_squares(seed):
                                     replace=False).tolist())
         ref = _chain_score(x[:, [y]], x[:, parents], w, c)
         assert score.local_score(y, parents) == pytest.approx(ref, rel=1e-8)
+        ref = _chain_score(x[:, [y]], x[:, parents], w, c, n=n_eff)
+        assert effective.local_score(y, parents) == pytest.approx(ref, rel=1e-8)
 
 
 def test_gains_are_local_score_differences():
@@ -113,7 +121,7 @@ def test_dg_bic_equals_the_chain_of_least_squares_fits(seed):
     frame, data = _mixed(seed)
     w = bootstrap_weights(len(frame), seed, 1).astype(float)
     c = [1.0, 1.5, 3.0][seed]
-    score = get_score("dg-bic", penalty_discount=c).build(data, w)
+    score = get_score("dg-bic", penalty_discount=c, sample_size="total").build(data, w)
     cols = _embedded(frame, w)
     names = list(frame)
     rng = np.random.default_rng(seed)
