@@ -180,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
     calibration = CalibrationSettings(
         calibrator=args.calibrator, params=params, related_pairs=args.expected_edges,
         evidence_strength=args.evidence_strength, map=args.map, simulations=args.simulations)
-    data = load_data(args)
+    data = load_data(args, settings.options.get("score"))
     settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
     probs = EdgeProbabilities.load(args.probabilities) if args.probabilities else None
     result = discover(data, args.known, relations=relations, bootstrap=settings,

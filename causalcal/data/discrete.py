@@ -197,7 +197,8 @@ class DiscreteData:
             if len(labels) > max_arity:
                 refuse_identifier(column, name)
                 what = (
-                    "looks continuous, discretize it first"
+                    "looks continuous, discretize it first (--discretize) or search it "
+                    "unbinned (--score sem-bic, or dg-bic for mixed data)"
                     if numeric
                     else "has too many categories"
                 )

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from causalcal.bootstrap import BootstrapSettings
-from causalcal.data import DiscreteData, missing_summary
+from causalcal.data import DISCRETE, DiscreteData, MixedData, missing_summary
 from causalcal.edgecal import (
     Answers,
     CalibrationSettings,
@@ -52,7 +52,7 @@ log = logging.getLogger(__name__)
 
 
 def discover(
-    data: DiscreteData | pd.DataFrame | str | os.PathLike,
+    data: DiscreteData | MixedData | pd.DataFrame | str | os.PathLike,
     known: pd.DataFrame | str | os.PathLike,
     *,
     relations: str | RelationKind = "edges",
@@ -63,7 +63,9 @@ def discover(
     """Calibrated probabilities of the relation of every pair not in ``known``
     (thesis §6.2).
 
-    data : discrete data (DiscreteData, DataFrame or CSV path with a header row). The
+    data : the data (DiscreteData, DataFrame or CSV path with a header row; MixedData
+        for the Gaussian scores, ``bootstrap.options["score"]``, which also read a
+        DataFrame or a CSV as MixedData). The
         command line's ``--missing``, ``--discretize`` and ``--drop-columns`` are
         :meth:`DiscreteData.from_csv`'s ``missing``, ``discretize_bins`` and
         ``drop_columns``; rows dropped for missing values and untiered variables are
@@ -109,7 +111,7 @@ def discover(
     bootstrap = BootstrapSettings() if bootstrap is None else bootstrap
     calibration = CalibrationSettings() if calibration is None else calibration
     kind.check_simulations(calibration.simulations)
-    data = _as_data(data)
+    data = _as_data(data, bootstrap, calibration.simulations)
     given = _given_probabilities(probabilities, data)
     answers = read_answers(known, data.names, kind)
     source = "known relations" if isinstance(known, pd.DataFrame) else str(known)
@@ -158,14 +160,24 @@ def _without_forced(answers: Answers, kind: RelationKind, knowledge, names: list
     return (answers.without(drop), stated) if drop.any() else (answers, ())
 
 
-def _as_data(data) -> DiscreteData:
-    if isinstance(data, DiscreteData):
-        return data
-    return (DiscreteData.from_frame(data) if isinstance(data, pd.DataFrame)
-            else DiscreteData.from_csv(data))
+def _as_data(data, bootstrap: BootstrapSettings, simulations) -> DiscreteData | MixedData:
+    """The data as the search's score takes it (a Gaussian score: :class:`MixedData`);
+    simulated worlds are discrete networks fitted to discrete data."""
+    kind = getattr(bootstrap.options.get("score"), "data_kind", DISCRETE)
+    if not isinstance(data, (DiscreteData, MixedData)):
+        if kind == DISCRETE:
+            data = (DiscreteData.from_frame(data) if isinstance(data, pd.DataFrame)
+                    else DiscreteData.from_csv(data))
+        else:
+            data = (MixedData.from_frame(data, data_kind=kind)
+                    if isinstance(data, pd.DataFrame) else MixedData.from_csv(data, kind))
+    if isinstance(data, MixedData) and isinstance(simulations, int) and simulations:
+        raise InputError("simulations fit discrete networks (CPTs) to the data; with "
+                         "continuous or mixed columns leave them out")
+    return data
 
 
-def _given_probabilities(probabilities, data: DiscreteData) -> EdgeProbabilities | None:
+def _given_probabilities(probabilities, data: DiscreteData | MixedData) -> EdgeProbabilities | None:
     if probabilities is not None and not isinstance(probabilities, EdgeProbabilities):
         probabilities = EdgeProbabilities.load(probabilities)
     if probabilities is not None and probabilities.names != data.names:
@@ -173,7 +185,7 @@ def _given_probabilities(probabilities, data: DiscreteData) -> EdgeProbabilities
     return probabilities
 
 
-def _bootstrap(data: DiscreteData, given: EdgeProbabilities | None, kind: RelationKind,
+def _bootstrap(data: DiscreteData | MixedData, given: EdgeProbabilities | None, kind: RelationKind,
                bootstrap: BootstrapSettings) -> EdgeProbabilities:
     """The bootstrap's result (unless ``given``), counting what the kind needs; pair
     features come with the bootstrap or, for given probabilities without them, from the
@@ -192,7 +204,7 @@ def _bootstrap(data: DiscreteData, given: EdgeProbabilities | None, kind: Relati
     return given
 
 
-def _input_notes(data: DiscreteData, knowledge, ignored: str | None,
+def _input_notes(data: DiscreteData | MixedData, knowledge, ignored: str | None,
                  forced: tuple[str, ...] = ()) -> tuple[str, ...]:
     """Summary lines on the input: rows dropped for missing values, known relations the
     kind cannot use or the knowledge forces, variables the tiers leave free."""
@@ -211,7 +223,7 @@ def _input_notes(data: DiscreteData, knowledge, ignored: str | None,
     return tuple(notes)
 
 
-def _report(fit: EdgeCalibration, kind: RelationKind, data: DiscreteData, knowledge,
+def _report(fit: EdgeCalibration, kind: RelationKind, data: DiscreteData | MixedData, knowledge,
             answers: Answers, simulated, table: pd.DataFrame, forced: tuple[str, ...],
             pag: bool = False) -> FitReport:
     """What the summary and the report say: counts, EM, design, the answers, the map
