@@ -34,12 +34,11 @@ import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
-from scipy.linalg import solve_triangular
 
 from causalcal.data import DiscreteData, MixedData
 
 from ..protocol import GraphScores, best_partners
-from .kernel import residual_variance, unit_gains
+from .kernel import factor, ldet_given, unit_gains, whiten
 from .moments import SINGULAR_TOL, check_nonsingular, embed, weighted_covariance
 
 __all__ = ["GaussianScore"]
@@ -95,38 +94,11 @@ class GaussianScore(GraphScores):
 
     def _factor(self, cols: np.ndarray) -> np.ndarray | None:
         """The Cholesky factor of ``C[cols, cols]``, or ``None`` when it is singular."""
-        if not len(cols):
-            return np.zeros((0, 0))
-        return self._cholesky(self.cov[np.ix_(cols, cols)], cols)
+        return factor(self.cov, cols)
 
-    def _cholesky(self, block: np.ndarray, cols: np.ndarray) -> np.ndarray | None:
-        """The Cholesky factor of a (residual) covariance of ``cols``, ``None`` when its
-        columns are (nearly) determined: a variance left below ``SINGULAR_TOL`` of the
-        column's own, in the order of the columns."""
-        scale = np.sqrt(self._diag[cols])
-        if np.any(scale <= 0):
-            return None
-        try:
-            unit = np.linalg.cholesky(block / np.outer(scale, scale))
-        except np.linalg.LinAlgError:
-            return None
-        if np.min(np.diag(unit)) ** 2 <= SINGULAR_TOL:
-            return None
-        return unit * scale[:, None]
-
-    def _residual(self, factor: np.ndarray, base: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    def _residual(self, lower: np.ndarray, base: np.ndarray, cols: np.ndarray) -> np.ndarray:
         """``G = L⁻¹ C[base, cols]``: the columns' covariances with the parents, whitened."""
-        if not len(base):
-            return np.zeros((0, len(cols)))
-        return solve_triangular(factor, self.cov[np.ix_(base, cols)], lower=True,
-                                check_finite=False)
-
-    def _ldet_given(self, cols: np.ndarray, base: np.ndarray, factor) -> float:
-        """``ln det C_{cols|base}`` (NaN when singular)."""
-        g = self._residual(factor, base, cols)
-        part = self.cov[np.ix_(cols, cols)] - g.T @ g
-        inner = self._cholesky(part, cols)
-        return math.nan if inner is None else 2.0 * float(np.sum(np.log(np.diag(inner))))
+        return whiten(lower, self.cov, base, cols)
 
     # --------------------------------------------------------------- API
     def local_score(self, y: int, parents: Iterable[int]) -> float:
@@ -142,19 +114,17 @@ class GaussianScore(GraphScores):
         if a == 0:
             value = 0.0
         else:
-            ldet = self._ldet(y, base)
+            ldet = self.ldet_given([y], base)
             if not math.isnan(ldet):
                 value = (-0.5 * self.n * (ldet + a * LOG_2PI_E)
                          - self.penalty(a, len(base)))
         self._cache[key] = value
         return value
 
-    def _ldet(self, y: int, base: np.ndarray) -> float:
-        """``ln det C_{YY|base}`` of ``y``'s block (NaN when singular)."""
-        if self.unit:
-            return math.log(residual_variance(self.cov, base, int(self.starts[y])))
-        factor = self._factor(base)
-        return math.nan if factor is None else self._ldet_given(self._cols([y]), base, factor)
+    def ldet_given(self, variables: Sequence[int], base: np.ndarray) -> float:
+        """``ln det`` of the residual covariance of the variables' columns given the
+        columns ``base`` (NaN when singular)."""
+        return ldet_given(self.cov, base, self._cols(variables))
 
     def local_score_diff(self, x: int, y: int, parents: Iterable[int]) -> float:
         """``s(y | parents ∪ {x}) − s(y | parents)``."""
@@ -290,9 +260,9 @@ class GaussianScore(GraphScores):
             inv = np.zeros_like(self.cov)
             for v in range(self.n_vars):
                 cols = self._cols([v])
-                factor = self._factor(cols)
-                if len(cols) and factor is not None:
-                    inv[np.ix_(cols, cols)] = np.linalg.inv(factor)
+                lower = self._factor(cols)
+                if len(cols) and lower is not None:
+                    inv[np.ix_(cols, cols)] = np.linalg.inv(lower)
             self._white = inv @ self.cov @ inv.T
         return self._white
 
