@@ -23,7 +23,7 @@ from causalcal.errors import InputError
 from causalcal.graph import PDAG, pdag_to_dag
 
 __all__ = ["DEFAULT_ALPHA", "CachedTest", "GraphScores", "IndependenceTest", "LocalScore",
-           "Score", "best_partners", "positive"]
+           "Score", "best_partners", "positive", "row_weights"]
 
 #: ``test(x, y, S) -> True`` when x and y are independent given S (FCI's tests).
 IndependenceTest = Callable[[int, int, tuple[int, ...]], bool]
@@ -157,6 +157,20 @@ def best_partners(dense: np.ndarray, top: int, order: np.ndarray | None = None) 
         part = np.argpartition(dense[s : s + 256], v - k, axis=1)[:, v - k :]
         ranked[order[s : s + 256]] = np.sort(order[part], axis=1)
     return ranked
+
+
+def row_weights(weights: Any, n: int) -> np.ndarray:
+    """``weights`` as (n,) float64, checked: finite, non-negative, not all zero (an
+    ``InputError`` naming the first bad one)."""
+    w = np.asarray(weights, dtype=np.float64)
+    if w.shape != (n,):
+        raise InputError(f"weights must have shape ({n},), got {w.shape}")
+    bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
+    if len(bad):
+        raise InputError(f"weights[{bad[0]}] = {w[bad[0]]}: must be finite and >= 0")
+    if w.sum() <= 0:
+        raise InputError("weights sum to zero: no data to score")
+    return w
 
 
 def positive(name: str, value: Any) -> float:

@@ -35,7 +35,7 @@ from scipy.special import gammaln
 from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData
 from causalcal.errors import InputError
 
-from ..protocol import GraphScores
+from ..protocol import GraphScores, row_weights
 from .device import check_device
 from .family_gains import batch_layout, family_gains
 from .pair_gains import pairwise_gains
@@ -116,14 +116,7 @@ class BDeuScore(GraphScores):
             self.integral_weights = True
             self.total_weight = float(n)
         else:
-            w = np.asarray(weights, dtype=np.float64)
-            if w.shape != (n,):
-                raise InputError(f"weights must have shape ({n},), got {w.shape}")
-            bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
-            if len(bad):
-                raise InputError(f"weights[{bad[0]}] = {w[bad[0]]}: must be finite and >= 0")
-            if w.sum() <= 0:
-                raise InputError("weights sum to zero: no data to score")
+            w = row_weights(weights, n)
             self.integral_weights = bool(np.all(w == np.round(w)))
             self.total_weight = float(w.sum())
             keep = w > 0  # a row of weight 0 counts nowhere: a bootstrap drops about 37 %

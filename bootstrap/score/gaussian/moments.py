@@ -19,6 +19,8 @@ from scipy.linalg import blas
 from causalcal.data import DiscreteData, MixedData
 from causalcal.errors import InputError
 
+from ..protocol import row_weights
+
 __all__ = ["Embedded", "check_nonsingular", "embed", "weighted_covariance"]
 
 #: A covariance is singular when, in the correlation scale, a column's variance left
@@ -47,12 +49,7 @@ def _positive_weights(n: int, weights) -> tuple[np.ndarray | None, np.ndarray]:
     """The rows of positive weight (``None``: all) and their weights, checked."""
     if weights is None:
         return None, np.ones(n)
-    w = np.asarray(weights, dtype=np.float64)
-    if w.shape != (n,):
-        raise InputError(f"weights must have shape ({n},), got {w.shape}")
-    bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
-    if len(bad):
-        raise InputError(f"weights[{bad[0]}] = {w[bad[0]]}: must be finite and >= 0")
+    w = row_weights(weights, n)
     keep = w > 0
     if keep.sum() < 2:
         raise InputError("weights leave fewer than 2 rows with a positive weight")
