@@ -169,6 +169,7 @@ def speed(tetrad: GaussianTetrad | None, args) -> None:
                                          seed=args.seed, progress=False, score=score)
             ours = time.perf_counter() - start
             line = f"{kind} V = {v}: causalcal {ours:.1f} s"
+            print(line, flush=True)
             if tetrad is not None:
                 dataset = tetrad.dataset(data)
                 tetrad.fges(dataset, data.names, (score_name, args.penalty))  # the JIT

@@ -116,8 +116,11 @@ def weighted_covariance(emb: Embedded) -> tuple[np.ndarray, float]:
 
 def check_nonsingular(cov: np.ndarray, emb: Embedded, names: list[str]) -> None:
     """An ``InputError`` naming the variables of a (near) constant linear combination of
-    the columns, when ``cov`` is singular: a column constant in these rows, or collinear
-    columns (one a linear function of others, two indicators of the same rows)."""
+    the columns: a column constant in these rows, or collinear columns (one a linear
+    function of others, two indicators of the same rows). With no more rows than columns
+    the covariance is singular whatever the data (its rank is at most rows − 1), and only
+    constant columns and pairs of proportional columns are looked for: the searches'
+    families are small, and a singular one is never chosen (docs/design.md §5.4)."""
     if cov.shape[0] == 0:
         return
     scale = np.sqrt(np.diag(cov))
@@ -125,6 +128,9 @@ def check_nonsingular(cov: np.ndarray, emb: Embedded, names: list[str]) -> None:
     if len(flat):
         raise InputError(f"column {_owner(int(flat[0]), emb, names)!r} is constant in the rows "
                          "scored: the Gaussian scores need variation in every column")
+    if len(emb.weights) - 1 <= cov.shape[0]:
+        _refuse_proportional(cov, scale, emb, names)
+        return
     corr = cov / np.outer(scale, scale)
     try:
         chol = np.linalg.cholesky(corr)
@@ -135,13 +141,30 @@ def check_nonsingular(cov: np.ndarray, emb: Embedded, names: list[str]) -> None:
     values, vectors = np.linalg.eigh(corr)
     null = vectors[:, 0]
     involved = np.flatnonzero(np.abs(null) > 1e-3 * np.abs(null).max())
-    owners = list(dict.fromkeys(_owner(int(k), emb, names) for k in involved))
-    columns = ", ".join(map(repr, owners))
-    raise InputError(f"columns {columns} are collinear (a linear combination of "
-                     f"{'them' if len(owners) > 1 else 'its indicators'} is constant; smallest "
-                     f"eigenvalue of their correlation {values[0]:.2g}): the Gaussian scores "
-                     f"need a non-singular covariance; leave one out (--drop-columns "
-                     f"{owners[-1]})")
+    _refuse(list(dict.fromkeys(_owner(int(k), emb, names) for k in involved)),
+            f"smallest eigenvalue of their correlation {values[0]:.2g}")
+
+
+def _refuse_proportional(cov: np.ndarray, scale: np.ndarray, emb: Embedded,
+                         names: list[str]) -> None:
+    """Refuse the first pair of columns of different variables whose correlation is ±1."""
+    owner = np.searchsorted(emb.starts, np.arange(len(scale)), side="right") - 1
+    for s in range(0, len(scale), 512):
+        block = cov[s : s + 512] / np.outer(scale[s : s + 512], scale)
+        tight = (1.0 - np.abs(block) <= SINGULAR_TOL) & (owner[s : s + 512, None]
+                                                          < owner[None, :])
+        if tight.any():
+            i, j = np.argwhere(tight)[0]
+            _refuse([names[owner[s + i]], names[owner[j]]], "correlation ±1")
+
+
+def _refuse(owners: list[str], why: str) -> None:
+    shown = ", ".join(map(repr, owners[:8])) + (f" and {len(owners) - 8} more"
+                                                if len(owners) > 8 else "")
+    raise InputError(f"columns {shown} are collinear (a linear combination of "
+                     f"{'them' if len(owners) > 1 else 'its indicators'} is constant; {why}): "
+                     f"the Gaussian scores need a non-singular covariance; leave one out "
+                     f"(--drop-columns {owners[-1]})")
 
 
 def _owner(column: int, emb: Embedded, names: list[str]) -> str:

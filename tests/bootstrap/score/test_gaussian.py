@@ -236,3 +236,20 @@ def test_scores_refuse_the_wrong_data_and_options():
     with pytest.raises(InputError, match="score 'sem-bic' has no parameter 'sample_prior'"):
         get_score("sem-bic", sample_prior=1)
     assert str(get_score("SEM_BIC", penalty_discount=2)) == "sem-bic(penalty_discount=2.0)"
+
+
+def test_fewer_rows_than_columns_searched_with_proportional_pairs_named():
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(20, 30))  # rank 19 < 30: singular whatever the data
+    data = MixedData.from_values(x)
+    score = get_score("sem-bic").build(data)
+    assert np.isfinite(score.local_score(0, [1, 2, 3]))
+    x[:, 7] = -3 * x[:, 2] + 1
+    with pytest.raises(InputError, match=r"columns 'X2', 'X7' are collinear .*correlation "
+                                         r"±1"):
+        get_score("sem-bic").build(MixedData.from_values(x))
+    wide = rng.normal(size=(40, 12))
+    wide[:, 11] = wide[:, :11].sum(axis=1)
+    with pytest.raises(InputError, match=r"columns 'X0', 'X1', 'X2', 'X3', 'X4', 'X5', "
+                                         r"'X6', 'X7' and 4 more are collinear"):
+        get_score("sem-bic").build(MixedData.from_values(wide))
