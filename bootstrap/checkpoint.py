@@ -44,10 +44,11 @@ import numpy as np
 
 from causalcal._io import TMP_PREFIX, atomic_write, check_npz_sizes, check_output_dir, parse_json
 from causalcal._version import __version__
-from causalcal.data import DiscreteData
+from causalcal.data import DiscreteData, MixedData
 from causalcal.edges import n_pairs
 from causalcal.errors import InputError
 
+from .score.registry import flat_score_options
 from .search.registry import search_table
 
 __all__ = ["Checkpoint", "CheckpointMismatchError", "check_checkpoint_folder",
@@ -75,9 +76,17 @@ class CheckpointMismatchError(InputError):
     """The checkpoint directory was made by a run with different data or options."""
 
 
-def data_fingerprint(data: DiscreteData) -> str:
-    """SHA-256 of the data's shape, variable names, arities and integer codes (hex)."""
+def data_fingerprint(data: DiscreteData | MixedData) -> str:
+    """SHA-256 of the data's shape, variable names, arities and integer codes (hex); of a
+    :class:`~causalcal.data.MixedData` also its column kinds and continuous values."""
     h = hashlib.sha256()
+    if isinstance(data, MixedData):
+        h.update(f"mixed|{data.n_samples}x{data.n_vars}|".encode())
+        h.update("\x00".join(data.names).encode())
+        for part in data.fingerprint_parts():
+            h.update(b"|")
+            h.update(part)
+        return h.hexdigest()
     codes = np.ascontiguousarray(data.codes)
     h.update(f"{codes.shape[0]}x{codes.shape[1]}|{codes.dtype.str}|".encode())
     h.update("\x00".join(data.names).encode())
@@ -132,7 +141,8 @@ def run_provenance(data: DiscreteData, *, n_boot: int, seed: int,
     search, its options (background knowledge included) and ``n_boot``."""
     return {"weights": WEIGHT_SCHEME, "data_fingerprint": data_fingerprint(data),
             "seed": int(seed), "search": search_identity(search),
-            "search_options": _jsonable(dict(search_options)), "n_boot": int(n_boot)}
+            "search_options": _jsonable(flat_score_options(dict(search_options))),
+            "n_boot": int(n_boot)}
 
 
 def check_provenance(checkpoint: str | os.PathLike, provenance: Mapping[str, Any] | None,

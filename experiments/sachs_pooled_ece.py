@@ -7,11 +7,16 @@ one: :func:`studies.misspec.fallible.corrupt`; issue 48's Sachs line is 2 of 20)
 ``--answer-error`` and ``--answer-guard`` set the calibration's (default the library's).
 
     python -m experiments.sachs_pooled_ece [--allocation equal] [--wrong 2]
+
+Each line printed is also appended to ``results/misspec/sachs_pooled.jsonl`` as a record
+(``--records`` another file).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
 
 import numpy as np
 
@@ -26,12 +31,14 @@ from studies.misspec.calibrated import _held_out, _keys, answer
 from studies.misspec.cases import load_case
 from studies.misspec.fallible import corrupt
 
+RECORDS = Path(__file__).resolve().parents[1] / "results" / "misspec" / "sachs_pooled.jsonl"
+
 
 def pooled(case: str, kind: str, splits: int = 10, asked: int = 20,
            allocation: str = "proportional", wrong: int = 0,
-           calibration: dict | None = None) -> str:
-    """One line: pooled held-out Brier, ECE and AUROC, raw and calibrated (``wrong``
-    answers of each split made wrong; ``calibration``: settings other than the
+           calibration: dict | None = None) -> dict:
+    """The record of one setting: pooled held-out Brier, ECE and AUROC, raw and calibrated
+    (``wrong`` answers of each split made wrong; ``calibration``: settings other than the
     library's)."""
     data, probs, edge_truth, causal_truth = load_case(case)
     raw = relation_kind(kind).raw(probs)
@@ -56,12 +63,24 @@ def pooled(case: str, kind: str, splits: int = 10, asked: int = 20,
                                     edge_truth, causal_truth, keys)
         ys.append(y), raws.append(p_raw), cals.append(p_cal)
     y, p_raw, p_cal = np.concatenate(ys), np.concatenate(raws), np.concatenate(cals)
-    out = [f"{case} {kind}, {asked} answers ({wrong} wrong) x {splits} splits ({refused} "
-           f"refused), {len(y)} held-out predictions:"]
-    for name, p in (("raw", p_raw), ("calibrated", p_cal)):
-        out.append(f"  {name:10s} Brier {brier_score(y, p):.4f}  ECE "
-                   f"{expected_calibration_error(y, p, n_bins=10):.4f}  AUROC "
-                   f"{roc_auc(y, p):.3f}")
+    record = {"case": case, "kind": kind, "asked": asked, "wrong": wrong, "splits": splits,
+              "allocation": allocation, "refused": refused, "held_out": int(len(y)),
+              **{f"setting_{k}": v for k, v in (calibration or {}).items()}}
+    for name, p in (("raw", p_raw), ("cal", p_cal)):
+        record.update({f"{name}_brier": brier_score(y, p),
+                       f"{name}_ece": expected_calibration_error(y, p, n_bins=10),
+                       f"{name}_auroc": roc_auc(y, p)})
+    return record
+
+
+def record_text(r: dict) -> str:
+    """A record in the lines this module prints."""
+    out = [f"{r['case']} {r['kind']}, {r['asked']} answers ({r['wrong']} wrong) x "
+           f"{r['splits']} splits ({r['refused']} refused), {r['held_out']} held-out "
+           "predictions:"]
+    for name, key in (("raw", "raw"), ("calibrated", "cal")):
+        out.append(f"  {name:10s} Brier {r[key + '_brier']:.4f}  ECE {r[key + '_ece']:.4f}"
+                   f"  AUROC {r[key + '_auroc']:.3f}")
     return "\n".join(out)
 
 
@@ -73,10 +92,14 @@ if __name__ == "__main__":
     parser.add_argument("--wrong", type=int, default=0, help="wrong answers per split")
     parser.add_argument("--answer-error", type=float, default=None)
     parser.add_argument("--answer-guard", type=int, default=None)
+    parser.add_argument("--records", type=Path, default=RECORDS)
     args = parser.parse_args()
     settings = {k: v for k, v in (("answer_error", args.answer_error),
                                   ("answer_guard", args.answer_guard)) if v is not None}
     for case in ("sachs-all", "sachs-obs"):
         for kind in ("edges", "causal"):
-            print(pooled(case, kind, allocation=args.allocation, wrong=args.wrong,
-                         calibration=settings), flush=True)
+            record = pooled(case, kind, allocation=args.allocation, wrong=args.wrong,
+                            calibration=settings)
+            print(record_text(record), flush=True)
+            with open(args.records, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps(record) + "\n")

@@ -303,18 +303,27 @@ def jobs(args: argparse.Namespace) -> int:
 
 def add_score_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--score", choices=("bdeu", "bic"), default=None,
-        help="the local score of the searches fges and boss: bdeu (default; Bayesian "
+        "--score", choices=("bdeu", "bic", "sem-bic", "dg-bic"), default=None,
+        help="the local score of the searches fges, boss and gfci: bdeu (default; Bayesian "
              "Dirichlet, see --sample-prior) or bic (discrete BIC: log-likelihood minus "
-             "C·ln(n)/2 per free parameter, bnlearn's bic, Tetrad's Discrete BIC Score)")
+             "C·ln(n)/2 per free parameter, bnlearn's bic, Tetrad's Discrete BIC Score) on "
+             "discrete data; sem-bic (linear-Gaussian BIC, Tetrad's SEM-BIC) on continuous "
+             "columns, dg-bic (the degenerate Gaussian of Andrews, Ramsey & Cooper 2019, "
+             "Tetrad's DG-BIC: discrete columns as indicators) on mixed ones, unbinned "
+             "(see --continuous; gfci then tests with Fisher's z or the degenerate-"
+             "Gaussian likelihood ratio)")
     parser.add_argument(
         "--penalty-discount", type=float, default=None, metavar="C",
-        help="BIC's penalty discount C (default 1; with --score bic): larger values "
-             "favour sparser graphs")
+        help="the BIC scores' penalty discount C (default 1; with --score bic, sem-bic or "
+             "dg-bic): larger values favour sparser graphs")
     parser.add_argument(
         "--sample-prior", type=float, default=None, metavar="ESS",
         help="BDeu's equivalent sample size (Tetrad's sample prior, bnlearn's iss) for the "
              "searches fges and boss (default 1); larger values favour denser graphs")
+
+
+#: The scores that take --penalty-discount.
+_BIC_SCORES = ("bic", "sem-bic", "dg-bic")
 
 
 def score_option(args: argparse.Namespace, options: dict) -> dict:
@@ -331,15 +340,19 @@ def score_option(args: argparse.Namespace, options: dict) -> dict:
             flag = "--" + key.replace("_", "-")
             raise CLIError(f"{flag} and --option {key}=… both given; use one")
     options = {**options, **given}
-    bic = str(options.get("score", "bdeu")).lower() == "bic"
+    bic = str(options.get("score", "bdeu")).lower() in _BIC_SCORES
     if bic and "sample_prior" in options:
-        raise CLIError("--sample-prior is BDeu's; --score bic has --penalty-discount")
+        raise CLIError(f"--sample-prior is BDeu's; --score {options['score']} has "
+                       "--penalty-discount")
     if not bic and "penalty_discount" in options:
-        raise CLIError("--penalty-discount is BIC's; add --score bic")
+        raise CLIError("--penalty-discount is the BIC scores'; add --score bic, sem-bic or "
+                       "dg-bic")
     return options
 
 
-def add_data_arguments(parser: argparse.ArgumentParser) -> None:
+def add_data_arguments(parser: argparse.ArgumentParser, column_kinds: bool = True) -> None:
+    """The options that read a data file; ``column_kinds``: also ``--continuous`` and
+    ``--discrete`` (the Gaussian scores')."""
     parser.add_argument(
         "--na-values", metavar="MARKERS", default=None,
         help="comma-separated cell values that mean 'missing' besides an empty cell, e.g. "
@@ -369,6 +382,8 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
         "--drop-columns", metavar="NAMES", default="",
         help="comma-separated columns to leave out, e.g. an identifier: a column of "
              "integers or text whose every value is distinct is refused as one")
+    if column_kinds:
+        _add_column_kinds(parser)
     parser.add_argument(
         "--missing", choices=("error", "drop"), default="error",
         help="error (default): a missing value is an error naming its column and row; "
@@ -377,23 +392,53 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
              "the first 20, then how many more) and the missing cells per column")
 
 
-def load_data(args: argparse.Namespace):
-    """The data of ``args.data`` as :class:`causalcal.data.DiscreteData`, with
-    ``--na-values``, ``--drop-columns``, ``--missing`` and ``--discretize`` applied; with
-    ``--quiet`` the bins are not listed (warnings still are)."""
-    from causalcal.data import DiscreteData
+def _add_column_kinds(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--continuous", metavar="COLS", default=None,
+        help="with --score sem-bic or dg-bic: comma-separated columns read as continuous "
+             "numbers whatever they hold (e.g. a count with few values); other columns are "
+             "detected: a numeric column with more than 10 distinct values is continuous, "
+             "any other column discrete (dg-bic) — sem-bic reads every column as continuous")
+    parser.add_argument(
+        "--discrete", metavar="COLS", default=None,
+        help="with --score dg-bic: comma-separated columns read as categories whatever "
+             "they hold (e.g. a numeric code of regions)")
+
+
+def load_data(args: argparse.Namespace, score=None):
+    """The data of ``args.data`` as the search's ``score`` takes it —
+    :class:`causalcal.data.DiscreteData` for the discrete scores (and without one),
+    :class:`causalcal.data.MixedData` for sem-bic (every column continuous) and dg-bic
+    (columns detected, ``--continuous``/``--discrete``) — with ``--na-values``,
+    ``--drop-columns``, ``--missing`` and ``--discretize`` applied; with ``--quiet`` the
+    bins are not listed (warnings still are)."""
+    from causalcal.bootstrap import Score
+    from causalcal.cli import CLIError
+    from causalcal.data import DISCRETE, ColumnKinds, DiscreteData, MixedData
 
     markers = (None if args.na_values is None
                else [m.strip() for m in args.na_values.split(",") if m.strip()])
     dropped = [name.strip() for name in args.drop_columns.split(",") if name.strip()]
+    kind = score.data_kind if isinstance(score, Score) else DISCRETE
+    declared = getattr(args, "continuous", None), getattr(args, "discrete", None)
+    if kind == DISCRETE and any(declared):
+        raise CLIError(f"--{'continuous' if declared[0] else 'discrete'} declares column kinds "
+                       "for the Gaussian scores: add --score sem-bic or dg-bic")
     bins_log = logging.getLogger("causalcal.data.bins")  # a line per binned column
     level = bins_log.level
     if args.quiet:
         bins_log.setLevel(logging.WARNING)
     try:
-        return DiscreteData.from_csv(args.data, max_arity=args.max_arity, na_values=markers,
-                                     discretize_bins=parse_discretize(args),
-                                     missing=args.missing, drop_columns=dropped)
+        if kind == DISCRETE:
+            return DiscreteData.from_csv(args.data, max_arity=args.max_arity,
+                                         na_values=markers,
+                                         discretize_bins=parse_discretize(args),
+                                         missing=args.missing, drop_columns=dropped)
+        return MixedData.from_csv(
+            args.data, data_kind=kind, kinds=ColumnKinds.parse(*declared),
+            max_arity=args.max_arity, na_values=markers,
+            discretize_bins=args.discretize and parse_discretize(args), missing=args.missing,
+            drop_columns=dropped, keep_discrete=getattr(args, "context", []))
     finally:
         bins_log.setLevel(level)
 

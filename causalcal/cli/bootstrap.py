@@ -164,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
     settings = bootstrap_settings(args, search, options)
     check_graph_arguments(args)
     parse_discretize(args)
-    data = load_data(args)
+    data = load_data(args, settings.options.get("score"))
     settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
     start = time.perf_counter()
     try:

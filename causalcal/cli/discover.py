@@ -191,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
         calibrator=args.calibrator, params=params, related_pairs=args.expected_edges,
         evidence_strength=args.evidence_strength, map=args.map, simulations=args.simulations,
         **({} if args.answer_error is None else {"answer_error": args.answer_error}))
-    data = load_data(args)
+    data = load_data(args, settings.options.get("score"))
     settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
     result = discover(data, args.known, relations=relations, bootstrap=settings,
                       calibration=calibration, probabilities=args.probabilities)

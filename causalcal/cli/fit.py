@@ -54,7 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="do not list the bins of binned columns (warnings still show)")
     parser.add_argument("--max-arity", type=int, default=20,
                         help="most categories a column may have (20), as for bootstrap")
-    add_data_arguments(parser)
+    add_data_arguments(parser, column_kinds=False)
 
 
 def _structure(args: argparse.Namespace, data):

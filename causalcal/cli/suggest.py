@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     settings = bootstrap_settings(args, search, score_option(
         args, arity_option(args, search, alpha_option(args))))
     parse_discretize(args)
-    data = load_data(args)
+    data = load_data(args, settings.options.get("score"))
     settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
     result = suggest(data, args.n, relations=args.relations, bootstrap=settings,
                      probabilities=args.probabilities, known=args.known, more=args.more,

@@ -22,7 +22,7 @@ import pandas as pd
 
 from causalcal.association import marginal_association
 from causalcal.bootstrap import BootstrapSettings
-from causalcal.data import DiscreteData, missing_summary
+from causalcal.data import DiscreteData, MixedData, missing_summary
 from causalcal.edgecal import (
     Answers,
     CalibrationSettings,
@@ -58,7 +58,7 @@ log = logging.getLogger(__name__)
 
 
 def discover(
-    data: DiscreteData | pd.DataFrame | str | os.PathLike,
+    data: DiscreteData | MixedData | pd.DataFrame | str | os.PathLike,
     known: pd.DataFrame | str | os.PathLike | list,
     *,
     relations: str | RelationKind = "edges",
@@ -69,7 +69,9 @@ def discover(
     """Calibrated probabilities of the relation of every pair not in ``known``
     (thesis §6.2).
 
-    data : discrete data (DiscreteData, DataFrame or CSV path with a header row). The
+    data : the data (DiscreteData, DataFrame or CSV path with a header row; MixedData
+        for the Gaussian scores, ``bootstrap.options["score"]``, which also read a
+        DataFrame or a CSV as MixedData). The
         command line's ``--missing``, ``--discretize`` and ``--drop-columns`` are
         :meth:`DiscreteData.from_csv`'s ``missing``, ``discretize_bins`` and
         ``drop_columns``; rows dropped for missing values and untiered variables are
@@ -118,7 +120,7 @@ def discover(
     bootstrap = BootstrapSettings() if bootstrap is None else bootstrap
     calibration = CalibrationSettings() if calibration is None else calibration
     kind.check_simulations(calibration.simulations)
-    data = as_data(data)
+    data = as_data(data, bootstrap, calibration.simulations)
     given, data = given_probabilities(probabilities, data)
     check_search(kind, given, bootstrap)
     answers = read_answers(known, data.names, kind)
@@ -223,7 +225,8 @@ def _calibrator_words(fit: EdgeCalibration) -> str:
     return f"the answers' logit-linear map{own}"
 
 
-def _bootstrap(data: DiscreteData, given: EdgeProbabilities | None, kind: RelationKind,
+def _bootstrap(data: DiscreteData | MixedData, given: EdgeProbabilities | None,
+               kind: RelationKind,
                bootstrap: BootstrapSettings) -> EdgeProbabilities:
     """The bootstrap's result (unless ``given``), counting what the kind needs; pair
     features come with the bootstrap or, for given probabilities without them, from the
@@ -242,7 +245,7 @@ def _bootstrap(data: DiscreteData, given: EdgeProbabilities | None, kind: Relati
     return given
 
 
-def _input_notes(data: DiscreteData, knowledge, ignored: str | None,
+def _input_notes(data: DiscreteData | MixedData, knowledge, ignored: str | None,
                  forced: tuple[str, ...] = ()) -> tuple[str, ...]:
     """Summary lines on the input: rows dropped for missing values, known relations the
     kind cannot use or the knowledge forces, variables the tiers leave free."""
@@ -261,7 +264,7 @@ def _input_notes(data: DiscreteData, knowledge, ignored: str | None,
     return tuple(notes)
 
 
-def _report(fit: EdgeCalibration, kind: RelationKind, data: DiscreteData, knowledge,
+def _report(fit: EdgeCalibration, kind: RelationKind, data: DiscreteData | MixedData, knowledge,
             answers: Answers, simulated, table: pd.DataFrame, forced: tuple[str, ...],
             pag: bool = False) -> FitReport:
     """What the summary and the report say: counts, EM, design, the answers, the map

@@ -9,7 +9,7 @@ import pandas as pd
 
 from causalcal.bootstrap import BootstrapSettings, data_for
 from causalcal.bootstrap.search.registry import search_table
-from causalcal.data import DiscreteData
+from causalcal.data import DISCRETE, DiscreteData, MixedData
 from causalcal.edgecal import PAGEdges, RelationKind
 from causalcal.edges import EdgeProbabilities
 from causalcal.errors import InputError
@@ -19,16 +19,28 @@ from causalcal.pairs import n_pairs, pair_from_index
 __all__ = ["as_data", "check_search", "decided_pairs", "given_probabilities"]
 
 
-def as_data(data) -> DiscreteData:
-    """``data`` as :class:`DiscreteData` (a frame or a CSV path read as it comes)."""
-    if isinstance(data, DiscreteData):
-        return data
-    return (DiscreteData.from_frame(data) if isinstance(data, pd.DataFrame)
-            else DiscreteData.from_csv(data))
+def as_data(data, bootstrap: BootstrapSettings,
+            simulations: int | str | None = None) -> DiscreteData | MixedData:
+    """``data`` as the search's score takes it (a frame or a CSV path read as
+    :class:`DiscreteData`, or as :class:`MixedData` for a Gaussian score,
+    ``bootstrap.options["score"]``); simulated worlds are discrete networks fitted to
+    discrete data, so ``simulations`` with continuous columns are refused."""
+    kind = getattr(bootstrap.options.get("score"), "data_kind", DISCRETE)
+    if not isinstance(data, (DiscreteData, MixedData)):
+        if kind == DISCRETE:
+            data = (DiscreteData.from_frame(data) if isinstance(data, pd.DataFrame)
+                    else DiscreteData.from_csv(data))
+        else:
+            data = (MixedData.from_frame(data, data_kind=kind)
+                    if isinstance(data, pd.DataFrame) else MixedData.from_csv(data, kind))
+    if isinstance(data, MixedData) and isinstance(simulations, int) and simulations:
+        raise InputError("simulations fit discrete networks (CPTs) to the data; with "
+                         "continuous or mixed columns leave them out")
+    return data
 
 
-def given_probabilities(probabilities, data: DiscreteData
-                        ) -> tuple[EdgeProbabilities | None, DiscreteData]:
+def given_probabilities(probabilities, data: DiscreteData | MixedData
+                        ) -> tuple[EdgeProbabilities | None, DiscreteData | MixedData]:
     """The given probabilities (read if a path) and the data in their variables' order,
     checked against the data fingerprint they record
     (:func:`causalcal.bootstrap.data_for`)."""

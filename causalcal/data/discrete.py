@@ -11,37 +11,32 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from causalcal._binning import (
-    DISCRETIZE_METHODS,
-    Bins,
+from causalcal._io import atomic_write, read_csv_file
+from causalcal._validation import check_unique_names, warn_formula_names
+from causalcal.data.binning import (
     BinSpec,
-    Cuts,
     Discretization,
     Keep,
-    discretize,
     discretize_by,
     parse_discretize,
 )
-from causalcal._io import atomic_write, read_csv_file
-from causalcal._raw_columns import (
-    MISSING_POLICIES,
+from causalcal.data.columns import (
     MissingReport,
     drop_missing,
-    missing_summary,
     refuse_identifier,
     refuse_missing_markers,
     row_number,
     typed_column,
     without_columns,
 )
-from causalcal._validation import check_unique_names, warn_formula_names
 from causalcal.errors import DataWarning, InputError
 
-__all__ = ["DISCRETIZE_METHODS", "MISSING_POLICIES", "BinSpec", "Bins", "Cuts",
-           "DiscreteData", "Discretization", "Keep", "MissingReport", "discretize",
-           "drop_missing", "missing_summary", "parse_discretize", "smallest_int_dtype"]
+__all__ = ["DEFAULT_MAX_ARITY", "DiscreteData", "check_column_names", "smallest_int_dtype",
+           "warn_constant"]
 
 DEFAULT_MAX_ARITY = 20
+
+
 def _check_kept(frame: pd.DataFrame, spec: Discretization, max_arity: int) -> None:
     """Refuse a column kept as its values (``NAME=keep``; the command line's context
     columns) with more values than ``max_arity``, saying that binning is not the way."""
@@ -228,7 +223,8 @@ class DiscreteData:
             if len(labels) > max_arity:
                 refuse_identifier(column, name)
                 what = (
-                    "looks continuous, discretize it first"
+                    "looks continuous, discretize it first (--discretize) or search it "
+                    "unbinned (--score sem-bic, or dg-bic for mixed data)"
                     if numeric
                     else "has too many categories"
                 )
