@@ -128,23 +128,24 @@ def summary(records: list[dict]) -> list[str]:
 
 
 def summary_table(records: list[dict]) -> list[str]:
-    """A markdown table per kind and n (over V and seeds): each route's mean Brier and
-    AUROC of P(adjacent), and the cases where the default Gaussian route has both the lower
-    Brier and the higher AUROC than each binned route."""
+    """A markdown table per kind, V and n (over seeds): each route's mean Brier and AUROC
+    of P(adjacent) ("–" where not run), and the cases where the default Gaussian route has
+    both the lower Brier and the higher AUROC than each binned route."""
     cases: dict[tuple, dict[str, dict]] = {}
     for r in records:
-        cases.setdefault((r["kind"], r["n"], r["V"], r["seed"]), {})[r["route"]] = r
-    lines = ["| kind | n | cases | " + " | ".join(f"{r} Brier / AUROC" for r in ROUTES)
+        cases.setdefault((r["kind"], r["V"], r["n"], r["seed"]), {})[r["route"]] = r
+    lines = ["| kind | V | n | cases | " + " | ".join(f"{r} Brier / AUROC" for r in ROUTES)
              + " | wins both vs tertiles | vs quintiles |",
-             "|---|---|---|" + "---|" * (len(ROUTES) + 2)]
-    for kind, n in sorted({k[:2] for k in cases}):
-        group = [c for k, c in cases.items() if k[:2] == (kind, n)]
+             "|---|---|---|---|" + "---|" * (len(ROUTES) + 2)]
+    for key in sorted({k[:3] for k in cases}):
+        group = [c for k, c in cases.items() if k[:3] == key]
         cells = [f"{np.mean([c[r]['brier'] for c in group]):.4f} / "
-                 f"{np.mean([c[r]['auroc'] for c in group]):.3f}" for r in ROUTES]
+                 f"{np.mean([c[r]['auroc'] for c in group]):.3f}"
+                 if all(r in c for c in group) else "–" for r in ROUTES]
         wins = [sum(c["gaussian"]["brier"] < c[b]["brier"]
                     and c["gaussian"]["auroc"] > c[b]["auroc"] for c in group)
                 for b in ("bdeu-tertiles", "bdeu-quintiles")]
-        lines.append(f"| {kind} | {n} | {len(group)} | " + " | ".join(cells)
+        lines.append(f"| {key[0]} | {key[1]} | {key[2]} | {len(group)} | " + " | ".join(cells)
                      + f" | {wins[0]}/{len(group)} | {wins[1]}/{len(group)} |")
     return lines
 
