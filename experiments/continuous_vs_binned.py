@@ -4,6 +4,7 @@ of the Gaussian scores beside the binned BDeu route, and the resampling schemes.
     python -m experiments.continuous_vs_binned [--kinds linear-gaussian mixed nonlinear]
         [--v 30 50] [--n 500 2000 8000] [--seeds 0 1 2] [--n-boot 30] [--jobs 2]
         [--out results/continuous/does_it_pay.jsonl]
+    python -m experiments.continuous_vs_binned --summary results/continuous/*.jsonl
 
 Per case (a random structural model of ``--kinds``, E = 1.5 V arcs, seeded, sampled at
 ``n``; :func:`causalcal.simulate.random_sem`) every route bootstraps ``--n-boot``
@@ -126,6 +127,29 @@ def summary(records: list[dict]) -> list[str]:
     return lines
 
 
+def summary_table(records: list[dict]) -> list[str]:
+    """A markdown table per kind, V and n (over seeds): each route's mean Brier and AUROC
+    of P(adjacent) ("–" where not run), and the cases where the default Gaussian route has
+    both the lower Brier and the higher AUROC than each binned route."""
+    cases: dict[tuple, dict[str, dict]] = {}
+    for r in records:
+        cases.setdefault((r["kind"], r["V"], r["n"], r["seed"]), {})[r["route"]] = r
+    lines = ["| kind | V | n | cases | " + " | ".join(f"{r} Brier / AUROC" for r in ROUTES)
+             + " | wins both vs tertiles | vs quintiles |",
+             "|---|---|---|---|" + "---|" * (len(ROUTES) + 2)]
+    for key in sorted({k[:3] for k in cases}):
+        group = [c for k, c in cases.items() if k[:3] == key]
+        cells = [f"{np.mean([c[r]['brier'] for c in group]):.4f} / "
+                 f"{np.mean([c[r]['auroc'] for c in group]):.3f}"
+                 if all(r in c for c in group) else "–" for r in ROUTES]
+        wins = [sum(c["gaussian"]["brier"] < c[b]["brier"]
+                    and c["gaussian"]["auroc"] > c[b]["auroc"] for c in group)
+                for b in ("bdeu-tertiles", "bdeu-quintiles")]
+        lines.append(f"| {key[0]} | {key[1]} | {key[2]} | {len(group)} | " + " | ".join(cells)
+                     + f" | {wins[0]}/{len(group)} | {wins[1]}/{len(group)} |")
+    return lines
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kinds", nargs="+", default=["linear-gaussian", "mixed",
@@ -137,7 +161,14 @@ def main(argv=None) -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--routes", nargs="+", default=list(ROUTES), choices=ROUTES)
     parser.add_argument("--out", default="results/continuous/does_it_pay.jsonl")
+    parser.add_argument("--summary", nargs="+", metavar="JSONL",
+                        help="print the summaries of these records and run nothing")
     args = parser.parse_args(argv)
+    if args.summary:
+        records = [json.loads(line) for path in args.summary
+                   for line in Path(path).read_text(encoding="utf-8").splitlines() if line]
+        print("\n".join(summary_table(records) + [""] + summary(records)))
+        return
     records = []
     for kind in args.kinds:
         for v in args.v:

@@ -5,6 +5,7 @@ binned BDeu route and FASK's published mark (Ramsey & Andrews 2018: 0.63 / 0.75 
 
     python -m experiments.sachs_unbinned [--n-boot 50] [--jobs 2]
         [--out results/continuous/sachs_unbinned.jsonl]
+    python -m experiments.sachs_unbinned --summary results/continuous/sachs_unbinned.jsonl
 
 The 7,466 rows pooled over the nine conditions (``studies/discover_known/data/sachs``),
 each route bootstrapped (seed 0), the averaged network at P(adjacent) ≥ 0.5 (an arc a → b
@@ -98,13 +99,31 @@ def run(route: str, n_boot: int, jobs: int) -> dict:
             "seconds": round(time.perf_counter() - start, 1)}
 
 
+def summary_table(records: list[dict]) -> list[str]:
+    """A markdown table of the routes' records with FASK's mark as its last row."""
+    keys = ("adj_precision", "adj_recall", "arrow_precision", "arrow_recall", "edges",
+            "arcs", "adj_auroc", "causes_auroc")
+    lines = ["| route | n_boot | " + " | ".join(keys) + " |", "|---|---|" + "---|" * len(keys)]
+    lines += [f"| {r['route']} | {r['n_boot']} | " + " | ".join(str(r[k]) for k in keys)
+              + " |" for r in records]
+    lines.append("| FASK (Ramsey & Andrews 2018), one search | – | "
+                 + " | ".join(str(FASK.get(k, "–")) for k in keys) + " |")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n-boot", type=int, default=50)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--routes", nargs="+", default=list(ROUTES), choices=ROUTES)
     parser.add_argument("--out", default="results/continuous/sachs_unbinned.jsonl")
+    parser.add_argument("--summary", metavar="JSONL",
+                        help="print the table of these records and run nothing")
     args = parser.parse_args()
+    if args.summary:
+        lines = Path(args.summary).read_text(encoding="utf-8").splitlines()
+        print("\n".join(summary_table([json.loads(line) for line in lines if line])))
+        return
     records = []
     for route in args.routes:
         records.append(run(route, args.n_boot, args.jobs))
