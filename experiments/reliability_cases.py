@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import resource
+import shutil
 import signal
 import warnings
 from pathlib import Path
@@ -96,6 +97,8 @@ def _prepare_runs(root: Path) -> None:
     asked = {frozenset(p) for p in zip(ask["a"], ask["b"])}
     pd.concat([answered, _own_pairs(names, truth, asked)]).to_csv(
         root / "answered_own.csv", index=False)
+    for name in ("answered.csv", "answered_own.csv"):
+        _with_record(root / "ask.csv", root / name)
     _main("fit", root / "sim" / "data.csv", "--probabilities", root / "p.npz", "--out",
           root / "net.bif")
     _main("bootstrap", root / "sim" / "data.csv", "--n-boot", "2", "--out", root / "q.npz",
@@ -154,12 +157,22 @@ def cmd(*argv, **kwargs):
 
 def edited(source: str, target: str, change, *argv):
     """A case's ``run``: write ``target`` as ``change(frame of source)`` (a CSV read as
-    text), then run ``argv``."""
+    text), with ``source``'s design record beside it when it has one (the scientist keeps
+    the two together), then run ``argv``."""
     def run(folder: Path) -> Run:
         frame = pd.read_csv(folder / source, dtype=str, keep_default_na=False)
         change(frame).to_csv(folder / target, index=False)
+        _with_record(folder / source, folder / target)
         return causalcal(folder, *argv)
     return run
+
+
+def _with_record(source: Path, target: Path) -> None:
+    """``source``'s design record (``NAME.json``, written by suggest) copied beside
+    ``target``."""
+    record = source.with_name(source.name + ".json")
+    if record.exists():
+        shutil.copyfile(record, target.with_name(target.name + ".json"))
 
 
 def then(first, second) -> dict:

@@ -91,9 +91,9 @@ def test_suggest_then_discover_on_mixed_data(tmp_path, capsys, mixed_dir):
     assert main(["suggest", data, "--n", "16", "--out", str(tmp_path / "ask.csv"),
                  *common]) == 0
     ask = _answers(pd.read_csv(tmp_path / "ask.csv"), pd.read_csv(mixed_dir / "truth.csv"))
-    ask.to_csv(tmp_path / "known.csv", index=False)
+    ask.to_csv(tmp_path / "ask.csv", index=False)  # answered in place, beside its record
     capsys.readouterr()
-    assert main(["discover", data, "--known", str(tmp_path / "known.csv"), "--out",
+    assert main(["discover", data, "--known", str(tmp_path / "ask.csv"), "--out",
                  str(tmp_path / "res.csv"), "--graph", str(tmp_path / "net.dot"),
                  *common]) == 0
     out = capsys.readouterr().out
