@@ -51,8 +51,8 @@ def vague_cases() -> list[Case]:
         Case("answers-all-unknown", "loop", "vague",
              edited(answer, "x.csv", lambda t: t.assign(relation="unknown"),
                     *discover("x.csv")), words=("x.csv", "unknown")),
-        Case("suggest-known-with-unknown-rows", "loop", "vague",
-             edited(answer, "x.csv", lambda t: t.assign(
+        Case("suggest-known-with-unknown-rows", "loop", "vague",  # the scientist's own file
+             edited("known.csv", "x.csv", lambda t: t.assign(
                  relation=["unknown"] + list(t["relation"][1:])),
                  "suggest", "sim/data.csv", "--probabilities", "p.npz", "--known", "x.csv",
                  "--n", "6", "--out", "o.csv"), expect="accept"),

@@ -115,7 +115,8 @@ def test_discover_with_pair_features(study, tmp_path, causalcal_cli):
     the bootstrap); the same features read from a kept --checkpoint give the same table;
     precomputed probabilities without features or their checkpoint are refused."""
     root = study[0]
-    FAST = CalibrationSettings(map="calibrated", params={"n_models": 2})  # 2 SNNs, not 10
+    # one SNN of 100 iterations, not 10 of 500: the test is of the features' path
+    FAST = CalibrationSettings(map="calibrated", params={"n_models": 1, "max_iter": 100})
     plain = causalcal.discover(root / "data.csv", root / "known.csv",
                                bootstrap=BootstrapSettings(n_boot=10, progress=False),
                                calibration=FAST)
@@ -131,7 +132,7 @@ def test_discover_with_pair_features(study, tmp_path, causalcal_cli):
     out = causalcal_cli("discover", "data.csv", "--known", "known.csv", "--out",
                         tmp_path / "e.csv", "--n-boot", 10, "--quiet", "--checkpoint",
                         tmp_path / "ck", "--features", "--map", "calibrated", "--param",
-                        "n_models=2", cwd=root)
+                        "n_models=1", "--param", "max_iter=100", cwd=root)
     assert out.returncode == 0, out.stderr
     cli = pd.read_csv(tmp_path / "e.csv")
     np.testing.assert_allclose(cli["p_adjacent"], rich.table["p_adjacent"], atol=1e-5)
