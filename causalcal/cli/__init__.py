@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import shlex
 import signal
 import sys
 import threading
@@ -283,6 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     module.add_arguments(sub)
     _add_common_arguments(sub)
     args = sub.parse_args(argv[1:])
+    args.command_line = shlex.join(["causalcal", *argv])  # what reproduces the run
     from causalcal._progress import force_bars
 
     force_bars(args.progress)

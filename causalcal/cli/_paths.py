@@ -34,6 +34,8 @@ TABLE = "a data table"
 MEASURES = "measures (causalcal evaluate --json)"
 GRAPH = "a graph"
 IMAGE = "an image"
+#: a run's report page (``--report FILE.html``), recognised by the marker in its head
+HTML_REPORT = "a run report page (causalcal --report)"
 #: What a figure can be written as (matplotlib's formats that need no extra program).
 IMAGE_SUFFIXES = (".png", ".pdf", ".svg")
 NETWORK = "a Bayesian network (network.json)"
@@ -119,6 +121,10 @@ def describe_file(path: str | os.PathLike) -> str | None:
             return _describe_npz(path)
     except OSError:
         return "a file that cannot be read"
+    if suffix in (".html", ".htm"):
+        from causalcal._report_page import is_report_page
+
+        return HTML_REPORT if is_report_page(path) else "a web page"
     return {".png": IMAGE, ".gml": GRAPH, ".dot": GRAPH, ".graphml": GRAPH,
             ".bif": BIF}.get(suffix, "a file")
 

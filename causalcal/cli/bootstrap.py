@@ -53,6 +53,7 @@ from causalcal.cli._real_data_options import (
     score_option,
     write_network,
 )
+from causalcal.cli.report_page import add_report_argument, check_report_file, write_report_page
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -91,6 +92,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_data_arguments(parser)
     add_knowledge_arguments(parser)
     add_graph_arguments(parser, "bootstrap")
+    add_report_argument(parser)
 
 
 def _resolve_search(name: str) -> object:
@@ -147,13 +149,15 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from causalcal.cli import CLIError, check_output_file, parse_params
-    from causalcal.cli._paths import PROBABILITIES
+    from causalcal.cli._paths import HTML_REPORT, PROBABILITIES
 
     out = Path(args.out)
     check_output_file(args.out, "--out", (".npz", ".csv"))
     if args.ancestral and out.suffix.lower() != ".npz":
         raise CLIError("--ancestral needs an .npz --out (the CSV holds edge types only)")
-    plan_search_files(args, {"--out": (args.out, PROBABILITIES)})
+    check_report_file(args)
+    plan_search_files(args, {"--out": (args.out, PROBABILITIES),
+                             "--report": (args.report, HTML_REPORT)})
     options = parse_params(args.option, "--option", "KEY")
     if args.max_degree is not None:
         options["max_degree"] = args.max_degree
@@ -179,4 +183,11 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.graph is not None:
         print(write_network(probs, args.graph, args.graph_threshold))
+    if args.report is not None:
+        from causalcal.report import bootstrap_report
+
+        tiers = settings.knowledge.tiers if settings.knowledge is not None else None
+        report = bootstrap_report(probs, command=args.command_line, out=str(out),
+                                  threshold=args.graph_threshold, tiers=tiers or None)
+        print(write_report_page(report, args.report))
     return 0

@@ -91,6 +91,7 @@ from causalcal.cli._real_data_options import (
     write_network,
 )
 from causalcal.cli.bootstrap import bootstrap_settings
+from causalcal.cli.report_page import add_report_argument, check_report_file, write_report_page
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -141,6 +142,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="draw the known relations in --graph and --plot (include, "
                              "default: as given, marked known) or leave them out (omit: "
                              "only what was discovered)")
+    add_report_argument(parser)
     add_features_argument(parser, "the bootstrap (with --probabilities: those saved with "
                                   "them, or the --checkpoint they were computed with)")
     parser.add_argument("--plot", metavar="DIR",
@@ -156,9 +158,11 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     check_output_file(args.out, "--out", (".csv",))
+    check_report_file(args)
     _plan_files(args)  # a missing or clashing file fails here, before the heavy imports
     from causalcal.edgecal import CalibrationSettings, CausalRelations, EdgeTypes, PAGEdges
     from causalcal.edges import EdgeProbabilities
+    from causalcal.report import summary_text
     from causalcal.workflow.discover import discover
 
     search = args.search.lower()
@@ -197,24 +201,28 @@ def run(args: argparse.Namespace) -> int:
     probs = EdgeProbabilities.load(args.probabilities) if args.probabilities else None
     result = discover(data, args.known, relations=relations, bootstrap=settings,
                       calibration=calibration, probabilities=probs)
-    out, report = result.save(args.out, top=args.top)
-    print(result.summary())
     rows = len(result.table.head(args.top) if args.top is not None else result.table)
-    print(f"wrote {rows} pairs to {out}; the fit and the map chosen to {report}")
     own = args.graph_known == "include"
+    report = result.run_report(command=getattr(args, "command_line", None), out=args.out,
+                               rows_written=rows, threshold=args.graph_threshold,
+                               graph_known=own)
+    out, json_path = result.save(args.out, top=args.top, report=report)
+    print(summary_text(report))
+    print(f"wrote {rows} pairs to {out}; the fit and the map chosen to {json_path}")
     if args.graph is not None:
         threshold = args.graph_threshold
         print(write_network(result.network_probabilities(threshold, own), args.graph,
                             threshold, result.known_edges() if own else None))
     if args.plot is not None:
-        tiers = settings.knowledge.tiers if settings.knowledge is not None else None
-        print(_write_plots(result, Path(args.plot), args.graph_threshold, tiers, own))
+        print(_write_plots(report, Path(args.plot)))
+    if args.report is not None:
+        print(write_report_page(report, args.report))
     return 0
 
 
 def _plan_files(args: argparse.Namespace) -> None:
     """Every file discover reads and writes, checked against each other."""
-    from causalcal.cli._paths import IMAGE, RANKING, REPORT
+    from causalcal.cli._paths import HTML_REPORT, IMAGE, RANKING, REPORT
 
     plots = Path(args.plot) if args.plot is not None else None
     plan_search_files(args, {
@@ -222,43 +230,24 @@ def _plan_files(args: argparse.Namespace) -> None:
         "--plot": (args.plot, None),
         "--plot's network.png": (plots and plots / "network.png", IMAGE),
         "--plot's reliability.png": (plots and plots / "reliability.png", IMAGE),
+        "--report": (args.report, HTML_REPORT),
     })
 
 
-def _write_plots(result, folder: Path, threshold: float | str, tiers: dict | None,
-                 own: bool = True) -> str:
-    """The averaged network (known relations in their own colour, or left out without
-    ``own``; ``tiers`` as columns; its title says how many edges are known and how many
-    discovered) and the known pairs' reliability diagram as PNG files."""
+def _write_plots(report, folder: Path) -> str:
+    """The report's figures as PNG files: the averaged network (known relations in their
+    own colour, or left out; tiers as columns; its title says how many edges are known
+    and how many discovered) and the known pairs' reliability diagram."""
     from causalcal._io import atomic_write
-    from causalcal.cli._real_data_options import network_note, threshold_text
-    from causalcal.figures.plots import plot_network
+    from causalcal.cli._real_data_options import network_note
+    from causalcal.report import network_figure, reliability_figure
 
-    probs = result.network_probabilities(threshold, own)
-    known = result.known_edges() if own else None
-    rule = threshold_text(probs, threshold)
-    note = network_note(probs.edge_strengths(probs.averaged_network(threshold), known),
-                        known, rule)
-    figures = {
-        "network.png": plot_network(probs, threshold, known=known or (), tiers=tiers or None),
-        "reliability.png": _reliability_figure(result),
-    }
+    net = report.figures.network
+    note = network_note({(e.a, e.b): {"known": float(e.known)} for e in net.edges},
+                        net.known, net.rule)
+    figures = {"network.png": network_figure(net),
+               "reliability.png": reliability_figure(report.figures.reliability)}
     for name, fig in figures.items():
         with atomic_write(folder / name, "wb") as handle:
             fig.savefig(handle, format="png", dpi=100)
     return f"figures -> {folder / 'network.png'}, {folder / 'reliability.png'}{note}"
-
-
-def _reliability_figure(result):
-    """The known pairs' reliability diagram: the bootstrap and the map written (only the
-    bootstrap when it was written)."""
-    from causalcal.figures.plots import plot_reliability
-
-    before, after = result.known_reliability()
-    written = result.report.map.chosen
-    identity = written == "identity"
-    return plot_reliability(
-        before, {} if identity else after,
-        labels=("bootstrap (written)", "") if identity else ("bootstrap",
-                                                             f"{written} map (written)"),
-        title="known pairs, in-sample, corrected for their selection")
