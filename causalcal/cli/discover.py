@@ -162,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
     _plan_files(args)  # a missing or clashing file fails here, before the heavy imports
     from causalcal.edgecal import CalibrationSettings, CausalRelations, EdgeTypes, PAGEdges
     from causalcal.edges import EdgeProbabilities
-    from causalcal.report import summary_text
+    from causalcal.report import HEAD_ROWS, summary_text
     from causalcal.workflow.discover import discover
 
     search = args.search.lower()
@@ -204,8 +204,8 @@ def run(args: argparse.Namespace) -> int:
     rows = len(result.table.head(args.top) if args.top is not None else result.table)
     own = args.graph_known == "include"
     report = result.run_report(command=getattr(args, "command_line", None), out=args.out,
-                               rows_written=rows, threshold=args.graph_threshold,
-                               graph_known=own)
+                               rows_written=rows, head=min(rows, HEAD_ROWS),
+                               threshold=args.graph_threshold, graph_known=own)
     out, json_path = result.save(args.out, top=args.top, report=report)
     print(summary_text(report))
     print(f"wrote {rows} pairs to {out}; the fit and the map chosen to {json_path}")

@@ -21,7 +21,7 @@ from causalcal.report.text import summary_text
 __all__ = ["MARKER", "NETWORK_EDGES", "report_html"]
 
 #: The averaged network's strongest edges the page draws (the whole network: --graph).
-NETWORK_EDGES = 80
+NETWORK_EDGES = 40
 #: The known relations' columns the page shows, when the table has them.
 _KNOWN_COLUMNS = ("a", "b", "stated", "source", "p_stated", "boot_stated", "association_p")
 
@@ -188,8 +188,9 @@ def _network(net, draw: bool) -> str:
     if not shown.edges:
         return (f"<p>The averaged network has no edge (P(adjacent) {escape(net.rule)}).</p>")
     part = ("" if len(shown.edges) == net.total_edges else
-            f" Its {len(shown.edges)} strongest edges of {net.total_edges} are shown; the "
-            "whole network: --graph.")
+            f" Shown: its {len(shown.edges) - shown.n_known} strongest discovered edges and "
+            f"the known relations that touch their variables, {len(shown.edges)} of its "
+            f"{net.total_edges} edges; the whole network: --graph.")
     caption = (f"The averaged network: an edge where P(adjacent) {net.rule}, its width by "
                "P(adjacent), an arrow where more than half of it is one direction. "
                f"{shown.n_known} known relations, {len(shown.edges) - shown.n_known} "

@@ -231,23 +231,29 @@ class NetworkData:
         return sum(e.known for e in self.edges)
 
     def strongest(self, n: int) -> NetworkData:
-        """This network restricted to its ``n`` strongest edges (every known relation
-        among them counted) and the variables they join: what a page can show of a large
-        network."""
+        """This network restricted to its ``n`` strongest discovered edges and the known
+        relations that touch the variables they join: what a page can show of a large
+        network (the known relations are given, so they do not crowd out what was
+        found)."""
         if len(self.edges) <= n:
             return self
-        kept = self.edges[:n]
-        names = sorted({v for e in kept for v in (e.a, e.b)},
-                       key=self.probabilities.names.index)
+        top = set([e for e in self.edges if not e.known][:n])
+        chosen = {v for e in top for v in (e.a, e.b)}
+        kept = tuple(e for e in self.edges
+                     if e in top or (e.known and (e.a in chosen or e.b in chosen)))
+        if len(kept) == len(self.edges):
+            return self
+        drawn = {v for e in kept for v in (e.a, e.b)}
+        names = [v for v in self.probabilities.names if v in drawn]
         index = {v: k for k, v in enumerate(self.probabilities.names)}
-        rows = np.array([self.probabilities.lookup(index[e.a], index[e.b]) for e in kept])
         local = {v: k for k, v in enumerate(names)}
+        rows = self.probabilities.lookup(np.array([index[e.a] for e in kept]),
+                                         np.array([index[e.b] for e in kept]))
         pairs = np.array([sorted((local[e.a], local[e.b])) for e in kept], dtype=np.int64)
         swap = np.array([local[e.a] > local[e.b] for e in kept])
-        rows[swap] = rows[swap][:, [0, 2, 1, 3]]
+        rows[swap] = rows[swap][:, list(self.probabilities.swap)]
         probs = EdgeProbabilities(names, pairs, rows, self.probabilities.n_boot)
-        known = None if self.known is None else tuple(
-            (e.a, e.b) for e in kept if e.known)
+        known = None if self.known is None else tuple((e.a, e.b) for e in kept if e.known)
         tiers = None if self.tiers is None else {v: t for v, t in self.tiers.items()
                                                  if v in local}
         return replace(self, probabilities=probs, known=known, edges=kept, tiers=tiers)
