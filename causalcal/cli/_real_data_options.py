@@ -8,55 +8,24 @@ import argparse
 import logging
 from pathlib import Path
 
-KNOWLEDGE_HELP = """\
-Enforced inside the search, in every replicate (searches fges, boss and gfci):
-  --knowledge FILE  CSV with columns a,b,rule; rule 'required' puts the arc a -> b in
-                    every graph, 'forbidden' keeps a -> b out of every graph, e.g.
-                      a,b,rule
-                      age,bmi,required
-                      bp,age,forbidden
-                    or a Tetrad knowledge file (sections addtemporal, forbiddirect,
-                    requiredirect; a tier line '2* c d' forbids edges within tier 2), e.g.
-                      /knowledge
-                      addtemporal
-                      1 age sex
-                      2 bmi bp
-                      forbiddirect
-                      bp bmi
-  --tiers FILE      CSV with columns variable,tier (integers, lower = earlier); no arc
-                    points from a later tier into an earlier one, e.g. age,0 / bmi,1 /
-                    target,2. Variables without a tier are unconstrained (discover's
-                    summary lists them): tier every variable you can.
-  --forbid-within-tiers  no edge between two variables of the same tier (Tetrad's 1*)
-Unknown variables and contradictions (an arc both required and forbidden, a required
-arc into an earlier tier or within a forbidden tier, required arcs forming a cycle) are
-errors; so are known relations (discover --known) the knowledge contradicts.
-
-Experimental conditions (Joint Causal Inference, Mooij, Magliacane & Claassen 2020):
-  --context COLUMN ...  columns that record the condition or regime a row was measured
-                    in (e.g. condition = 0..8 for the treatment each sample got), set
-                    from outside the system: no other variable has an arc into one or
-                    causes one, and none shares a hidden cause with one; arcs among
-                    context columns are free. They are kept as their values, never
-                    binned by --discretize. Give all conditions' rows in one file.
-  --context-targets COLUMN:T1,T2  (repeatable) the variables the context COLUMN acts
-                    on directly, when known (e.g. condition:pmek,PKC): its only
-                    children. Without it any variable may be affected.
-A required arc into a context column, a required arc from one to a variable outside its
-targets, or a tier putting one after another variable is an error."""
+#: The knowledge group's description in --help (the long one: docs/cli/knowledge.md).
+KNOWLEDGE_SHORT = ("enforced inside the search, in every replicate (fges, boss, gfci); "
+                   "contradictions are errors. Files, rules and context columns: the "
+                   "documentation's page 'Background knowledge' (docs/cli/knowledge.md)")
 
 
 def add_knowledge_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("background knowledge", KNOWLEDGE_HELP)
+    group = parser.add_argument_group("background knowledge", KNOWLEDGE_SHORT)
     group.add_argument("--knowledge", metavar="FILE",
                        help="CSV a,b,rule of required/forbidden arcs, or a Tetrad knowledge "
-                            "file (see above)")
+                            "file (addtemporal, forbiddirect, requiredirect)")
     group.add_argument("--tiers", metavar="FILE",
                        help="CSV variable,tier: no arc from a later tier into an earlier one")
     group.add_argument("--forbid-within-tiers", action="store_true",
                        help="forbid every edge between two variables of one tier")
     group.add_argument("--context", nargs="+", default=[], metavar="COLUMN",
-                       help="condition/regime columns: exogenous, kept unbinned (see above)")
+                       help="condition/regime columns (Joint Causal Inference): nothing "
+                            "causes them, kept as their values, never binned")
     group.add_argument("--context-targets", action="append", default=[],
                        metavar="COLUMN:T1,T2",
                        help="known intervention targets of a --context column (repeatable)")
@@ -160,9 +129,13 @@ def check_graph_arguments(args: argparse.Namespace) -> None:
         check_output_file(args.graph, "--graph", PAG_SUFFIXES if pag else GRAPH_SUFFIXES)
 
 
-def add_search_arguments(parser: argparse.ArgumentParser) -> None:
+def add_search_arguments(parser: argparse.ArgumentParser, n_boot: bool = False) -> None:
     """The bootstrap options of ``discover`` and ``suggest``: the search, its score, jobs,
-    seed, checkpoint, given probabilities and the arity bound."""
+    seed, checkpoint, given probabilities and the arity bound (``n_boot``: and
+    ``--n-boot``)."""
+    if n_boot:
+        parser.add_argument("--n-boot", type=int, default=200,
+                            help="bootstrap replicates (200)")
     parser.add_argument("--search", default="fges",
                         help="structure search: fges (default), boss, ges or pc (the last "
                              "two: causal-learn, small data, no background knowledge), or "

@@ -1,34 +1,15 @@
 """Bootstrapped edge-type probabilities of every variable pair (thesis §6.2.3, docs/design.md §6).
 
-Runs the structure search on N_BOOT bootstrap replicates of the data (replicate b's row
-multiplicities are a multinomial(n, 1/n) draw seeded by (seed, b), so results do not depend
-on --jobs) and writes, for every pair, the fraction of replicates in which the pair is
-a ⋯ b (none), a → b, b → a, a — b (the .csv lists every pair, as bnlearn's
-boot.strength; the .npz stores the pairs with an edge in some replicate).
+Runs the structure search on --n-boot bootstrap replicates of DATA and writes, for every
+pair, the share of replicates in which it is a ⋯ b (none), a → b, b → a or a — b;
+results do not depend on --jobs. --checkpoint DIR resumes after an interruption;
+--scheduler runs the replicates on a dask cluster.
 
-Example:
-
-    causalcal bootstrap data.csv --n-boot 200 --jobs 2 --seed 0 --out probs.npz \\
-        --checkpoint probs.ckpt
-
-writes probs.npz (compact; .csv gives columns a,b,p_none,p_forward,p_backward,p_undirected
-with variable names). With --checkpoint DIR every finished replicate is saved in DIR; run
-the same command again after an interruption (Ctrl-C, a killed job) to resume. A DIR made
-with other data, seed, search or options is refused. With --scheduler tcp://HOST:8786 the
-replicates run on a dask.distributed cluster (pip install causalcal[distributed]).
-
-data.csv needs a header row; every column must be discrete (at most --max-arity distinct
-values) with no missing values.
-
-With --ancestral (an .npz --out) it also counts, for every ordered pair, the replicates
-whose graph makes a a definite and a possible ancestor of b (a causes b in every, or in
-some, DAG of the graph's equivalence class): what `causalcal discover --relations
-causal --probabilities probs.npz` calibrates (with background knowledge: sound bounds,
-docs/design.md §3.1).
-
-With background knowledge (fges and boss):
-
-    causalcal bootstrap data.csv --out probs.csv --knowledge arcs.csv --tiers tiers.csv
+examples:
+  causalcal bootstrap data.csv --n-boot 200 --jobs 2 --seed 0 --out probs.npz \\
+      --checkpoint probs.ckpt
+  causalcal bootstrap data.csv --out probs.csv --knowledge arcs.csv --tiers tiers.csv
+  causalcal bootstrap data.csv --out probs.npz --ancestral   # for --relations causal
 """
 
 from __future__ import annotations
@@ -58,41 +39,44 @@ from causalcal.cli.report_page import add_report_argument, check_report_file, wr
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("data", help="CSV file with a header row, one discrete variable a column")
-    parser.add_argument("--out", "-o", required=True,
-                        help="output file: .npz (compact) or .csv (names, one row per pair)")
-    parser.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
-    add_jobs_argument(parser, "; with --scheduler every cluster worker is used instead")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
-    parser.add_argument("--search", default="fges",
+    out = parser.add_argument_group("what to write")
+    out.add_argument("--out", "-o", required=True,
+                     help="output file: .npz (compact) or .csv (names, one row per pair)")
+    out.add_argument("--ancestral", action="store_true",
+                     help="also count definite and possible ancestors of every ordered "
+                          "pair (causal relations; needs an .npz --out)")
+    add_report_argument(out)
+    out.add_argument("--quiet", "-q", action="store_true",
+                     help="no progress bar, no list of the bins (--discretize)")
+    search = parser.add_argument_group("the search")
+    search.add_argument("--search", default="fges",
                         help="structure search: fges (default; GES's result), boss (best "
                              "order search from it: slower, scores at least as high), ges or "
                              "pc (causal-learn; small data only), or MODULE:FUNCTION for a "
                              "function search(data, weights, **options) -> PDAG")
-    parser.add_argument("--checkpoint", metavar="DIR",
-                        help="directory to save finished replicates in and resume from")
-    parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="dask.distributed scheduler address, e.g. tcp://10.0.0.5:8786")
-    parser.add_argument("--max-degree", type=int, default=None,
+    search.add_argument("--max-degree", type=int, default=None,
                         help="passed to the search as max_degree (FGES/GES)")
-    parser.add_argument("--device", default=None,
-                        help="torch device for the fges count products, e.g. cuda for a GPU "
-                             "(default: numpy on the CPU; same CPDAGs)")
-    parser.add_argument("--max-arity", type=int, default=20,
+    search.add_argument("--max-arity", type=int, default=20,
                         help="a column with more distinct values is refused (20)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+    search.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="extra search option (repeatable); VALUE is read as a Python "
                              "literal if it parses as one, else as a string; e.g. "
                              "--option structure_prior=2 (fges, boss)")
-    add_score_argument(parser)
-    parser.add_argument("--ancestral", action="store_true",
-                        help="also count definite and possible ancestors of every ordered "
-                             "pair (causal relations; needs an .npz --out)")
-    parser.add_argument("--quiet", "-q", action="store_true",
-                        help="no progress bar, no list of the bins (--discretize)")
-    add_data_arguments(parser)
+    add_score_argument(search)
+    run = parser.add_argument_group("running it")
+    run.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
+    add_jobs_argument(run, "; with --scheduler every cluster worker is used instead")
+    run.add_argument("--seed", type=int, default=0, help="random seed (0)")
+    run.add_argument("--checkpoint", metavar="DIR",
+                     help="directory to save finished replicates in and resume from")
+    run.add_argument("--scheduler", metavar="ADDRESS",
+                     help="dask.distributed scheduler address, e.g. tcp://10.0.0.5:8786")
+    run.add_argument("--device", default=None,
+                     help="torch device for the fges count products, e.g. cuda for a GPU "
+                          "(default: numpy on the CPU; same CPDAGs)")
+    add_data_arguments(parser.add_argument_group("reading the data"))
     add_knowledge_arguments(parser)
-    add_graph_arguments(parser, "bootstrap")
-    add_report_argument(parser)
+    add_graph_arguments(parser.add_argument_group("the averaged network"), "bootstrap")
 
 
 def _resolve_search(name: str) -> object:
