@@ -113,7 +113,7 @@ def from_bif(path: str | os.PathLike) -> BayesianNetwork:
 
 
 def to_pgmpy(network: BayesianNetwork):
-    """The network as a pgmpy ``DiscreteBayesianNetwork`` with ``TabularCPD``s."""
+    """The network as a pgmpy ``DiscreteBayesianNetwork`` with a ``TabularCPD`` per node."""
     _import_pgmpy("to_pgmpy()")
     from pgmpy.factors.discrete import TabularCPD
 

@@ -101,6 +101,8 @@ def suggest(
     """``n`` pairs to ask the scientist about, drawn across the strata of the bootstrap's
     P(related) with inclusion rates known exactly (docs/design.md §9.12).
 
+    Parameters
+    ----------
     data : discrete data (as :func:`causalcal.discover` takes it).
     relations : ``"edges"`` (strata of P(adjacent)), ``"causal"`` (of P(a causes b or b
         causes a); the bootstrap counts ancestral relations) or ``"pag"`` (of P(arc), a
