@@ -28,13 +28,7 @@ _KNOWN_COLUMNS = ("a", "b", "stated", "source", "p_stated", "boot_stated", "asso
 
 def report_html(report: RunReport, figures: bool = True) -> str:
     """The page (module docstring); ``figures``: draw the figures (needs matplotlib, the
-    ``plot`` extra; without, the page says so).
-
-    Examples
-    --------
-    >>> from causalcal.report import report_html
-    >>> page = report_html(report)  # doctest: +SKIP
-    """
+    ``plot`` extra; without, the page says so)."""
     s = report.settings
     title = (f"causalcal {s.what}: {report.pairs.total} pairs of {s.n_vars} variables")
     sections = [_summary(report), _pairs(report), _known(report), _recheck(report),

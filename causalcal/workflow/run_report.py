@@ -40,13 +40,7 @@ def discovery_report(result, *, command: str | None = None, out: str | None = No
 
     Returns
     -------
-    RunReport
-
-    Examples
-    --------
-    >>> from causalcal.workflow import discovery_report
-    >>> report = discovery_report(result)  # doctest: +SKIP
-    """
+    RunReport"""
     kind, table = result.kind, result.table
     related = kind.related(table)
     pairs = PairsHead(table.head(head).reset_index(drop=True), len(table),
