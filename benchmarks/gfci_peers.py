@@ -93,9 +93,9 @@ def agreement(a, b) -> tuple[float, float, float]:
 
 
 def _ours_replicate(data, weights, alpha, priors) -> np.ndarray:
-    from causalcal.bootstrap import gfci
+    from causalcal.bootstrap import BDeu, gfci
 
-    pag = gfci(data, weights, alpha=alpha, sample_prior=priors[0], structure_prior=priors[1])
+    pag = gfci(data, weights, alpha=alpha, score=BDeu(*priors))
     return pag.skeleton()[np.triu_indices(data.n_vars, 1)]
 
 
@@ -138,7 +138,7 @@ def bootstrap(tetrad: TetradGfci, data, dataset, args, priors) -> tuple[float, f
 
 def compare(tetrad: TetradGfci, name: str, args, warm_up: bool) -> None:
     """One network: single searches, agreement, then the bootstrap."""
-    from causalcal.bootstrap import gfci
+    from causalcal.bootstrap import BDeu, gfci
     from causalcal.simulate import load_network
     from causalcal.simulate.latent_truth import true_pag
     from causalcal.simulate.misspecified import hidden_benchmark
@@ -149,7 +149,7 @@ def compare(tetrad: TetradGfci, name: str, args, warm_up: bool) -> None:
     truth = true_pag(net.parents, [net.names.index(v) for v in data.names], data.names)
     priors = (args.sample_prior, args.structure_prior)
     dataset = tetrad.dataset(data)
-    ours_kw = {"alpha": args.alpha, "sample_prior": priors[0], "structure_prior": priors[1]}
+    ours_kw = {"alpha": args.alpha, "score": BDeu(*priors)}
     if warm_up:  # numba's compilation (here and in the workers), the JIT
         gfci(data, **ours_kw)
         tetrad.gfci(dataset, data.names, args.alpha, priors)

@@ -45,9 +45,9 @@ def _timed_parts(batch) -> tuple[dict, callable]:
 
 def compare(v: int, repeat: int, seed: int = 0) -> dict:
     """Best-of-``repeat`` search seconds with and without the kernel at V = ``v``."""
-    import causalcal.bootstrap.score.family_gains as batch
+    import causalcal.bootstrap.score.discrete.family_gains as batch
     from causalcal.bootstrap import bootstrap_weights, fges
-    from causalcal.bootstrap.score import kernel as compiled
+    from causalcal.bootstrap.score.discrete import kernel as compiled
     from causalcal.simulate import random_network
 
     data = random_network(v, 2 * v, seed=seed).sample(1000, seed=seed + 1)
@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--v", nargs="+", type=int, default=[1000, 5000])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
-    from causalcal.bootstrap.score import kernel as compiled
+    from causalcal.bootstrap.score.discrete import kernel as compiled
 
     if not compiled.KERNEL:
         print("the numba kernel is off (numba missing or CAUSALCAL_NO_NUMBA set)")

@@ -264,9 +264,9 @@ def check_scores(data, dag, tetrad, bnlearn, args) -> str:
 
 def run_causalcal(data, truth, args, warm_up: bool) -> tuple[Run, float]:
     """causalcal's FGES and bootstrap; also its search result's BDeu (the reference)."""
-    from causalcal.bootstrap import BDeuScore, bootstrap_edge_probabilities, fges
+    from causalcal.bootstrap import BDeu, BDeuScore, bootstrap_edge_probabilities, fges
 
-    priors = {"sample_prior": args.sample_prior, "structure_prior": args.structure_prior}
+    priors = {"score": BDeu(args.sample_prior, args.structure_prior)}
     if warm_up:
         fges(data, **priors)
     graph, wall, cpu = _timed(fges, data, repeat=args.repeat, **priors)

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from causalcal.data import DiscreteData
+from causalcal.data import DISCRETE, DiscreteData, MixedData
 from causalcal.edges import EdgeProbabilities
 from causalcal.errors import InputError
 from causalcal.graph import PDAG
@@ -38,6 +38,8 @@ from .ancestral import AncestralAccumulator
 from .checkpoint import Checkpoint, run_provenance, search_identity
 from .counting import EdgeTypeCounter, edge_probabilities_from_graphs, graph_to_keys
 from .pair_features import PairFeatureAccumulator, pairwise_gain_all
+from .score.protocol import Score
+from .score.registry import score_options
 
 __all__ = [
     "bootstrap_edge_probabilities",
@@ -104,6 +106,11 @@ def check_search_options(search: str | SearchFn, options: dict[str, Any]) -> Non
         accepted = [p.name for p in params[2:]
                     if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
         unknown = sorted(set(options) - set(accepted))
+        if "knowledge" in unknown:
+            raise InputError(
+                f"search {search_identity(search)!r} takes no background knowledge (on the "
+                "command line --knowledge, --tiers, --forbid-within-tiers, --context); the "
+                "searches fges, boss and gfci do")
         if unknown:
             raise InputError(
                 f"search {search_identity(search)!r} has no option "
@@ -115,6 +122,28 @@ def check_search_options(search: str | SearchFn, options: dict[str, Any]) -> Non
         raise InputError(f"search {search_identity(search)!r} cannot be called as search(data, "
                          f"weights, **options) -> PDAG ({err}; its signature is {signature})"
                          ) from None
+    _check_option_values(search, signature, options)
+
+
+def _check_option_values(search: str | SearchFn, signature: inspect.Signature,
+                         options: dict[str, Any]) -> None:
+    """Refuse (``InputError``) an option value of the wrong type for the search's own
+    default (a number, or True/False; e.g. ``--option alpha=x``, or ``alpha=nan``, read as
+    text), before any work; ranges are the search's to check."""
+    for name, value in options.items():
+        param = signature.parameters.get(name)
+        default = None if param is None else param.default
+        if isinstance(default, bool):
+            ok, want = isinstance(value, (bool, np.bool_)), "True or False"
+        elif isinstance(default, (int, float)):
+            ok = (isinstance(value, (int, float, np.integer, np.floating))
+                  and not isinstance(value, (bool, np.bool_)) and value == value)
+            want = "a number"
+        else:
+            continue
+        if not ok:
+            raise InputError(f"search {search_identity(search)!r}: option {name} must be "
+                             f"{want}, got {value!r}")
 
 
 def _exit_with_parent(parent_pid: int) -> None:
@@ -169,16 +198,36 @@ def _run_replicate(
 
 
 # ------------------------------------------------------------------- driver
-def _as_data(data: Any) -> DiscreteData:
-    if isinstance(data, DiscreteData):
+def _as_data(data: Any, options: dict[str, Any]) -> DiscreteData | MixedData:
+    """``data`` as the table the search's score takes: a DataFrame or an array is read
+    as :class:`DiscreteData`, or as :class:`MixedData` for a continuous or mixed score."""
+    if isinstance(data, (DiscreteData, MixedData)):
         return data
     import pandas as pd
 
-    if isinstance(data, pd.DataFrame):
-        return DiscreteData.from_frame(data)
-    if isinstance(data, np.ndarray):
+    score = options.get("score")
+    kind = score.data_kind if isinstance(score, Score) else DISCRETE
+    if isinstance(data, np.ndarray) and kind == DISCRETE:
         return DiscreteData.from_array(data)
-    raise TypeError(f"data must be a DiscreteData, DataFrame or array, got {type(data)!r}")
+    if isinstance(data, np.ndarray):
+        return MixedData.from_values(data)
+    if isinstance(data, pd.DataFrame):
+        return (DiscreteData.from_frame(data) if kind == DISCRETE
+                else MixedData.from_frame(data, data_kind=kind))
+    raise TypeError(f"data must be a DiscreteData, MixedData, DataFrame or array, got "
+                    f"{type(data)!r}")
+
+
+def check_score_data(data: DiscreteData | MixedData, options: dict[str, Any]) -> None:
+    """Build the search's score on all of ``data`` once, before any replicate: data of
+    the wrong kind, or a singular covariance (collinear columns), fail here, naming the
+    score or the columns."""
+    score = options.get("score")
+    if isinstance(score, Score):
+        score.build(data, device=options.get("device"), max_arity=options.get("max_arity"))
+    elif isinstance(data, MixedData) and "score" not in options:
+        raise InputError("continuous or mixed data needs a score that takes it: "
+                         "score='sem-bic' (continuous) or 'dg-bic' (mixed)")
 
 
 def _check_int(name: str, value: Any, minimum: int, maximum: int | None = None) -> int:
@@ -371,7 +420,8 @@ def bootstrap_edge_probabilities(
 
     Parameters
     ----------
-    data : the discrete data (a DataFrame or array is encoded with ``DiscreteData``).
+    data : the data: :class:`DiscreteData`, or :class:`MixedData` for the Gaussian scores
+        (a DataFrame or array is encoded as the score takes it).
     n_boot : number of bootstrap replicates (1 … :data:`MAX_N_BOOT`).
     search : a registered search name (``"fges"``, ``"boss"``, ``"ges"``, ``"pc"``; see
         :func:`causalcal.bootstrap.get_search`) or a callable
@@ -398,19 +448,23 @@ def bootstrap_edge_probabilities(
         ``ancestral`` (:class:`causalcal.ancestry.AncestralCounts`, saved in ``.npz``).
         With knowledge, whose graphs are not CPDAGs, the counts are of sound bounds:
         definite ones at most, possible ones at least the exact counts.
-    **search_options : passed to the search, e.g. ``max_degree=…``.
+    **search_options : passed to the search, e.g. ``max_degree=…``; ``score=`` a
+        :class:`~causalcal.bootstrap.score.protocol.Score` or a name, whose parameters
+        may also be given flat (``score="bic", penalty_discount=2``: one ``Score``).
 
     Returns :class:`EdgeProbabilities` with ``n_boot`` and ``provenance`` (this run) set;
     each stored row is the count of each edge type divided by ``n_boot``, whatever
     ``n_jobs``, the backend or the order replicates finish in.
     """
-    data = _as_data(data)
+    search_options = score_options(search_options)
+    data = _as_data(data, search_options)
     n_boot, seed, n_jobs, backend = _check_run_arguments(n_boot, seed, n_jobs, backend,
                                                          scheduler)
     search_options = with_knowledge(data.names, knowledge, search_options)
     check_search_options(search, search_options)  # bad names fail before any worker starts
     if data.n_vars < 2:
         raise InputError(f"need at least 2 variables, got {data.n_vars}")
+    check_score_data(data, search_options)
 
     counter, extra = _sinks(data, search, search_options, n_boot, features, ancestral)
     sinks: list = [counter] + [sink for sink in extra.values() if sink is not None]

@@ -44,14 +44,15 @@ import numpy as np
 
 from causalcal._io import TMP_PREFIX, atomic_write, check_npz_sizes, check_output_dir, parse_json
 from causalcal._version import __version__
-from causalcal.data import DiscreteData
+from causalcal.data import DiscreteData, MixedData
 from causalcal.edges import n_pairs
 from causalcal.errors import InputError
 
+from .score.registry import flat_score_options
 from .search.registry import search_table
 
 __all__ = ["Checkpoint", "CheckpointMismatchError", "check_checkpoint_folder",
-           "check_provenance", "data_fingerprint", "feed_replicates", "run_provenance",
+           "check_provenance", "data_fingerprint", "data_for", "feed_replicates", "run_provenance",
            "search_identity"]
 
 FORMAT = "causalcal-bootstrap-checkpoint"
@@ -75,9 +76,17 @@ class CheckpointMismatchError(InputError):
     """The checkpoint directory was made by a run with different data or options."""
 
 
-def data_fingerprint(data: DiscreteData) -> str:
-    """SHA-256 of the data's shape, variable names, arities and integer codes (hex)."""
+def data_fingerprint(data: DiscreteData | MixedData) -> str:
+    """SHA-256 of the data's shape, variable names, arities and integer codes (hex); of a
+    :class:`~causalcal.data.MixedData` also its column kinds and continuous values."""
     h = hashlib.sha256()
+    if isinstance(data, MixedData):
+        h.update(f"mixed|{data.n_samples}x{data.n_vars}|".encode())
+        h.update("\x00".join(data.names).encode())
+        for part in data.fingerprint_parts():
+            h.update(b"|")
+            h.update(part)
+        return h.hexdigest()
     codes = np.ascontiguousarray(data.codes)
     h.update(f"{codes.shape[0]}x{codes.shape[1]}|{codes.dtype.str}|".encode())
     h.update("\x00".join(data.names).encode())
@@ -132,7 +141,8 @@ def run_provenance(data: DiscreteData, *, n_boot: int, seed: int,
     search, its options (background knowledge included) and ``n_boot``."""
     return {"weights": WEIGHT_SCHEME, "data_fingerprint": data_fingerprint(data),
             "seed": int(seed), "search": search_identity(search),
-            "search_options": _jsonable(dict(search_options)), "n_boot": int(n_boot)}
+            "search_options": _jsonable(flat_score_options(dict(search_options))),
+            "n_boot": int(n_boot)}
 
 
 def check_provenance(checkpoint: str | os.PathLike, provenance: Mapping[str, Any] | None,
@@ -162,6 +172,35 @@ def check_provenance(checkpoint: str | os.PathLike, provenance: Mapping[str, Any
                          for label, mine, theirs in diffs)
         raise InputError(f"{source} and checkpoint {path} come from different bootstrap runs "
                          f"({said}); give the checkpoint of the run that computed them")
+
+
+def data_for(probabilities, data: DiscreteData, source: str) -> DiscreteData:
+    """``data`` with the columns in the order of ``probabilities``' variables, checked
+    against the data fingerprint their bootstrap recorded (docs/design.md §10): other
+    variables, or other data with the same column names (another file, other rows, other
+    binning or missing-value options), are an ``InputError`` naming ``source``; the same
+    data with the columns in another order are the data. Probabilities that record no
+    fingerprint (an older causalcal, or built in memory) are used with a warning."""
+    names = [str(n) for n in probabilities.names]
+    if sorted(names) != sorted(data.names):
+        theirs, ours = set(names), set(data.names)
+        only = [f"only in {where}: {', '.join(map(repr, sorted(extra)[:5]))}"
+                for where, extra in ((source, theirs - ours), ("the data", ours - theirs))
+                if extra]
+        raise InputError(f"{source}: computed for other variables than the data's "
+                         f"({'; '.join(only) or 'a name given twice'})")
+    ordered = data if names == data.names else data.in_order(names)
+    recorded = (getattr(probabilities, "provenance", None) or {}).get("data_fingerprint")
+    if recorded is None:
+        warnings.warn(f"{source} records no data fingerprint (an older causalcal, or built "
+                      "in memory): it cannot be checked that it was computed from these data",
+                      UserWarning, stacklevel=2)
+    elif recorded != data_fingerprint(ordered):
+        raise InputError(f"{source}: computed from other data than these, with the same "
+                         "columns (the data's fingerprint differs from the one it records: "
+                         "another file or other rows, or other --discretize, --na-values, "
+                         "--drop-columns or --missing options than its bootstrap's)")
+    return ordered
 
 
 def _read_marker(path: Path) -> dict[str, Any] | None:

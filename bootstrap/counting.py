@@ -29,10 +29,13 @@ def graph_to_keys(graph: PDAG | PAG, n_vars: int,
     types 1–3 of a PDAG, 1–6 of a PAG (:class:`~causalcal.pairs.PAGEdgeType`), which
     must be the graph ``table`` counts."""
     if not isinstance(graph, table.graph_type):
-        raise TypeError(f"the search must return a causalcal {table.graph_type.__name__}, "
-                        f"got {type(graph)!r}")
+        got = "None" if graph is None else f"a {type(graph).__module__}.{type(graph).__qualname__}"
+        raise InputError(f"the search returned {got}, not a causalcal "
+                         f"{table.graph_type.__name__} (causalcal.graph.PDAG; a networkx graph "
+                         "converts with causalcal.graph_io.from_networkx)")
     if graph.n_vars != n_vars:
-        raise RuntimeError(f"the search returned a graph over {graph.n_vars} nodes, not {n_vars}")
+        raise InputError(f"the search returned a graph over {graph.n_vars} nodes, not the "
+                         f"data's {n_vars}")
     pairs, labels = graph.pair_labels()
     keys = pair_index(pairs[:, 0], pairs[:, 1], n_vars)
     order = np.argsort(keys, kind="stable")

@@ -39,7 +39,8 @@ from causalcal.errors import InputError
 from causalcal.knowledge import with_knowledge
 
 from .checkpoint import feed_replicates
-from .score.bdeu import BDeuScore
+from .score.protocol import Score
+from .score.registry import as_score, score_options
 
 __all__ = [
     "FEATURE_NAMES",
@@ -140,12 +141,11 @@ def pair_features(replicates: Iterable[tuple[np.ndarray, np.ndarray]], n_vars: i
     return acc.features(pairwise_gain)
 
 
-def pairwise_gain_all(data: DiscreteData, sample_prior: float = 1.0,
-                      structure_prior: float = 1.0, **_other_search_options) -> np.ndarray:
-    """BDeu gain of A → B over the empty graph for every pair, float32 in pair order
-    (the search's options may be passed whole: only the two priors are used)."""
-    score = BDeuScore(data, sample_prior=sample_prior, structure_prior=structure_prior)
-    i, j, gain = score.pairwise_gains(min_gain=-np.inf)
+def pairwise_gain_all(data: DiscreteData, score: Score | str = "bdeu",
+                      **_other_search_options) -> np.ndarray:
+    """The search's score's gain of A → B over the empty graph for every pair, float32 in
+    pair order (the search's options may be passed whole: only ``score`` is used)."""
+    i, j, gain = as_score(score).build(data).pairwise_gains(min_gain=-np.inf)
     out = np.zeros(n_pairs(data.n_vars), dtype=np.float32)
     out[pair_index(i, j, data.n_vars)] = gain
     return out
@@ -155,7 +155,8 @@ def checkpoint_pair_features(data: DiscreteData, checkpoint, *, n_boot: int, see
                              search="fges", knowledge=None, **search_options) -> np.ndarray:
     """Pair features of a finished bootstrap, read from its checkpoint folder (the same
     arguments as the :func:`~causalcal.bootstrap.bootstrap_edge_probabilities` call that
-    wrote it); no search is run. The pairwise gain uses the search's BDeu priors."""
+    wrote it); no search is run. The pairwise gain is the search's score's."""
+    search_options = score_options(search_options)
     options = with_knowledge(data.names, knowledge, search_options)
     acc = PairFeatureAccumulator(data.n_vars)
     feed_replicates(checkpoint, data, acc, n_boot=n_boot, seed=seed, search=search,

@@ -13,13 +13,14 @@ from typing import Any
 
 import numpy as np
 
-from causalcal.data import DiscreteData
+from causalcal.data import DiscreteData, MixedData
 from causalcal.edges import EdgeProbabilities
 from causalcal.errors import InputError
 
 from .bootstrap import _check_run_arguments, bootstrap_edge_probabilities, check_search_options
 from .checkpoint import check_provenance
 from .pair_features import checkpoint_pair_features
+from .score.registry import score_options
 
 __all__ = ["BootstrapSettings"]
 
@@ -32,7 +33,9 @@ class BootstrapSettings:
     ----------
     n_boot, search, seed, n_jobs, checkpoint, progress, knowledge, backend, scheduler :
         as :func:`bootstrap_edge_probabilities` takes them.
-    options : the search's options (``max_degree``, ``sample_prior``, …).
+    options : the search's options (``max_degree``, ``score``, …); a score given flat
+        (``score="bic", penalty_discount=2``) is made into one ``score=``
+        :class:`~causalcal.bootstrap.score.protocol.Score` here.
 
     Bad values are an ``InputError`` (or ``ImportError`` for a missing extra) when the
     object is made, before any work.
@@ -55,12 +58,13 @@ class BootstrapSettings:
                              "options")
         n_boot, seed, n_jobs, backend = _check_run_arguments(
             self.n_boot, self.seed, self.n_jobs, self.backend, self.scheduler)
-        check_search_options(self.search, self.options)
+        options = score_options(dict(self.options))  # a flat score name and parameters
+        check_search_options(self.search, options)
         for name, value in (("n_boot", n_boot), ("seed", seed), ("n_jobs", n_jobs),
-                            ("backend", backend), ("options", dict(self.options))):
+                            ("backend", backend), ("options", options)):
             object.__setattr__(self, name, value)
 
-    def run(self, data: DiscreteData, features: bool = False,
+    def run(self, data: DiscreteData | MixedData, features: bool = False,
             ancestral: bool = False) -> EdgeProbabilities:
         """``bootstrap_edge_probabilities(data, …)`` with these settings."""
         return bootstrap_edge_probabilities(

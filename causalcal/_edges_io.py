@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from causalcal._io import atomic_write, check_npz_sizes, parse_json, read_csv_file, read_npz_arrays
+from causalcal._own import file_digest
 from causalcal.errors import InputError
 from causalcal.pairs import EDGE_SWAP, PAG_SWAP
 
@@ -54,18 +55,6 @@ def _entry(names: list[str], n_boot: int, frequencies: bool, digest: str, n_rows
     return entry
 
 
-def _file_digest(path: Path) -> str | None:
-    """SHA-256 of a file's bytes, or ``None`` if it cannot be read."""
-    digest = hashlib.sha256()
-    try:
-        with open(path, "rb") as handle:
-            while block := handle.read(1 << 20):
-                digest.update(block)
-    except OSError:
-        return None
-    return digest.hexdigest()
-
-
 def _handle_digest(handle) -> str:
     """SHA-256 of everything written to an open binary file."""
     handle.flush()
@@ -86,7 +75,7 @@ def _current_entry(path: Path) -> dict | None:
         return None
     if meta is None or not path.exists():
         return None
-    digest = _file_digest(path)
+    digest = file_digest(path)
     for entry in (meta, meta.get("previous")):
         if isinstance(entry, dict) and entry.get("sha256") in (digest, None):
             names, n_boot = entry.get("names", meta["names"]), int(entry.get("n_boot", 0))
@@ -192,18 +181,20 @@ def read_npz(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int, dict |
         what = "it is empty" if not magic else "it is not a zip archive"
         raise InputError(f"{path}: not a .npz file ({what})")
     try:
-        check_npz_sizes(path)
+        shapes = check_npz_sizes(path)
         with np.load(path, allow_pickle=False) as z:
             missing = [k for k in ("pairs", "probs", "n_boot") if k not in z.files]
             if missing or not ({"names", "names_json"} & set(z.files)):
                 raise InputError(f"{path}: not an edge-probabilities file (arrays "
                                  f"{', '.join(z.files) or 'none'})")
+            _check_shapes(path, shapes, {"names", "names_json", "provenance_json", "n_boot"})
             if "names_json" in z.files:
                 names = parse_json(str(z["names_json"]), f"{path}: 'names_json'")
                 if not isinstance(names, list):
                     raise InputError(f"{path}: 'names_json' is not a JSON list of names")
             else:
                 names = [str(n) for n in z["names"]]
+            _check_shapes(path, shapes, set(shapes), len(names))
             provenance = (_provenance(parse_json(str(z["provenance_json"]),
                                                  f"{path}: 'provenance_json'"), path)
                           if "provenance_json" in z.files else None)
@@ -213,6 +204,56 @@ def read_npz(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, int, dict |
     except (OSError, EOFError, zipfile.BadZipFile, KeyError, ValueError, TypeError) as err:
         reason = " ".join(str(err).split()) or type(err).__name__
         raise InputError(f"{path}: not a readable .npz file ({reason})") from None
+
+
+#: the most bytes of names (and of provenance) an edge-probabilities .npz may declare
+_MAX_TEXT_BYTES = 64 << 20
+#: the most pair features a row may have
+_MAX_FEATURES = 1024
+
+
+def _expected_shapes(n_vars: int | None) -> dict[str, tuple]:
+    """What each array of an edge-probabilities ``.npz`` may be: ``(ndim, columns or None,
+    most rows or None)``, its size bounded by the number of variables (so that a crafted
+    archive is refused before it is expanded)."""
+    pairs = None if n_vars is None else n_vars * (n_vars - 1) // 2
+    return {"probs": (2, (4, 7), pairs), "pairs": (2, (2,), pairs), "n_boot": (0, None, None),
+            "pair_features": (2, None, pairs),
+            "ancestral_definite": (2, (n_vars,), n_vars),
+            "ancestral_possible": (2, (n_vars,), n_vars)}
+
+
+def _check_shapes(path: Path, shapes: dict, which: set[str], n_vars: int | None = None
+                  ) -> None:
+    """Refuse (``InputError`` naming the array) an array of ``which`` whose declared shape
+    an edge-probabilities file over ``n_vars`` variables cannot have, before loading it."""
+    expected = _expected_shapes(n_vars)
+    for name in sorted(which & set(shapes)):
+        shape, dtype = shapes[name]
+        if name in ("names", "names_json", "provenance_json"):
+            size = int(np.prod(shape, dtype=object)) * dtype.itemsize
+            if size > _MAX_TEXT_BYTES or (name != "names" and shape != ()):
+                raise InputError(f"{path}: array {name!r} declares shape {shape} of {dtype}; "
+                                 "not the text of an edge-probabilities file")
+            continue
+        if name not in expected:
+            continue
+        ndim, columns, most = expected[name]
+        if name == "n_boot" and shape in ((), (1,)):
+            continue
+        bad = (len(shape) != ndim or (columns is not None and shape[1] not in columns)
+               or (most is not None and shape[0] > most)
+               or (name == "pair_features" and shape[1] > _MAX_FEATURES))
+        if bad:
+            what = [f"at most {most} rows"] if most is not None else []
+            what += [f"{' or '.join(map(str, columns))} columns"] if columns else []
+            raise InputError(f"{path}: array {name!r} has shape {shape}; an edge-probabilities "
+                             f"file over {n_vars} variables holds a {ndim}-d array there"
+                             + (f" ({', '.join(what)})" if what else ""))
+    if n_vars is not None and {"probs", "pairs"} <= set(shapes):
+        if shapes["probs"][0][0] != shapes["pairs"][0][0]:
+            raise InputError(f"{path}: {shapes['probs'][0][0]} rows of 'probs' for "
+                             f"{shapes['pairs'][0][0]} 'pairs'")
 
 
 def read_npz_features(path: Path, n_pairs: int) -> np.ndarray | None:
@@ -303,7 +344,7 @@ def _sidecar_entry(path: Path, frame) -> dict | None:
         if not meta.get("frequencies") or _on_frequency_grid(frame, int(meta["n_boot"])):
             return meta
     else:
-        digest = _file_digest(path)
+        digest = file_digest(path)
         for entry in (meta, meta.get("previous")):
             if isinstance(entry, dict) and entry.get("sha256") == digest:
                 return entry

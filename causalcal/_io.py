@@ -271,16 +271,18 @@ def check_text_file(path: str | os.PathLike, allow_nul: bool = False) -> Path:
 _MAX_DEFLATE_RATIO = 1100
 
 
-def check_npz_sizes(path: str | os.PathLike) -> None:
+def check_npz_sizes(path: str | os.PathLike) -> dict[str, tuple[tuple[int, ...], object]]:
     """Refuse (``InputError`` naming ``path``) a ``.npz`` archive whose arrays declare more
     data than the archive holds (a crafted header would otherwise make ``numpy.load``
     allocate it), before any array is loaded. Reads only the zip directory and each
-    array's ``.npy`` header (:mod:`numpy.lib.format`)."""
+    array's ``.npy`` header (:mod:`numpy.lib.format`). Returns each array's declared shape
+    and dtype, by name, for the caller to bound by what the file should hold."""
     import zipfile
 
     import numpy as np
     from numpy.lib import format as npy
 
+    declared_shapes = {}
     with zipfile.ZipFile(path) as archive:
         for info in archive.infolist():
             name = info.filename.removesuffix(".npy")
@@ -301,6 +303,8 @@ def check_npz_sizes(path: str | os.PathLike) -> None:
                 raise InputError(f"{path}: array {name!r} declares shape {shape} of "
                                  f"{dtype} ({declared} bytes) but the file holds "
                                  f"{info.file_size} bytes for it; a damaged or crafted file")
+            declared_shapes[name] = (tuple(shape), dtype)
+    return declared_shapes
 
 
 def read_npz_arrays(path: str | os.PathLike, *names: str,

@@ -443,8 +443,14 @@ def check_fit_data(estimator: Any, X, y, *, one_class: bool = True) -> None:
                       "IsotonicRegression), nothing is calibrated", ConstantFitWarning,
                       stacklevel=3)
     need = float(np.prod(shape)) * getattr(estimator, "_fit_bytes_per_value", 256)
+    check_memory(need, f"{what}: fitting on {n} rows", "fit on a sample of the rows")
+
+
+def check_memory(need: float, what: str, advice: str) -> None:
+    """Refuse (``InputError``: ``what`` needs about … GB, more than the … GB available;
+    ``advice``), before the work, a step whose memory (``need`` bytes, an estimate) is
+    more than the memory available now."""
     have = _available_memory()
     if need > have:
-        raise InputError(f"{what}: fitting on {n} rows needs about {need / 2**30:.1f} GB of "
-                         f"memory, more than the {have / 2**30:.1f} GB available; fit on a "
-                         "sample of the rows")
+        raise InputError(f"{what} needs about {need / 2**30:.1f} GB of memory, more than "
+                         f"the {have / 2**30:.1f} GB available; {advice}")

@@ -8,6 +8,13 @@ independence of the two columns says whether the data support a dependence; the 
 never calls a relation so supported "contradicted". Degrees of freedom as causal-learn's
 ``gsq`` test and Tetrad's count them: (rows seen − 1)(columns seen − 1), p = 1 when that
 is 0 (bootstrap/score/gsquare.py tests the same on the score's counts).
+
+A pair with a continuous column (:class:`~causalcal.data.MixedData`) is tested by the
+Gaussian likelihood ratio over the two columns' blocks (a discrete column as the
+indicators of all its categories but the first; Andrews, Ramsey & Cooper 2019, GFCI's
+test on the same data, docs/design.md §5.4): ``G = N·[ln det C_XX + ln det C_YY −
+ln det C_XY]``, χ² with ``|X|·|Y|`` degrees of freedom; for two continuous columns
+``G = −N ln(1 − r²)``.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy.special import chdtrc, xlogy
 
-from causalcal.data import DiscreteData
+from causalcal.data import DiscreteData, MixedData
 
 __all__ = ["Association", "dependence_words", "marginal_association"]
 
@@ -58,21 +65,56 @@ def dependence_words(p_value: float, test: str = "G²") -> str:
     return f"{said} ({test} p = {p_value:.2g})"
 
 
-def marginal_association(data: DiscreteData, i: np.ndarray, j: np.ndarray
+def marginal_association(data: DiscreteData | MixedData, i: np.ndarray, j: np.ndarray
                          ) -> list[Association]:
-    """The G² test of independence of columns ``i[k]`` and ``j[k]`` of ``data``, for
-    every k."""
+    """The test of independence of columns ``i[k]`` and ``j[k]`` of ``data``, for every k:
+    G² between two discrete columns, the Gaussian likelihood ratio where one is
+    continuous (see the module)."""
     out = []
     for a, b in zip(np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64), strict=True):
-        ra, rb = int(data.arities[a]), int(data.arities[b])
-        cells = data.codes[:, a].astype(np.int64) * rb + data.codes[:, b]
-        table = np.bincount(cells, minlength=ra * rb).reshape(ra, rb).astype(np.float64)
-        table = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
-        dof = (table.shape[0] - 1) * (table.shape[1] - 1)
-        if dof <= 0:
-            out.append(Association(0.0, 0, 1.0))
-            continue
-        expected = table.sum(axis=1, keepdims=True) * table.sum(axis=0) / table.sum()
-        g2 = float(2 * (xlogy(table, table) - xlogy(table, expected)).sum())
-        out.append(Association(g2, int(dof), float(chdtrc(dof, max(g2, 0.0)))))
+        if isinstance(data, MixedData) and (data.is_continuous[a] or data.is_continuous[b]):
+            out.append(_gaussian_lr(_block(data, a), _block(data, b)))
+        else:
+            codes = data.discrete_part() if isinstance(data, MixedData) else data
+            a_, b_ = (codes.index(data.names[v]) for v in (a, b))
+            out.append(_g_square(codes, a_, b_))
     return out
+
+
+def _g_square(data: DiscreteData, a: int, b: int) -> Association:
+    ra, rb = int(data.arities[a]), int(data.arities[b])
+    cells = data.codes[:, a].astype(np.int64) * rb + data.codes[:, b]
+    table = np.bincount(cells, minlength=ra * rb).reshape(ra, rb).astype(np.float64)
+    table = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
+    dof = (table.shape[0] - 1) * (table.shape[1] - 1)
+    if dof <= 0:
+        return Association(0.0, 0, 1.0)
+    expected = table.sum(axis=1, keepdims=True) * table.sum(axis=0) / table.sum()
+    g2 = float(2 * (xlogy(table, table) - xlogy(table, expected)).sum())
+    return Association(g2, int(dof), float(chdtrc(dof, max(g2, 0.0))))
+
+
+def _block(data: MixedData, v: int) -> np.ndarray:
+    """Column ``v`` as an (n, k) block: the values, or the indicators of the categories
+    seen but the first."""
+    column = data.numeric()[:, v]
+    if data.is_continuous[v]:
+        return column[:, None]
+    seen = np.unique(column)
+    return (column[:, None] == seen[None, 1:]).astype(np.float64)
+
+
+def _gaussian_lr(x: np.ndarray, y: np.ndarray) -> Association:
+    dof = x.shape[1] * y.shape[1]
+    if dof == 0:
+        return Association(0.0, 0, 1.0, "Gaussian LR")
+    both = np.hstack([x, y])
+    cov = np.atleast_2d(np.cov(both, rowvar=False, bias=True))
+    k = x.shape[1]
+    ldets = [np.linalg.slogdet(c) for c in (cov[:k, :k], cov[k:, k:], cov)]
+    if any(sign <= 0 for sign, _ in ldets[:2]):
+        return Association(0.0, int(dof), 1.0, "Gaussian LR")  # a constant block
+    if ldets[2][0] <= 0:
+        return Association(np.inf, int(dof), 0.0, "Gaussian LR")  # one determines the other
+    g = float(len(both) * (ldets[0][1] + ldets[1][1] - ldets[2][1]))
+    return Association(g, int(dof), float(chdtrc(dof, max(g, 0.0))), "Gaussian LR")

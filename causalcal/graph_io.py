@@ -11,8 +11,10 @@
 * :func:`write_graph` / :func:`read_graph` choose the format by the file's suffix:
   ``.gml`` and ``.graphml`` (directed graphs that networkx, Gephi and Cytoscape load;
   every edge is one edge, an undirected one with ``undirected=1``), ``.dot`` (a Graphviz
-  digraph; an undirected edge is one line with ``dir=none``; read by pydot's parser, so
-  DOT written by Graphviz, pydot or networkx reads too) and ``.json`` (exact round trip).
+  digraph; an undirected edge is one line with ``dir=none``; read by :mod:`causalcal._dot`,
+  so DOT written by Graphviz, pydot or networkx reads too) and ``.json`` (exact round
+  trip). GML, GraphML and DOT files carry causalcal's mark on their first line
+  (:mod:`causalcal._own`).
   Optional ``edge_data`` adds numeric attributes per edge (e.g. its probability); a
   ``.dot`` file then draws wider lines for larger ``weight`` values, and an edge with
   ``known=1`` (a relation given, not found) in another colour.
@@ -30,7 +32,9 @@ from xml.etree.ElementTree import ParseError
 
 import networkx as nx
 
+from causalcal._dot import parse_dot
 from causalcal._io import atomic_write, input_file, parse_json
+from causalcal._own import marked
 from causalcal.errors import InputError
 from causalcal.graph import PDAG
 
@@ -172,6 +176,8 @@ def write_graph(graph: PDAG, path: str | os.PathLike, edge_data: EdgeData | None
     suffix = _suffix(path)
     writer = {".gml": _gml, ".graphml": _graphml, ".dot": _dot, ".json": _json}[suffix]
     text = writer(graph, edge_data)
+    if suffix != ".json":  # JSON says what it is in its "format"
+        text = marked(text, suffix, "a graph")
     with atomic_write(path, newline="\n", encoding="utf-8") as handle:
         handle.write(text)
 
@@ -230,9 +236,11 @@ def _json(graph: PDAG, edge_data: EdgeData | None) -> str:
 def read_graph(path: str | os.PathLike) -> PDAG:
     """Read a graph file (format by suffix; errors name the file): ``.gml``/``.graphml``:
     any directed graph (arcs both ways, or one arc with ``undirected=1``, are an undirected
-    edge) or undirected one; ``.dot``: any Graphviz graph that pydot parses (``dir=none``,
-    ``undirected=1``, arcs both ways or an undirected ``graph``: undirected edges);
-    ``.json``: what :func:`write_graph` writes."""
+    edge) or undirected one; ``.dot``: any Graphviz graph (:mod:`causalcal._dot`'s parser;
+    ``dir=none``, ``undirected=1``, arcs both ways or an undirected ``graph``: undirected
+    edges); ``.json``: what :func:`write_graph` writes. A PAG (an edge with a PAG's marks,
+    such as ``o->`` or ``<->``, as :mod:`causalcal.pag_io` writes them, or DOT's
+    ``dir=both``) is refused naming the edge: its marks are not arcs."""
     suffix = _suffix(path)
     try:
         text = input_file(path).read_text(encoding="utf-8")
@@ -241,11 +249,11 @@ def read_graph(path: str | os.PathLike) -> PDAG:
     doc = parse_json(text, path) if suffix == ".json" else None
     try:
         if suffix == ".gml":
-            return from_networkx(nx.parse_gml(text.splitlines()))
+            return _from_files_graph(nx.parse_gml(text.splitlines()))
         if suffix == ".graphml":
-            return from_networkx(nx.parse_graphml(text))
+            return _from_files_graph(nx.parse_graphml(text))
         if suffix == ".dot":
-            return from_networkx(_parse_dot(text))
+            return _from_files_graph(_parse_dot(text))
         return _parse_json(doc)
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError,
             nx.NetworkXError, ParseError) as err:
@@ -253,52 +261,61 @@ def read_graph(path: str | os.PathLike) -> PDAG:
         raise InputError(f"{path}: not a {suffix[1:]} graph file: {reason}") from None
 
 
-def _unquote(text: str) -> str:
-    """A DOT ID as a name: quotes dropped, ``\\"`` and ``\\\\`` (and ``\\n``,
-    ``\\r`` as :func:`write_graph` writes them) unescaped."""
-    if not (len(text) >= 2 and text[0] == text[-1] == '"'):
-        return text
-    controls = {"n": "\n", "r": "\r"}
-    return re.sub(r"\\(.)", lambda m: controls.get(m.group(1), m.group(1)), text[1:-1])
+#: a PAG's edges as causalcal.pag_io writes them (the attribute ``edge``)
+_PAG_EDGES = ("o-o", "o->", "<-o", "<->", "-->", "<--")
+#: DOT's arrow shapes at an end of a ``dir=both`` edge, as a PAG's marks
+_DOT_MARKS = {"none": "-", "odot": "o", "dot": "o"}
+
+
+def _marks(data: dict) -> str | None:
+    """An edge's PAG marks (``o->``, ``<->``, …) from its attributes: pag_io's ``edge``, or
+    DOT's ``dir=both`` with ``arrowtail`` and ``arrowhead``; ``None`` for a plain edge."""
+    mark = str(data.get("edge", "")).strip('"')
+    if mark in _PAG_EDGES:
+        return mark
+    if str(data.get("dir", "")).strip('"') != "both":
+        return None
+    tail = _DOT_MARKS.get(str(data.get("arrowtail", "normal")).strip('"'), "<")
+    head = _DOT_MARKS.get(str(data.get("arrowhead", "normal")).strip('"'), ">")
+    return f"{tail}-{head}"
+
+
+def _from_files_graph(graph: nx.Graph) -> PDAG:
+    """:func:`from_networkx` of a graph read from a file. An edge with a PAG's marks is an
+    arc only as ``-->`` (``<--`` the other way); any other (circles, arrowheads at both
+    ends) is refused naming it: its marks are not arcs."""
+    plain = nx.DiGraph() if graph.is_directed() else nx.Graph()
+    plain.add_nodes_from(graph.nodes)
+    for a, b, data in graph.edges(data=True):
+        mark = _marks(data)
+        if mark not in (None, "-->", "<--"):
+            raise InputError(f"edge {a} {mark} {b} carries a PAG's marks (circles, or "
+                             "arrowheads at both ends: a hidden common cause), not an arc "
+                             "or an undirected edge; a DAG or CPDAG is needed here")
+        kept = {k: v for k, v in data.items() if k == "undirected"}
+        plain.add_edge(*((b, a) if mark == "<--" else (a, b)), **kept)
+    return from_networkx(plain)
 
 
 def _parse_dot(text: str) -> nx.DiGraph:
-    """A DOT graph as a ``DiGraph`` (undirected edges: arcs with ``undirected=1``), read
-    by pydot's parser; a syntax error is an ``InputError`` with pydot's line and column."""
-    import contextlib
-    import io
-    import warnings
-
-    printed = io.StringIO()
-    with warnings.catch_warnings(), contextlib.redirect_stdout(printed):
-        warnings.simplefilter("ignore", DeprecationWarning)  # pydot's use of pyparsing
-        import pydot
-
-        parsed = pydot.graph_from_dot_data(text)  # prints a syntax error, returns None
-    if not parsed:
-        raise InputError(" ".join(printed.getvalue().split()[-12:]) or "no graph")
+    """A DOT graph as a ``DiGraph`` (undirected edges: arcs with ``undirected=1``; the
+    edges' ``edge`` and ``dir`` attributes kept)."""
+    parsed = parse_dot(text)
     out = nx.DiGraph()
-    _add_dot(parsed[0], out, parsed[0].get_type() == "graph")
+    out.add_nodes_from(parsed.nodes)
+    for edge in parsed.edges:
+        attrs = edge.attributes
+        undirected = (not parsed.directed or attrs.get("dir") == "none"
+                      or attrs.get("undirected", "0") == "1")
+        kept = {k: attrs[k] for k in ("edge", "dir", "arrowtail", "arrowhead") if k in attrs}
+        out.add_edge(edge.a, edge.b, undirected=int(undirected), **kept)
     return out
 
 
-def _add_dot(graph, out: nx.DiGraph, undirected_graph: bool) -> None:
-    """The nodes and edges of a pydot graph and its subgraphs, in file order."""
-    for node in graph.get_nodes():
-        name = node.get_name()
-        if name not in ("node", "edge", "graph"):  # default-attribute statements
-            out.add_node(_unquote(name))
-    for edge in graph.get_edges():
-        a, b = _unquote(str(edge.get_source())), _unquote(str(edge.get_destination()))
-        attrs = edge.get_attributes()
-        undirected = (undirected_graph or attrs.get("dir", "").strip('"') == "none"
-                      or attrs.get("undirected", "0").strip('"') == "1")
-        out.add_edge(a, b, undirected=int(undirected))
-    for sub in graph.get_subgraphs():
-        _add_dot(sub, out, undirected_graph)
-
-
 def _parse_json(doc: dict) -> PDAG:
+    if isinstance(doc, dict) and doc.get("format") == "causalcal.pag":
+        raise InputError("a PAG (format 'causalcal.pag': its marks are not arcs), not a "
+                         "DAG or CPDAG")
     if doc.get("format") != JSON_FORMAT:
         raise InputError(f"'format' is not {JSON_FORMAT!r}")
     names = [str(n) for n in doc["nodes"]]

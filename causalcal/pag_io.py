@@ -23,6 +23,7 @@ import networkx as nx
 import numpy as np
 
 from causalcal._io import atomic_write, input_file, parse_json
+from causalcal._own import marked
 from causalcal.errors import InputError
 from causalcal.graph_io import EdgeData, dot_quote
 from causalcal.pag import PAG, Mark
@@ -81,6 +82,8 @@ def write_pag(pag: PAG, path: str | os.PathLike, edge_data: EdgeData | None = No
     writer = {".txt": _tetrad, ".json": _json, ".dot": _dot, ".gml": _networkx,
               ".graphml": _networkx}[suffix]
     text = writer(pag, edge_data or {}, suffix)
+    if suffix in (".dot", ".gml", ".graphml"):  # the formats with comments
+        text = marked(text, suffix, "a PAG")
     with atomic_write(path, newline="\n", encoding="utf-8") as handle:
         handle.write(text)
 

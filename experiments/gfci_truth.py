@@ -25,8 +25,8 @@ import warnings
 
 import numpy as np
 
-from causalcal.bootstrap.score.bdeu import BDeuScore
-from causalcal.bootstrap.score.gsquare import GSquareTest
+from causalcal.bootstrap.score.discrete.bdeu import BDeuScore
+from causalcal.bootstrap.score.discrete.gsquare import GSquareTest
 from causalcal.bootstrap.search.gfci import DEFAULT_PDS_DEPTH, gfci
 from causalcal.data import DiscreteData
 from causalcal.fci import fci

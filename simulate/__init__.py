@@ -13,6 +13,10 @@ Public API (docs/design.md §4):
   DAG extension), :func:`write_bif` — a network as a BIF file (labels kept in order).
 - :func:`fitted_network` — a network fitted to a data set and its bootstrap (the world
   of simulation-informed calibration, docs/design.md §9.7).
+- :class:`StructuralModel`, :func:`random_sem` — continuous and mixed data: random
+  linear-Gaussian SEMs, nonlinear additive SEMs and mixed networks (conditional-Gaussian
+  and logistic mechanisms), ``sample(n, seed)`` → :class:`causalcal.data.MixedData`, the
+  true CPDAG and, with hidden nodes, the true PAG (docs/design.md §4.1).
 - misspecified data sets with known truth (docs/design.md §9.11): :func:`hidden_benchmark`,
   :func:`latent_confounders`, :func:`continuous_nonlinear`, :func:`pooled_conditions`,
   :func:`measurement_noise`, each a :class:`MisspecifiedData`.
@@ -42,9 +46,14 @@ from causalcal.simulate.misspecified import (
     pooled_conditions,
 )
 from causalcal.simulate.network import BayesianNetwork
+from causalcal.simulate.sem import FUNCTIONS, StructuralModel
+from causalcal.simulate.sem_generate import SEM_KINDS, random_sem
 
 __all__ = [
     "DEFAULT_MAX_CPT_ENTRIES",
+    "FUNCTIONS",
+    "SEM_KINDS",
+    "StructuralModel",
     "BayesianNetwork",
     "MisspecifiedData",
     "available_networks",
@@ -63,6 +72,7 @@ __all__ = [
     "pooled_conditions",
     "random_dag",
     "random_network",
+    "random_sem",
     "to_pgmpy",
     "write_bif",
 ]

@@ -17,6 +17,7 @@ import numpy as np
 
 from causalcal._io import input_file
 from causalcal.errors import InputError
+from causalcal.simulate.bif_write import bif_labels
 from causalcal.simulate.network import BayesianNetwork
 
 __all__ = ["available_networks", "from_bif", "from_pgmpy", "load_network", "to_pgmpy"]
@@ -94,7 +95,9 @@ def _read_bif_text(path: Path) -> str:
 
 def from_bif(path: str | os.PathLike) -> BayesianNetwork:
     """Read a discrete Bayesian network from a BIF file, optionally gzipped (needs pgmpy:
-    the ``bif`` extra). A file without any variable is refused."""
+    the ``bif`` extra). A file without any variable is refused. Names that causalcal
+    rewrote into BIF words come back as they were (its ``property label`` and ``property
+    states`` lines, :func:`causalcal.simulate.bif_write.bif_labels`)."""
     path = input_file(path)
     _import_pgmpy("reading BIF files")
     from pgmpy.readwrite import BIFReader
@@ -107,9 +110,25 @@ def from_bif(path: str | os.PathLike) -> BayesianNetwork:
     if len(model.nodes()) == 0:
         raise InputError(f"{path}: no variables found; is it a BIF file?")
     try:
-        return from_pgmpy(model, meta={"source": str(path)})
+        network = from_pgmpy(model, meta={"source": str(path)})
     except ValueError as err:
         raise InputError(f"{path}: {err}") from None
+    return _with_labels(network, bif_labels(text))
+
+
+def _with_labels(network: BayesianNetwork, labels: dict) -> BayesianNetwork:
+    """``network`` with its variables and states named as its BIF's properties say
+    (where they name every state, and the names stay distinct)."""
+    names = [labels.get(n, (None, None))[0] or n for n in network.names]
+    if len(set(names)) < len(names):
+        names = list(network.names)
+    states = []
+    for word, own in zip(network.names, network.state_names):
+        given = labels.get(word, (None, None))[1]
+        ok = given is not None and len(given) == len(own) and len(set(given)) == len(given)
+        states.append(list(given) if ok else list(own))
+    return BayesianNetwork(names, network.arities, network.parents, network.cpts, states,
+                           meta=network.meta)
 
 
 def to_pgmpy(network: BayesianNetwork):

@@ -72,8 +72,9 @@ def network_parents(probabilities: EdgeProbabilities, n_edges: int | None = None
 def dirichlet_cpts(data: DiscreteData, parents: Sequence[Sequence[int]],
                    prior: float = 1.0) -> list[np.ndarray]:
     """Posterior-mean CPTs of ``data`` for the given parent lists (BDeu prior, see module)."""
-    if not prior > 0:
-        raise InputError(f"prior (equivalent sample size) must be > 0, got {prior!r}")
+    if not (np.isfinite(prior) and prior > 0):
+        raise InputError(f"prior (equivalent sample size) must be a positive number, got "
+                         f"{prior!r}")
     codes = data.codes.astype(np.int64)
     arities = data.arities
     cpts = []

@@ -1,14 +1,10 @@
-"""The local scores of the searches, BDeu and BIC (thesis §6.2.2; docs/design.md §5).
+"""The local scores of the searches (thesis §6.2.2; docs/design.md §5, §5.3).
 
-* :mod:`.bdeu` — :class:`~.bdeu.BDeuScore`, the local score with sample weights and its
-  cache;
-* :mod:`.bic` — :class:`~.bic.BICScore`, the discrete BIC on the same counting, and
-  :func:`~.bic.make_score`, a score by name;
-* :mod:`.pair_gains` — the gains of every pair from one count product;
-* :mod:`.family_gains` — the one-hot layout and the batched gains of every candidate
-  parent of many families;
-* :mod:`.lngamma_sums` — the lnΓ sums of stacked families from their counts;
-* :mod:`.kernel` — the same counts and sums as compiled numba loops (bit for bit);
-* :mod:`.device` — the count products on a torch device;
-* :mod:`.gsquare` — the G² conditional-independence test on the score's counts (GFCI).
+* :mod:`.protocol` — the score seam: :class:`~.protocol.Score` (a score named with its
+  parameters) and :class:`~.protocol.LocalScore` (what a search asks of one data set);
+* :mod:`.registry` — every score by name (:func:`~.registry.get_score`);
+* :mod:`.discrete` — the scores on counts, BDeu and the discrete BIC, their counting
+  (pair and family gains, lnΓ sums, the compiled kernel, a torch device) and the G² test;
+* :mod:`.gaussian` — the scores on a weighted covariance, SEM-BIC and the degenerate
+  Gaussian (mixed data), and their tests (Fisher-z, the degenerate-Gaussian LRT).
 """

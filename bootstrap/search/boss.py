@@ -1,4 +1,4 @@
-"""Best Order Score Search with the BDeu score (thesis §6.2.2 searches; issue 14).
+"""Best Order Score Search on any local score (thesis §6.2.2 searches; issue 14).
 
 Andrews, Ramsey, Sanchez-Romero, Camchong & Kummerfeld (2023), "Fast scalable and
 accurate discovery of DAGs using the best order score search and grow-shrink trees":
@@ -30,14 +30,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData
+from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData, MixedData
 from causalcal.errors import InputError
 from causalcal.graph import PDAG, dag_to_cpdag, pdag_to_dag
 from causalcal.knowledge import Knowledge, bind_knowledge
 
-from ..score.bdeu import BDeuScore
-from ..score.bic import make_score
-from ..score.family_gains import family_gains
+from ..score.protocol import LocalScore, Score
+from ..score.registry import as_score
 from .fges import FGES, candidate_limit
 from .ges_operators import MIN_GAIN
 
@@ -64,7 +63,7 @@ class _Node:
 class GrowShrinkTree:
     """The grow-shrink searches of variable ``y`` over subsets of ``candidates``."""
 
-    def __init__(self, score: BDeuScore, y: int, candidates: np.ndarray,
+    def __init__(self, score: LocalScore, y: int, candidates: np.ndarray,
                  required: frozenset[int] = frozenset()) -> None:
         self.score = score
         self.y = y
@@ -76,7 +75,8 @@ class GrowShrinkTree:
         pool = [int(c) for c in self.candidates if c not in excluded and c not in parents]
         branches: list[tuple[int, float]] = []
         if pool:
-            _, xs, gains = family_gains(self.score, [(self.y, frozenset(parents))], MIN_GAIN, pool)
+            _, xs, gains = self.score.family_gains([(self.y, frozenset(parents))], MIN_GAIN,
+                                                   pool)
             order = np.lexsort((xs, -gains))
             branches = [(int(xs[k]), node.score + float(gains[k])) for k in order]
         node.branches = branches
@@ -128,13 +128,10 @@ class GrowShrinkTree:
 
 
 def boss(
-    data: DiscreteData,
+    data: DiscreteData | MixedData,
     weights: np.ndarray | Sequence[float] | None = None,
     *,
-    score: str = "bdeu",
-    sample_prior: float = 1.0,
-    structure_prior: float = 1.0,
-    penalty_discount: float = 1.0,
+    score: Score | str = "bdeu",
     max_candidates: int | str | None = "auto",
     max_rounds: int = 50,
     verbose: bool = False,
@@ -142,7 +139,8 @@ def boss(
     knowledge: Knowledge | None = None,
 ) -> PDAG:
     """BOSS on ``data`` (rows weighted by ``weights``) with the local score ``score``
-    (``"bdeu"`` or ``"bic"``, as for :func:`.fges.fges`); returns the CPDAG.
+    (a :class:`~causalcal.bootstrap.score.protocol.Score` or a score's name, as for
+    :func:`.fges.fges`); returns the CPDAG.
 
     ``max_candidates`` bounds each variable's candidate parents as in :func:`fges`;
     ``max_rounds`` bounds the rounds of moves + BES (each must improve the score).
@@ -152,11 +150,7 @@ def boss(
     """
     if int(max_rounds) != max_rounds or max_rounds < 1:
         raise InputError(f"max_rounds must be a positive integer, got {max_rounds}")
-    scorer = make_score(
-        data, weights, score=score, sample_prior=sample_prior,
-        structure_prior=structure_prior, penalty_discount=penalty_discount,
-        max_arity=max_arity,
-    )
+    scorer = as_score(score).build(data, weights, max_arity=max_arity)
     return BOSS(scorer, max_candidates=max_candidates, verbose=verbose,
                 knowledge=knowledge).search(int(max_rounds))
 
@@ -165,7 +159,7 @@ class BOSS:
     """The order search state; use :func:`boss` unless you need the scorer afterwards."""
 
     def __init__(
-        self, score: BDeuScore, max_candidates: int | str | None = "auto", verbose: bool = False,
+        self, score: LocalScore, max_candidates: int | str | None = "auto", verbose: bool = False,
         knowledge: Knowledge | None = None,
     ) -> None:
         self.score = score

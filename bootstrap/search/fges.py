@@ -1,4 +1,4 @@
-"""Fast Greedy Equivalence Search with the BDeu score (thesis §6.2.2; docs/design.md §5).
+"""Fast Greedy Equivalence Search on any local score (thesis §6.2.2; docs/design.md §5).
 
 Ramsey, Glymour, Sanchez-Romero & Glymour (2017), "A million variables and more", on
 Chickering's (2002) GES; operators and CPDAG maintenance are in :mod:`.ges_operators`,
@@ -8,9 +8,9 @@ the backward phase in :mod:`.bes`.
   stamped with its target's context; an arrow whose options fail the semi-directed path
   test is parked with the refuting paths until a newly directed edge cuts one.
 * ``faithfulness_assumed=False`` (the default) searches GES's neighbourhood: after every
-  step, each node whose context changed rescores *all* its candidate parents in one
-  stacked product (:func:`~causalcal.bootstrap.score.family_gains.family_gains`), so the
-  search is Chickering's GES (it reproduces causal-learn's GES result).  At large V each
+  step, each node whose context changed rescores *all* its candidate parents at once
+  (the score's ``family_gains``: one stacked count product for BDeu), so the search is
+  Chickering's GES (it reproduces causal-learn's GES result).  At large V each
   node's candidate parents are its ``max_candidates`` best partners by pairwise gain
   (``"auto"`` = ⌈10⁶ / V⌉: all up to V = 1001, 200 at V = 5000; ``None``: all); the
   pairwise gains are also every node's empty-parent family, so that one is never
@@ -32,15 +32,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData
+from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData, MixedData
 from causalcal.errors import InputError
 from causalcal.graph import PDAG
 from causalcal.knowledge import BoundKnowledge, Knowledge, bind_knowledge
 
-from ..score.bdeu import BDeuScore
-from ..score.bic import make_score
-from ..score.family_gains import batch_layout, family_gains
-from ..score.pair_gains import empty_families
+from ..score.discrete.pair_gains import empty_families
+from ..score.protocol import LocalScore, Score
+from ..score.registry import as_score
 from .bes import BackwardPhase
 from .ges_operators import MIN_GAIN, GESState, candidate_limit, cliques_within, is_clique
 
@@ -50,13 +49,10 @@ _BULK_CANDIDATES = 64  # from this many candidates of a target, score them as st
 
 
 def fges(
-    data: DiscreteData,
+    data: DiscreteData | MixedData,
     weights: np.ndarray | Sequence[float] | None = None,
     *,
-    score: str = "bdeu",
-    sample_prior: float = 1.0,
-    structure_prior: float = 1.0,
-    penalty_discount: float = 1.0,
+    score: Score | str = "bdeu",
     max_degree: int | None = None,
     faithfulness_assumed: bool = False,
     max_candidates: int | str | None = "auto",
@@ -66,22 +62,20 @@ def fges(
     knowledge: Knowledge | None = None,
 ) -> PDAG:
     """Run FGES on ``data`` (rows weighted by ``weights``) with the local score ``score``:
-    ``"bdeu"`` (``sample_prior``, ``structure_prior``) or ``"bic"``
-    (``penalty_discount``); see :func:`..score.bic.make_score`.
+    a :class:`~causalcal.bootstrap.score.protocol.Score` (made with its parameters by
+    :func:`~causalcal.bootstrap.score.registry.get_score`, e.g. ``get_score("bic",
+    penalty_discount=2)``) or a score's name with its defaults (``"bdeu"``, ``"bic"``,
+    ``"sem-bic"``, ``"dg-bic"``).
 
     Returns the CPDAG (names = ``data.names``). ``max_degree`` bounds the number of
     adjacencies of any node during the forward phase (``None``: unbounded);
     ``faithfulness_assumed`` and ``max_candidates`` are explained in the module docstring
     (the defaults give GES's result up to V = 1001 variables).
-    ``device`` (e.g. ``"cuda"``) runs the pairwise count products with torch; a variable
-    with more than ``max_arity`` categories is an ``InputError`` naming the column.
+    ``device`` (e.g. ``"cuda"``) runs the discrete scores' count products with torch; a
+    variable with more than ``max_arity`` categories is an ``InputError`` naming the column.
     ``knowledge`` (:class:`causalcal.Knowledge`) is enforced inside the search.
     """
-    scorer = make_score(
-        data, weights, score=score, sample_prior=sample_prior,
-        structure_prior=structure_prior, penalty_discount=penalty_discount,
-        max_arity=max_arity, device=device,
-    )
+    scorer = as_score(score).build(data, weights, device=device, max_arity=max_arity)
     return FGES(
         scorer, max_degree=max_degree, faithfulness_assumed=faithfulness_assumed,
         max_candidates=max_candidates, verbose=verbose, knowledge=knowledge,
@@ -93,7 +87,7 @@ class FGES(BackwardPhase, GESState):
 
     def __init__(
         self,
-        score: BDeuScore,
+        score: LocalScore,
         max_degree: int | None = None,
         faithfulness_assumed: bool = False,
         max_candidates: int | str | None = "auto",
@@ -153,7 +147,7 @@ class FGES(BackwardPhase, GESState):
             gi, gj, gain = sc.pairwise_gains(min_gain=MIN_GAIN)
         else:
             gi, gj, gain, self.ranked = sc.pairwise_gains(min_gain=MIN_GAIN, top=self.limit)
-            batch_layout(sc).remember_columns(self.ranked)  # each node's candidates
+            sc.prepare_candidates(self.ranked)  # each node's candidates
         if self.faithful:  # the heuristic's candidates: pairs with a positive gain
             for i, j in zip(gi.tolist(), gj.tolist()):
                 self.effect[i].add(j)
@@ -369,7 +363,7 @@ class FGES(BackwardPhase, GESState):
         todo = list(dict.fromkeys(r for r in requests if r not in self.family_cache))
         rows = {r: self.family_cache[r] for r in requests if r in self.family_cache}
         if todo and (candidates is None or len(candidates)):
-            ks, xs, gains = family_gains(self.score, todo, MIN_GAIN, candidates)
+            ks, xs, gains = self.score.family_gains(todo, MIN_GAIN, candidates)
             bounds = np.searchsorted(ks, np.arange(len(todo) + 1))
             counted = {r: (xs[bounds[k] : bounds[k + 1]], gains[bounds[k] : bounds[k + 1]])
                        for k, r in enumerate(todo)}
@@ -378,8 +372,16 @@ class FGES(BackwardPhase, GESState):
                 self.family_cache.update(counted)
         none = (np.zeros(0, dtype=np.intp), np.zeros(0))
         for y, generic, reqs, subsets, near in batch:
+            if len(reqs) == 1 and self.knowledge is None:  # one option a candidate, in order
+                xs, gains = rows.get(reqs[0], none)
+                sel = generic[xs]
+                s, stamp = subsets[0], self.in_stamp[y]
+                for x, v in zip(xs[sel].tolist(), gains[sel].tolist()):
+                    self.options[(x, y)] = [(v, s)]
+                    heapq.heappush(self.heap, (-v, x, y, stamp))
             found: dict[int, list[tuple[float, tuple[int, ...]]]] = {}
-            for r, s in zip(reqs, subsets):
+            for r, s in zip(reqs if len(reqs) > 1 or self.knowledge is not None else (),
+                            subsets):
                 xs, gains = rows.get(r, none)
                 sel = generic[xs]
                 for x, v in zip(xs[sel].tolist(), gains[sel].tolist()):

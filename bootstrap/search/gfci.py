@@ -2,12 +2,13 @@
 Ramsey 2016, "A hybrid causal search algorithm for latent variable models"; Zhang 2008;
 docs/design.md §5.1; issue 40).
 
-1. FGES (:mod:`.fges`, BDeu) gives a CPDAG G₁ — in the large sample limit a supergraph of
-   the true MAG's skeleton.
+1. FGES (:mod:`.fges`, BDeu unless told) gives a CPDAG G₁ — in the large sample limit a
+   supergraph of the true MAG's skeleton.
 2. Starting from G₁'s adjacencies, x — y is removed when a subset of x's or y's
-   current adjacencies makes them independent by the G² test
-   (:class:`~causalcal.bootstrap.score.gsquare.GSquareTest`, counted on FGES's own
-   score), smallest subsets first (PC-stable's levels).
+   current adjacencies makes them independent by the score's test (the G² test counted
+   on FGES's own score, :class:`~causalcal.bootstrap.score.discrete.gsquare.GSquareTest`;
+   Fisher-z or the degenerate-Gaussian LRT on its covariance for the Gaussian scores),
+   smallest subsets first (PC-stable's levels).
 3. Colliders: an unshielded a *-* b *-* c is a collider when the separating set of a
    and c lacks b — the set of step 2, or for a pair not adjacent in G₁ one searched
    among subsets of a's or c's adjacencies — and, only where no set separates them,
@@ -23,13 +24,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData
+from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData, MixedData
 from causalcal.fci import fci
 from causalcal.knowledge import Knowledge, bind_knowledge
 from causalcal.pag import PAG
 
-from ..score.bdeu import BDeuScore
-from ..score.gsquare import DEFAULT_ALPHA, GSquareTest
+from ..score.protocol import DEFAULT_ALPHA, Score
+from ..score.registry import as_score
 from .fges import FGES
 
 __all__ = ["DEFAULT_PDS_DEPTH", "gfci"]
@@ -42,15 +43,14 @@ DEFAULT_PDS_DEPTH = 3
 
 
 def gfci(
-    data: DiscreteData,
+    data: DiscreteData | MixedData,
     weights: np.ndarray | Sequence[float] | None = None,
     *,
     alpha: float = DEFAULT_ALPHA,
     depth: int | None = None,
     possible_dsep: bool = True,
     pds_depth: int | None = DEFAULT_PDS_DEPTH,
-    sample_prior: float = 1.0,
-    structure_prior: float = 1.0,
+    score: Score | str = "bdeu",
     max_degree: int | None = None,
     faithfulness_assumed: bool = False,
     max_candidates: int | str | None = "auto",
@@ -60,16 +60,19 @@ def gfci(
 ) -> PAG:
     """GFCI on ``data`` (rows weighted by ``weights``): the PAG over ``data.names``.
 
-    ``alpha`` is the G² tests' significance level; ``depth`` bounds the size of their
+    ``score`` is FGES's (a :class:`~causalcal.bootstrap.score.protocol.Score` or a name)
+    and chooses the tests: G² for the discrete scores, Fisher-z for ``sem-bic``, the
+    degenerate-Gaussian likelihood-ratio test for ``dg-bic``. ``alpha`` is the tests'
+    significance level; ``depth`` bounds the size of their
     conditioning sets (``None``: unbounded); ``possible_dsep=False`` skips FCI's
     Possible-D-SEP step, ``pds_depth`` bounds its conditioning sets (``None``: all subsets
     of Possible-D-SEP, exponential in its size). The other options are FGES's (:func:`.fges.fges`).
     ``knowledge`` is enforced in FGES and in the orientation (docs/design.md §5.1).
     """
-    score = BDeuScore(data, weights, sample_prior=sample_prior,
-                      structure_prior=structure_prior, max_arity=max_arity, device=device)
-    test = GSquareTest(score, alpha)  # checks alpha before the search runs
-    cpdag = FGES(score, max_degree=max_degree, faithfulness_assumed=faithfulness_assumed,
+    spec = as_score(score)
+    scorer = spec.build(data, weights, device=device, max_arity=max_arity)
+    test = spec.independence_test(scorer, alpha)  # checks alpha before the search runs
+    cpdag = FGES(scorer, max_degree=max_degree, faithfulness_assumed=faithfulness_assumed,
                  max_candidates=max_candidates, knowledge=knowledge).search()
     skeleton = np.zeros((data.n_vars, data.n_vars), dtype=bool)
     for v in range(data.n_vars):

@@ -44,6 +44,26 @@ BIF = "a Bayesian network (BIF)"
 NEW = "nothing (a new file)"
 
 
+CALIBRATION_PAIRS = "calibration pairs (causalcal calibrate, OUT.calibration.csv)"
+#: the format of the sidecar recording the calibration pairs' checksum
+CALIBRATION_FORMAT = "causalcal.calibration-pairs"
+CALIBRATION_SIDECAR = "a calibration-pairs sidecar (metadata of a .calibration.csv)"
+REPORT_FORMAT = "causalcal.discover-report"
+MEASURES_FORMAT = "causalcal.measures"
+_RANKING_HEADERS = (["a", "b", "p_adjacent"], ["a", "b", "p_a_causes_b"], ["a", "b", "p_arc"])
+
+
+def _lines(path: Path, limit: int = 2) -> list[str]:
+    """The first ``limit`` lines of a text file, ``#`` comment lines included."""
+    out = []
+    with open(path, encoding="utf-8", errors="replace", newline="") as handle:
+        for line in handle:
+            out.append(line.strip().lstrip("\ufeff"))
+            if len(out) == limit:
+                break
+    return out
+
+
 def _first_line(path: Path) -> str:
     with open(path, encoding="utf-8", errors="replace", newline="") as handle:
         for line in handle:
@@ -52,8 +72,53 @@ def _first_line(path: Path) -> str:
     return ""
 
 
+def _not_ours(what: str, recorded: bool | None, path: Path, where: str) -> str:
+    """How a file that looks like one of causalcal's outputs but is not (or no longer) one
+    is described (``where``: the JSON file beside it, ``PATH.json``): it is replaced only
+    with --force."""
+    side = Path(f"{path}.json")
+    if recorded is False:
+        return f"{what} edited since causalcal wrote it (its checksum in {where} differs)"
+    if side.is_file():
+        return f"{what} whose {where} holds {describe_file(side)}, not its checksum"
+    return f"{what} that causalcal did not write (no {where} recording its checksum)"
+
+
+def _describe_csv(path: Path) -> str:
+    """A CSV is one of causalcal's outputs only if the JSON file beside it records its
+    checksum (docs/design.md §10); else it is described by its header."""
+    from causalcal._edges_io import SIDECAR_FORMAT
+    from causalcal._own import sidecar_records
+    from causalcal._suggest_record import describe_suggested
+
+    made = describe_suggested(path)  # by its design record, not by its columns
+    if made is not None:
+        return SUGGESTED if made == "untouched" else ANSWERED
+    columns = _first_line(path).split(",")
+    if columns[:3] == ["a", "b", "p_none"]:
+        recorded = sidecar_records(path, (SIDECAR_FORMAT,))
+        old = recorded is None and any("n_boot=" in line for line in _lines(path, 4))
+        return (PROBABILITIES if recorded or old
+                else _not_ours("edge probabilities", recorded, path,
+                               f"sidecar {path.name}.json"))
+    if columns[:3] in _RANKING_HEADERS:  # edge types, causal relations or a PAG's
+        recorded = sidecar_records(path, (REPORT_FORMAT,))
+        return (RANKING if recorded
+                else _not_ours("a ranking of pairs", recorded, path,
+                               f"report {path.name}.json"))
+    if columns[:3] == ["a", "b", "relation"]:
+        recorded = sidecar_records(path, (CALIBRATION_FORMAT,))
+        if recorded:
+            return CALIBRATION_PAIRS
+        return (RELATIONS if recorded is None
+                else _not_ours("calibration pairs", recorded, path, f"{path.name}.json"))
+    return TABLE
+
+
 def _describe_json(path: Path) -> str:
     from causalcal._edges_io import SIDECAR_FORMAT
+    from causalcal.graph_io import JSON_FORMAT as GRAPH_FORMAT
+    from causalcal.pag_io import JSON_FORMAT as PAG_FORMAT
 
     if path.stat().st_size > 64 << 20:
         return "a JSON file"
@@ -70,15 +135,24 @@ def _describe_json(path: Path) -> str:
         return SUGGESTED_RECORD
     if fmt == SIDECAR_FORMAT:
         return SIDECAR
-    if fmt == "causalcal.graph" or {"nodes", "directed", "undirected"} <= set(doc):
+    if fmt in (GRAPH_FORMAT, PAG_FORMAT):
         return GRAPH
-    if isinstance(fmt, str) and "network" in fmt:
+    if isinstance(fmt, str) and fmt.startswith("causalcal.") and "network" in fmt:
         return NETWORK
-    if fmt == "causalcal.discover-report":
+    if fmt == REPORT_FORMAT:
         return REPORT
-    if {"n_pairs", "bin_size"} <= set(doc):
+    if fmt == CALIBRATION_FORMAT:
+        return CALIBRATION_SIDECAR
+    if fmt == MEASURES_FORMAT or (fmt is None and _old_measures(doc)):
         return MEASURES
     return f"a JSON file (format {fmt!r})" if fmt else "a JSON file"
+
+
+def _old_measures(doc: dict) -> bool:
+    """What ``evaluate --json`` wrote before it carried its format: exactly n_pairs,
+    bin_size and the measures of PROBS (or of --before and PROBS)."""
+    scored = set(doc) - {"n_pairs", "bin_size"}
+    return len(doc) - len(scored) == 2 and scored in ({"probs"}, {"before", "after"})
 
 
 def _describe_npz(path: Path) -> str:
@@ -87,12 +161,32 @@ def _describe_npz(path: Path) -> str:
             members = set(archive.namelist())
     except (OSError, zipfile.BadZipFile):
         return "a file that is not a .npz archive"
-    return PROBABILITIES if {"probs.npy", "pairs.npy"} <= members else "a .npz archive"
+    ours = {"probs.npy", "pairs.npy", "n_boot.npy"} <= members and bool(
+        {"names.npy", "names_json.npy"} & members)
+    return PROBABILITIES if ours else "a .npz archive"
+
+
+def _describe_marked(path: Path, kind: str, what: str) -> str:
+    """A text output that carries causalcal's mark on its first line (BIF, DOT, GML,
+    GraphML): ``kind`` if the mark is there and the lines below it unedited."""
+    from causalcal._own import text_mark
+
+    mark = text_mark(path)
+    if mark is None:
+        return f"{what} that causalcal did not write (no causalcal mark on its first line)"
+    if not mark.intact:
+        return f"{what} edited since causalcal wrote it (its lines differ from their checksum)"
+    return kind
 
 
 def describe_file(path: str | os.PathLike) -> str | None:
     """What an existing file holds (one of this module's kinds, or a description);
-    ``None`` for a missing or empty file."""
+    ``None`` for a missing or empty file. A file is one of causalcal's output kinds only
+    when causalcal's mark, or the checksum in the JSON file beside it, says that
+    causalcal wrote it as it is now (docs/design.md §10); never by its suffix or its
+    column names alone."""
+    from causalcal._own import is_own_figure
+
     path = Path(path)
     try:
         if not path.is_file() or path.stat().st_size == 0:
@@ -102,31 +196,24 @@ def describe_file(path: str | os.PathLike) -> str | None:
     suffix = path.suffix.lower()
     try:
         if suffix == ".csv":
-            from causalcal._suggest_record import describe_suggested
-
-            made = describe_suggested(path)  # by its design record, not by its columns
-            if made is not None:
-                return SUGGESTED if made == "untouched" else ANSWERED
-            columns = _first_line(path).split(",")
-            if columns[:3] == ["a", "b", "p_none"]:
-                return PROBABILITIES
-            if columns[:3] in (["a", "b", "p_adjacent"], ["a", "b", "p_a_causes_b"]):
-                return RANKING  # edge types, or causal relations (--relations causal)
-            if columns[:3] == ["a", "b", "relation"]:
-                return RELATIONS
-            return TABLE
+            return _describe_csv(path)
         if suffix == ".json":
             return _describe_json(path)
         if suffix == ".npz":
             return _describe_npz(path)
+        if suffix == ".bif":
+            return _describe_marked(path, BIF, "a BIF file")
+        if suffix in (".gml", ".dot", ".graphml"):
+            return _describe_marked(path, GRAPH, f"a {suffix[1:]} file")
+        if suffix in IMAGE_SUFFIXES:
+            return IMAGE if is_own_figure(path) else "an image causalcal did not draw"
+        if suffix in (".html", ".htm"):
+            from causalcal._report_page import is_report_page
+
+            return HTML_REPORT if is_report_page(path) else "a web page"
     except OSError:
         return "a file that cannot be read"
-    if suffix in (".html", ".htm"):
-        from causalcal._report_page import is_report_page
-
-        return HTML_REPORT if is_report_page(path) else "a web page"
-    return {".png": IMAGE, ".gml": GRAPH, ".dot": GRAPH, ".graphml": GRAPH,
-            ".bif": BIF}.get(suffix, "a file")
+    return "a file"
 
 
 def _key(path: Path) -> tuple:

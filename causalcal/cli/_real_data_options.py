@@ -38,6 +38,12 @@ def knowledge_from_arguments(args: argparse.Namespace, names: list[str]):
     from causalcal.knowledge import Knowledge
 
     context = context_from_arguments(args)
+    for item in context:  # named here, not as the knowledge's (--context-targets' own)
+        unknown = [t for t in [item.column, *(item.targets or ())] if t not in names]
+        if unknown:
+            option = "--context" if unknown[0] == item.column else "--context-targets"
+            raise InputError(f"{option} {unknown[0]!r}: no such column in the data (it has "
+                             f"{', '.join(names[:12])}{' …' if len(names) > 12 else ''})")
     if args.knowledge is None and args.tiers is None:
         if args.forbid_within_tiers:
             raise InputError("--forbid-within-tiers needs tiers: --tiers or a Tetrad "
@@ -129,6 +135,20 @@ def check_graph_arguments(args: argparse.Namespace) -> None:
         check_output_file(args.graph, "--graph", PAG_SUFFIXES if pag else GRAPH_SUFFIXES)
 
 
+def add_search_choice(parser: argparse.ArgumentParser) -> None:
+    """``--search`` and ``--alpha``, as every command that searches takes them."""
+    parser.add_argument("--search", default="fges",
+                        help="structure search: fges (default; GES's result), boss (best "
+                             "order search from it: slower, scores at least as high), ges or "
+                             "pc (the last two: causal-learn, small data, no background "
+                             "knowledge), gfci (FGES pruned by G² tests, FCI's orientation: "
+                             "hidden common causes allowed; its graphs are PAGs), or "
+                             "MODULE:FUNCTION for a function search(data, weights, **options) "
+                             "-> PDAG")
+    parser.add_argument("--alpha", type=float, default=None,
+                        help="significance level of gfci's G² tests (0.01) or pc's (0.05)")
+
+
 def add_search_arguments(parser: argparse.ArgumentParser, n_boot: bool = False) -> None:
     """The bootstrap options of ``discover`` and ``suggest``: the search, its score, jobs,
     seed, checkpoint, given probabilities and the arity bound (``n_boot``: and
@@ -136,13 +156,7 @@ def add_search_arguments(parser: argparse.ArgumentParser, n_boot: bool = False) 
     if n_boot:
         parser.add_argument("--n-boot", type=int, default=200,
                             help="bootstrap replicates (200)")
-    parser.add_argument("--search", default="fges",
-                        help="structure search: fges (default), boss, ges or pc (the last "
-                             "two: causal-learn, small data, no background knowledge), or "
-                             "gfci (FGES pruned by G² tests, FCI's orientation: hidden "
-                             "common causes allowed; its graphs are PAGs)")
-    parser.add_argument("--alpha", type=float, default=None,
-                        help="significance level of gfci's G² tests (0.01) or pc's (0.05)")
+    add_search_choice(parser)
     add_jobs_argument(parser)
     add_score_argument(parser)
     parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
@@ -262,18 +276,27 @@ def jobs(args: argparse.Namespace) -> int:
 
 def add_score_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--score", choices=("bdeu", "bic"), default=None,
-        help="the local score of the searches fges and boss: bdeu (default; Bayesian "
+        "--score", choices=("bdeu", "bic", "sem-bic", "dg-bic"), default=None,
+        help="the local score of the searches fges, boss and gfci: bdeu (default; Bayesian "
              "Dirichlet, see --sample-prior) or bic (discrete BIC: log-likelihood minus "
-             "C·ln(n)/2 per free parameter, bnlearn's bic, Tetrad's Discrete BIC Score)")
+             "C·ln(n)/2 per free parameter, bnlearn's bic, Tetrad's Discrete BIC Score) on "
+             "discrete data; sem-bic (linear-Gaussian BIC, Tetrad's SEM-BIC) on continuous "
+             "columns, dg-bic (the degenerate Gaussian of Andrews, Ramsey & Cooper 2019, "
+             "Tetrad's DG-BIC: discrete columns as indicators) on mixed ones, unbinned "
+             "(see --continuous; gfci then tests with Fisher's z or the degenerate-"
+             "Gaussian likelihood ratio)")
     parser.add_argument(
         "--penalty-discount", type=float, default=None, metavar="C",
-        help="BIC's penalty discount C (default 1; with --score bic): larger values "
-             "favour sparser graphs")
+        help="the BIC scores' penalty discount C (default 1; with --score bic, sem-bic or "
+             "dg-bic): larger values favour sparser graphs")
     parser.add_argument(
         "--sample-prior", type=float, default=None, metavar="ESS",
         help="BDeu's equivalent sample size (Tetrad's sample prior, bnlearn's iss) for the "
              "searches fges and boss (default 1); larger values favour denser graphs")
+
+
+#: The scores that take --penalty-discount.
+_BIC_SCORES = ("bic", "sem-bic", "dg-bic")
 
 
 def score_option(args: argparse.Namespace, options: dict) -> dict:
@@ -290,15 +313,19 @@ def score_option(args: argparse.Namespace, options: dict) -> dict:
             flag = "--" + key.replace("_", "-")
             raise CLIError(f"{flag} and --option {key}=… both given; use one")
     options = {**options, **given}
-    bic = str(options.get("score", "bdeu")).lower() == "bic"
+    bic = str(options.get("score", "bdeu")).lower() in _BIC_SCORES
     if bic and "sample_prior" in options:
-        raise CLIError("--sample-prior is BDeu's; --score bic has --penalty-discount")
+        raise CLIError(f"--sample-prior is BDeu's; --score {options['score']} has "
+                       "--penalty-discount")
     if not bic and "penalty_discount" in options:
-        raise CLIError("--penalty-discount is BIC's; add --score bic")
+        raise CLIError("--penalty-discount is the BIC scores'; add --score bic, sem-bic or "
+                       "dg-bic")
     return options
 
 
-def add_data_arguments(parser: argparse.ArgumentParser) -> None:
+def add_data_arguments(parser: argparse.ArgumentParser, column_kinds: bool = True) -> None:
+    """The options that read a data file; ``column_kinds``: also ``--continuous`` and
+    ``--discrete`` (the Gaussian scores')."""
     parser.add_argument(
         "--na-values", metavar="MARKERS", default=None,
         help="comma-separated cell values that mean 'missing' besides an empty cell, e.g. "
@@ -328,6 +355,8 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
         "--drop-columns", metavar="NAMES", default="",
         help="comma-separated columns to leave out, e.g. an identifier: a column of "
              "integers or text whose every value is distinct is refused as one")
+    if column_kinds:
+        _add_column_kinds(parser)
     parser.add_argument(
         "--missing", choices=("error", "drop"), default="error",
         help="error (default): a missing value is an error naming its column and row; "
@@ -336,37 +365,71 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
              "the first 20, then how many more) and the missing cells per column")
 
 
-def load_data(args: argparse.Namespace):
-    """The data of ``args.data`` as :class:`causalcal.data.DiscreteData`, with
-    ``--na-values``, ``--drop-columns``, ``--missing`` and ``--discretize`` applied; with
-    ``--quiet`` the bins are not listed (warnings still are)."""
-    from causalcal.data import DiscreteData
+def _add_column_kinds(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--continuous", metavar="COLS", default=None,
+        help="with --score sem-bic or dg-bic: comma-separated columns read as continuous "
+             "numbers whatever they hold (e.g. a count with few values); other columns are "
+             "detected: a numeric column with more than 10 distinct values is continuous, "
+             "any other column discrete (dg-bic) — sem-bic reads every column as continuous")
+    parser.add_argument(
+        "--discrete", metavar="COLS", default=None,
+        help="with --score dg-bic: comma-separated columns read as categories whatever "
+             "they hold (e.g. a numeric code of regions)")
+
+
+def load_data(args: argparse.Namespace, score=None):
+    """The data of ``args.data`` as the search's ``score`` takes it —
+    :class:`causalcal.data.DiscreteData` for the discrete scores (and without one),
+    :class:`causalcal.data.MixedData` for sem-bic (every column continuous) and dg-bic
+    (columns detected, ``--continuous``/``--discrete``) — with ``--na-values``,
+    ``--drop-columns``, ``--missing`` and ``--discretize`` applied; with ``--quiet`` the
+    bins are not listed (warnings still are)."""
+    from causalcal.bootstrap import Score
+    from causalcal.cli import CLIError
+    from causalcal.data import DISCRETE, ColumnKinds, DiscreteData, MixedData
 
     markers = (None if args.na_values is None
                else [m.strip() for m in args.na_values.split(",") if m.strip()])
     dropped = [name.strip() for name in args.drop_columns.split(",") if name.strip()]
+    kind = score.data_kind if isinstance(score, Score) else DISCRETE
+    declared = getattr(args, "continuous", None), getattr(args, "discrete", None)
+    if kind == DISCRETE and any(declared):
+        raise CLIError(f"--{'continuous' if declared[0] else 'discrete'} declares column kinds "
+                       "for the Gaussian scores: add --score sem-bic or dg-bic")
     bins_log = logging.getLogger("causalcal.data.bins")  # a line per binned column
     level = bins_log.level
     if args.quiet:
         bins_log.setLevel(logging.WARNING)
     try:
-        return DiscreteData.from_csv(args.data, max_arity=args.max_arity, na_values=markers,
-                                     discretize_bins=parse_discretize(args),
-                                     missing=args.missing, drop_columns=dropped)
+        if kind == DISCRETE:
+            return DiscreteData.from_csv(args.data, max_arity=args.max_arity,
+                                         na_values=markers,
+                                         discretize_bins=parse_discretize(args),
+                                         missing=args.missing, drop_columns=dropped)
+        return MixedData.from_csv(
+            args.data, data_kind=kind, kinds=ColumnKinds.parse(*declared),
+            max_arity=args.max_arity, na_values=markers,
+            discretize_bins=args.discretize and parse_discretize(args), missing=args.missing,
+            drop_columns=dropped, keep_discrete=getattr(args, "context", []))
     finally:
         bins_log.setLevel(level)
 
 
-def alpha_option(args: argparse.Namespace) -> dict:
-    """The search options of --alpha (none when not given; a search without the option
-    refuses it, naming it)."""
+def alpha_option(args: argparse.Namespace, options: dict | None = None) -> dict:
+    """``options`` (or none) with the search option of --alpha when given (a search
+    without the option refuses it, naming it; --alpha and --option alpha=… together are
+    an error)."""
+    options = dict(options or {})
     if args.alpha is None:
-        return {}
+        return options
     from causalcal.cli import CLIError
 
     if not 0 < args.alpha < 1:
         raise CLIError(f"--alpha must be between 0 and 1, got {args.alpha}")
-    return {"alpha": args.alpha}
+    if "alpha" in options:
+        raise CLIError("--alpha and --option alpha=… both given; use one")
+    return {**options, "alpha": args.alpha}
 
 
 def arity_option(args: argparse.Namespace, search, options: dict) -> dict:
@@ -392,9 +455,14 @@ def parse_discretize(args: argparse.Namespace):
     from causalcal.data import parse_discretize as parse
     from causalcal.errors import InputError
 
-    spec = parse(args.discretize, args.max_arity)
+    try:
+        spec = parse(args.discretize, args.max_arity)
+    except InputError as err:  # the library's "discretize …" is the option --discretize
+        text = str(err)
+        raise InputError(f"--{text}" if text.startswith("discretize")
+                         else f"--discretize {args.discretize}: {text}") from None
     context = getattr(args, "context", [])
-    if args.discretize is None or not context:
+    if not context:
         return spec
     for column in context:
         if column in spec.columns and not isinstance(spec.columns[column], Keep):

@@ -24,6 +24,8 @@ from causalcal.cli._real_data_options import (
     add_jobs_argument,
     add_knowledge_arguments,
     add_score_argument,
+    add_search_choice,
+    alpha_option,
     arity_option,
     check_graph_arguments,
     jobs,
@@ -49,11 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     out.add_argument("--quiet", "-q", action="store_true",
                      help="no progress bar, no list of the bins (--discretize)")
     search = parser.add_argument_group("the search")
-    search.add_argument("--search", default="fges",
-                        help="structure search: fges (default; GES's result), boss (best "
-                             "order search from it: slower, scores at least as high), ges or "
-                             "pc (causal-learn; small data only), or MODULE:FUNCTION for a "
-                             "function search(data, weights, **options) -> PDAG")
+    add_search_choice(search)
     search.add_argument("--max-degree", type=int, default=None,
                         help="passed to the search as max_degree (FGES/GES)")
     search.add_argument("--max-arity", type=int, default=20,
@@ -79,7 +77,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_graph_arguments(parser.add_argument_group("the averaged network"), "bootstrap")
 
 
-def _resolve_search(name: str) -> object:
+def resolve_search(name: str) -> object:
+    """``--search``: a search's name (lower-cased; the library checks it) or the function
+    ``MODULE:FUNCTION`` imported (an ``InputError`` naming it if it cannot be)."""
     from causalcal.cli import CLIError
 
     module_name, sep, attr = name.partition(":")
@@ -142,17 +142,17 @@ def run(args: argparse.Namespace) -> int:
     check_report_file(args)
     plan_search_files(args, {"--out": (args.out, PROBABILITIES),
                              "--report": (args.report, HTML_REPORT)})
-    options = parse_params(args.option, "--option", "KEY")
+    options = alpha_option(args, parse_params(args.option, "--option", "KEY"))
     if args.max_degree is not None:
         options["max_degree"] = args.max_degree
     if args.device is not None:
         options["device"] = args.device
-    search = _resolve_search(args.search)
+    search = resolve_search(args.search)
     options = score_option(args, arity_option(args, search, options))
     settings = bootstrap_settings(args, search, options)
     check_graph_arguments(args)
     parse_discretize(args)
-    data = load_data(args)
+    data = load_data(args, settings.options.get("score"))
     settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
     start = time.perf_counter()
     try:

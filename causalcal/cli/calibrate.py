@@ -90,14 +90,20 @@ def _fit_on_known(args, inputs, params):
 
 def _plan_files(args: argparse.Namespace, cal_path) -> None:
     """The files calibrate reads and writes, checked against each other."""
-    from causalcal.cli._paths import PROBABILITIES, RELATIONS, FilePlan
+    from causalcal.cli._paths import (
+        CALIBRATION_PAIRS,
+        CALIBRATION_SIDECAR,
+        PROBABILITIES,
+        FilePlan,
+    )
 
     plan = FilePlan(args.force)
     plan.read("PROBS", args.probs, sidecar=True)
     plan.read("--known", args.known)
     plan.read("--truth", args.truth)
     plan.write("--out", args.out, PROBABILITIES)
-    plan.write("--out's calibration pairs", cal_path, RELATIONS)
+    plan.write("--out's calibration pairs", cal_path, CALIBRATION_PAIRS)
+    plan.write("--out's calibration pairs' checksum", f"{cal_path}.json", CALIBRATION_SIDECAR)
     plan.check()
 
 
@@ -105,7 +111,9 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from causalcal._io import atomic_write
+    from causalcal._own import write_digest_sidecar
     from causalcal.cli import CLIError, check_calibrator, check_output_file, parse_params
+    from causalcal.cli._paths import CALIBRATION_FORMAT
     from causalcal.edgecal import PairInputs, label_counts, map_lines
     from causalcal.edges import EdgeProbabilities
     from causalcal.relations_io import pairs_frame
@@ -116,6 +124,9 @@ def run(args: argparse.Namespace) -> int:
     _plan_files(args, cal_path)
     if args.seed < 0:
         raise CLIError(f"--seed must be non-negative, got {args.seed}")
+    if args.n_cal is not None and (args.n_cal < 4 or args.n_cal % 4):
+        raise CLIError(f"--n-cal must be a positive multiple of 4 (N/4 pairs of each edge "
+                       f"type), got {args.n_cal}")
     params = parse_params(args.param)
     check_calibrator(args.calibrator, params)
     probs = EdgeProbabilities.load(args.probs)
@@ -125,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
     calset = fit.calibration_set
     with atomic_write(cal_path, newline="", encoding="utf-8") as handle:
         pairs_frame(calset.keys, calset.labels, probs.names).to_csv(handle, index=False)
+    write_digest_sidecar(cal_path, CALIBRATION_FORMAT, "the labelled pairs causalcal "
+                         "calibrate fitted on; exclude them when evaluating")
     print(f"fitted {args.calibrator} on {len(calset)} pairs ("
           + ", ".join(f"{k}: {v}" for k, v in label_counts(calset).items()) + ")")
     if fit.choice is not None:

@@ -51,9 +51,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from causalcal.cli.study import check_study_folder
     from causalcal.evaluate import StudyConfig, run_study
 
     check_output_dir(args.out, "--out")
+    check_study_folder(args.out, args.force)
     params = parse_params(args.param)
     check_calibrator(args.calibrator, params)
     config = StudyConfig(

@@ -43,7 +43,7 @@ from causalcal.cli._real_data_options import (
     score_option,
     write_network,
 )
-from causalcal.cli.bootstrap import bootstrap_settings
+from causalcal.cli.bootstrap import bootstrap_settings, resolve_search
 from causalcal.cli.report_page import add_report_argument, check_report_file, write_report_page
 
 
@@ -86,7 +86,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     cal.add_argument("--answer-error", type=float, default=None, metavar="SHARE",
                      help="answers to suggested pairs: the share assumed wrong, half "
                           "inventing a relation and half denying one, for rows without a "
-                          "confidence column (default 0.1, docs/design.md §9.14; 0 takes "
+                          "confidence column (default 0.2, docs/design.md §9.14; 0 takes "
                           "them as right)")
     add_features_argument(cal, "the bootstrap (with --probabilities: those saved with "
                                "them, or the --checkpoint they were computed with)")
@@ -114,11 +114,10 @@ def run(args: argparse.Namespace) -> int:
     check_report_file(args)
     _plan_files(args)  # a missing or clashing file fails here, before the heavy imports
     from causalcal.edgecal import CalibrationSettings, CausalRelations, EdgeTypes, PAGEdges
-    from causalcal.edges import EdgeProbabilities
     from causalcal.report import HEAD_ROWS, summary_text
     from causalcal.workflow.discover import discover
 
-    search = args.search.lower()
+    search = resolve_search(args.search)
     options = score_option(args, arity_option(args, search, alpha_option(args)))
     settings = bootstrap_settings(args, search, options)
     check_graph_arguments(args)
@@ -149,11 +148,10 @@ def run(args: argparse.Namespace) -> int:
         calibrator=args.calibrator, params=params, related_pairs=args.expected_edges,
         evidence_strength=args.evidence_strength, map=args.map, simulations=args.simulations,
         **({} if args.answer_error is None else {"answer_error": args.answer_error}))
-    data = load_data(args)
+    data = load_data(args, settings.options.get("score"))
     settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
-    probs = EdgeProbabilities.load(args.probabilities) if args.probabilities else None
     result = discover(data, args.known, relations=relations, bootstrap=settings,
-                      calibration=calibration, probabilities=probs)
+                      calibration=calibration, probabilities=args.probabilities)
     rows = len(result.table.head(args.top) if args.top is not None else result.table)
     own = args.graph_known == "include"
     report = result.run_report(command=getattr(args, "command_line", None), out=args.out,
@@ -191,8 +189,8 @@ def _write_plots(report, folder: Path) -> str:
     """The report's figures as PNG files: the averaged network (known relations in their
     own colour, or left out; tiers as columns; its title says how many edges are known
     and how many discovered) and the known pairs' reliability diagram."""
-    from causalcal._io import atomic_write
     from causalcal.cli._real_data_options import network_note
+    from causalcal.figures.plots import save_figure
     from causalcal.report import network_figure, reliability_figure
 
     net = report.figures.network
@@ -201,6 +199,5 @@ def _write_plots(report, folder: Path) -> str:
     figures = {"network.png": network_figure(net),
                "reliability.png": reliability_figure(report.figures.reliability)}
     for name, fig in figures.items():
-        with atomic_write(folder / name, "wb") as handle:
-            fig.savefig(handle, format="png", dpi=100)
+        save_figure(fig, folder / name)
     return f"figures -> {folder / 'network.png'}, {folder / 'reliability.png'}{note}"

@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
 
     from causalcal._io import atomic_write
     from causalcal.cli import check_output_file
-    from causalcal.cli._paths import IMAGE, IMAGE_SUFFIXES, MEASURES, FilePlan
+    from causalcal.cli._paths import IMAGE, IMAGE_SUFFIXES, MEASURES, MEASURES_FORMAT, FilePlan
     from causalcal.edges import EdgeProbabilities
     from causalcal.evaluate import edge_type_metrics, reliability_bins
     from causalcal.relations_io import truth_from_csv
@@ -128,8 +128,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"{'accuracy':<22}" + "".join(f"{results[x]['accuracy']:>10.4f}" for x in labels))
     if args.json:
         with atomic_write(args.json, encoding="utf-8") as handle:
-            json.dump({"n_pairs": int(keep.sum()), "bin_size": args.bin_size, **results},
-                      handle, indent=1)
+            json.dump({"format": MEASURES_FORMAT, "n_pairs": int(keep.sum()),
+                       "bin_size": args.bin_size, **results}, handle, indent=1)
         print(f"measures -> {args.json}")
     if args.plot:
         from causalcal.figures.plots import matplotlib_available, plot_reliability

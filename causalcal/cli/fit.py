@@ -37,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="do not list the bins of binned columns (warnings still show)")
     parser.add_argument("--max-arity", type=int, default=20,
                         help="most categories a column may have (20), as for bootstrap")
-    add_data_arguments(parser)
+    add_data_arguments(parser, column_kinds=False)
 
 
 def _structure(args: argparse.Namespace, data):
@@ -47,24 +47,41 @@ def _structure(args: argparse.Namespace, data):
     if args.structure is not None:
         from causalcal.graph_io import read_graph
 
-        return read_graph(args.structure), f"the graph of {args.structure}"
+        graph = read_graph(args.structure)
+        extra = [f"only in {where}: {', '.join(map(repr, sorted(names)[:5]))}"
+                 + (" …" if len(names) > 5 else "")
+                 for where, names in (("the graph", set(graph.names) - set(data.names)),
+                                      ("the data", set(data.names) - set(graph.names)))
+                 if names]
+        if extra:
+            raise InputError(f"{args.structure}: its variables are not the data's columns "
+                             f"({'; '.join(extra)})")
+        return graph, f"the graph of {args.structure}"
+    from causalcal.bootstrap import data_for
     from causalcal.cli._real_data_options import threshold_text
     from causalcal.edges import EdgeProbabilities
+    from causalcal.pag_edges import PAGEdgeProbabilities
 
     probs = EdgeProbabilities.load(args.probabilities)
-    if probs.names != data.names:
-        raise InputError(f"{args.probabilities}: computed for other variables than the data's")
+    if isinstance(probs, PAGEdgeProbabilities):
+        raise InputError(f"{args.probabilities}: a PAG's edge types (a --search gfci "
+                         "bootstrap): their marks are not arcs; fit needs the probabilities "
+                         "of a CPDAG search (fges, boss, ges, pc) or --structure with a DAG "
+                         "or CPDAG")
+    data_for(probs, data, args.probabilities)  # the data they were computed from
     return (probs.averaged_network(args.threshold),
             f"the averaged network (P(adjacent) {threshold_text(probs, args.threshold)})")
 
 
 def run(args: argparse.Namespace) -> int:
+    import math
+
     from causalcal.cli import CLIError, check_output_file
     from causalcal.cli._paths import BIF, FilePlan
 
     check_output_file(args.out, "--out", (".bif",))
-    if not args.ess > 0:
-        raise CLIError(f"--ess must be > 0, got {args.ess:g}")
+    if not (math.isfinite(args.ess) and args.ess > 0):
+        raise CLIError(f"--ess must be a positive number, got {args.ess:g}")
     plan = FilePlan(args.force)
     plan.read("DATA", args.data)
     plan.read("--probabilities", args.probabilities, sidecar=True)

@@ -4,12 +4,19 @@ Either a random network like the thesis's (uniform random DAG with --edges edges
 --nodes variables, arities drawn from --arities, flat-Dirichlet CPT rows) or a standard
 benchmark network (--network alarm; see --list-networks) or a BIF file (--bif FILE).
 
+Continuous and mixed data (--kind): a random linear-Gaussian SEM, a nonlinear additive
+SEM (arcs tanh, sin or square) or a mixed network (discrete nodes with multinomial
+logistic links, continuous ones conditional Gaussian); search them with --score sem-bic
+(continuous) or dg-bic (mixed).
+
 Examples:
   causalcal simulate --nodes 1000 --edges 2000 --samples 1000 --seed 0 --out sim/
   causalcal simulate --network alarm --samples 5000 --seed 1 --out alarm/
+  causalcal simulate --kind linear-gaussian --nodes 30 --edges 45 --samples 1000 --out lg/
 
 Writes into --out:
   network.json  the network (DAG + CPTs), readable by causalcal.simulate.BayesianNetwork.load
+                (with --kind: the structural model, causalcal.simulate.StructuralModel.load)
   data.csv      --samples rows, one column per variable, state labels as values
   truth.csv     a,b,relation for every adjacent pair of the true CPDAG (names, a before b
                 in variable order); relation is '->' (a→b), '<-' (b→a) or '--' (undirected);
@@ -41,6 +48,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       help="allowed arities, each node draws one uniformly (default: 2 3)")
     rand.add_argument("--max-in-degree", type=int, default=None, metavar="K",
                       help="bound the number of parents of every node (default: none)")
+    rand.add_argument("--kind", default="discrete",
+                      choices=("discrete", "linear-gaussian", "nonlinear", "mixed"),
+                      help="discrete (default: CPTs), or a random structural model of "
+                           "continuous or mixed data: linear-gaussian, nonlinear (additive "
+                           "tanh/sin/square arcs) or mixed (see above)")
+    rand.add_argument("--discrete-fraction", type=float, default=0.5, metavar="P",
+                      help="with --kind mixed: the share of discrete nodes (0.5); their "
+                           "arities are drawn from --arities")
     parser.add_argument("--samples", type=int, default=1000, help="rows of data (default 1000)")
     parser.add_argument("--seed", type=int, default=0,
                         help="seed for the network and the data (default 0)")
@@ -82,6 +97,37 @@ def _network(name: str):
     return net, f"{'shipped' if shipped else 'pgmpy bnlearn'} network {name.strip().lower()}"
 
 
+def _model(args: argparse.Namespace, random_given: bool, seed, progress):
+    """The network (or structural model) to sample, and where it came from in words."""
+    from causalcal.simulate import BayesianNetwork, from_bif, random_network, random_sem
+
+    if args.kind != "discrete":
+        if not random_given or args.nodes is None or args.edges is None:
+            raise CLIError(f"--kind {args.kind} draws a random model: give --nodes and --edges")
+        if not 0 <= args.discrete_fraction <= 1:
+            raise CLIError(f"--discrete-fraction must be in [0, 1], got {args.discrete_fraction}")
+        net = random_sem(args.nodes, args.edges, args.kind, seed=seed,
+                         discrete_fraction=args.discrete_fraction, arities=tuple(args.arities),
+                         max_in_degree=args.max_in_degree)
+        net.meta["seed"] = args.seed
+        return net, f"{args.kind} model"
+    if random_given:
+        if args.nodes is None or args.edges is None:
+            raise CLIError("a random network needs both --nodes and --edges")
+        net = random_network(args.nodes, args.edges, arities=args.arities, seed=seed,
+                             max_in_degree=args.max_in_degree, progress=progress)
+        net.meta["seed"] = args.seed
+        return net, ""
+    if args.network:
+        return _network(args.network)
+    if args.bif:
+        try:
+            return from_bif(args.bif), ""
+        except ImportError as err:
+            raise CLIError(str(err)) from None
+    return BayesianNetwork.load(args.load), ""
+
+
 def run(args: argparse.Namespace) -> int:
 
     import numpy as np
@@ -89,12 +135,7 @@ def run(args: argparse.Namespace) -> int:
     from causalcal._io import atomic_write, check_output_dir
     from causalcal.edges import pair_index
     from causalcal.relations_io import truth_frame
-    from causalcal.simulate import (
-        BayesianNetwork,
-        available_networks,
-        from_bif,
-        random_network,
-    )
+    from causalcal.simulate import available_networks
 
     if args.list_networks:
         print("\n".join(available_networks()))
@@ -117,28 +158,13 @@ def run(args: argparse.Namespace) -> int:
     out = check_output_dir(args.out, "--out")
     _plan_files(args, out)
 
-    source = ""
     seed_seq = np.random.SeedSequence(args.seed)
     net_seed, data_seed = seed_seq.spawn(2)
-    if random_given:
-        if args.nodes is None or args.edges is None:
-            raise CLIError("a random network needs both --nodes and --edges")
-        net = random_network(args.nodes, args.edges, arities=args.arities, seed=net_seed,
-                             max_in_degree=args.max_in_degree, progress=progress)
-        net.meta["seed"] = args.seed
-    elif args.network:
-        net, source = _network(args.network)
-    elif args.bif:
-        try:
-            net = from_bif(args.bif)
-        except ImportError as err:
-            raise CLIError(str(err)) from None
-    else:
-        net = BayesianNetwork.load(args.load)
-
+    net, source = _model(args, random_given, net_seed, progress)
     if net.n_vars == 0:
         raise CLIError("the network has no variables")
-    data = net.sample(args.samples, seed=data_seed, progress=progress)
+    data = (net.sample(args.samples, seed=data_seed) if args.kind != "discrete"
+            else net.sample(args.samples, seed=data_seed, progress=progress))
     cpdag = net.cpdag()
     pairs, labels = cpdag.pair_labels()
     truth = truth_frame(pair_index(pairs[:, 0], pairs[:, 1], net.n_vars), labels, net.names)

@@ -58,10 +58,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--quiet", action="store_true", help="no progress bars")
 
 
+def check_study_folder(out: str, force: bool) -> None:
+    """A study writes into its own folder: one holding other files but no study.json (or
+    a study.json that is not a study's settings) is refused unless --force."""
+    import json
+    from pathlib import Path
+
+    folder = Path(out)
+    marker = folder / "study.json"
+    if not folder.is_dir():
+        return
+    if marker.is_file():
+        try:
+            doc = json.loads(marker.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            doc = None
+        if isinstance(doc, dict) and {"seed", "n_boot", "search"} <= set(doc):
+            return
+        what = "a study.json that holds no study's settings"
+    elif any(folder.iterdir()):
+        others = ", ".join(sorted(p.name for p in folder.iterdir())[:3])
+        what = f"other files ({others}) and no study.json"
+    else:
+        return
+    if not force:
+        raise CLIError(f"--out {out}: the folder holds {what}; not a study's folder: choose "
+                       "a new or empty folder, or pass --force to write the study into it")
+
+
 def run(args: argparse.Namespace) -> int:
     from causalcal.evaluate import PRESETS, preset, run_study
 
     check_output_dir(args.out, "--out")
+    check_study_folder(args.out, args.force)
     if args.seed < 0:
         raise CLIError(f"--seed must be non-negative, got {args.seed}")
     base = PRESETS[args.preset]

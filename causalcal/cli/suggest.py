@@ -29,7 +29,7 @@ from causalcal.cli._real_data_options import (
     plan_search_files,
     score_option,
 )
-from causalcal.cli.bootstrap import bootstrap_settings
+from causalcal.cli.bootstrap import bootstrap_settings, resolve_search
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -76,11 +76,11 @@ def run(args: argparse.Namespace) -> int:
                              "--out's design record": (args.out + ".json", SUGGESTED_RECORD)})
     from causalcal.workflow.suggest import suggest
 
-    search = args.search.lower()
+    search = resolve_search(args.search)
     settings = bootstrap_settings(args, search, score_option(
         args, arity_option(args, search, alpha_option(args))))
     parse_discretize(args)
-    data = load_data(args)
+    data = load_data(args, settings.options.get("score"))
     settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
     result = suggest(data, args.n, relations=args.relations, bootstrap=settings,
                      probabilities=args.probabilities, known=args.known, more=args.more,

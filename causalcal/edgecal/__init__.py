@@ -42,6 +42,7 @@ from causalcal.edgecal.calset import (
     CalibrationSet,
     check_known_counts,
     drawn_calibration_set,
+    enough_answers,
     known_calibration_set,
     label_counts,
 )
@@ -187,6 +188,7 @@ __all__ = [
     "draw_round",
     "drawn_calibration_set",
     "edge_calibrator",
+    "enough_answers",
     "estimate_adjacent_pairs",
     "feature_columns",
     "feature_groups",

@@ -177,7 +177,7 @@ def read_answers(known: pd.DataFrame | str | os.PathLike | list, names: list[str
     sources = tuple(t.source for t in tables)
     if len(tables) > 1:
         pairs = kind.read_known(pd.concat([t.frame for t in tables], ignore_index=True),
-                                names, ", ".join(sources))
+                                names, ", ".join(dict.fromkeys(sources)))
     elif not stated[0].any():
         pairs = kind.read_known(tables[0].frame, names, tables[0].source)  # says why
     errors = _pair_errors(pairs, tables, stated, len(names))

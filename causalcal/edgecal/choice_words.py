@@ -109,16 +109,17 @@ def map_sentence(choice: MapChoice) -> str:
 def map_lines(choice: MapChoice, judged: str = "P(adjacent)", noisy: bool = False
               ) -> list[str]:
     """Summary lines: each candidate's held-out evidence (``judged``: the probability
-    whose Brier score decides; ``noisy``: the answers' Brier scores are unbiased for their
-    assumed errors), then :func:`map_sentence`."""
+    whose Brier score decides; ``noisy``: the improvements are unbiased for the answers'
+    assumed errors, the scores are those of the answers as given), then
+    :func:`map_sentence`."""
     if "identity" not in choice.candidates:
         return ["known pairs: too few of each kind to judge a map on them",
                 map_sentence(choice)]
     if "designed" in choice.candidates:
-        allowing = ", allowing for the answers' assumed errors" if noisy else ""
-        lines = [f"answered pairs, Brier of {judged} weighted by their inclusion rates"
-                 f"{allowing} (fitted on the answers: {choice.folds}-fold cross-validated; "
-                 "the others were not fitted on them):"]
+        allowing = "; improvements allow for the answers' assumed errors" if noisy else ""
+        lines = [f"answered pairs, Brier of {judged} weighted by their inclusion rates "
+                 f"(fitted on the answers: {choice.folds}-fold cross-validated; the others "
+                 f"were not fitted on them{allowing}):"]
     else:
         simulated = ("; simulation-informed: not fitted on them"
                      if "simulated" in choice.candidates else "")

@@ -216,29 +216,32 @@ def choose_map(losses: dict, asked: str = "auto", z: dict | None = None,
                weights: np.ndarray | None = None, tests: dict | None = None) -> MapChoice:
     """The map to write and its evidence.
 
-    ``losses``: ``{"folds": k, "brier": {candidate: per-pair array}, "log_loss": {…}}``
-    with ``identity`` among the candidates. With ``asked="auto"`` a candidate is eligible
-    only if its held-out Brier score is lower than the bootstrap's by more than
-    ``z[candidate]`` (default :data:`Z`) standard errors of the paired per-pair
-    difference; the eligible candidate with the largest improvement is chosen, else (and
-    without known pairs to judge by) the bootstrap frequencies stay. The Brier score
-    decides because it is bounded and needs no floor: the log-loss of the bootstrap's
-    zeros depends on the floor chosen for them, so a map that merely moves known pairs
-    away from 0 and 1 would win by it. ``weights``: the pairs' inverse inclusion rates,
-    when they are answers to suggested pairs (their weighted mean estimates the
-    population's). ``tests``: a candidate's :class:`CalibrationTest` (the map fitted on
-    answers, :data:`ALPHA`), which then decides whether it is eligible.
+    ``losses``: ``{"folds": k, "brier": {candidate: per-pair array}, "log_loss": {…}}`` with
+    ``identity`` among the candidates (and ``observed``: the Brier scores shown, where those
+    that decide are corrected for the answers' errors). With ``asked="auto"`` a candidate is
+    eligible only if its held-out Brier score is lower than the bootstrap's by more than
+    ``z[candidate]`` (default :data:`Z`) standard errors of the paired per-pair difference;
+    the eligible candidate with the largest improvement is chosen, else (and without known
+    pairs to judge by) the bootstrap frequencies stay. The Brier score decides because it is
+    bounded and needs no floor: the log-loss of the bootstrap's zeros depends on the floor
+    chosen for them, so a map that merely moves known pairs away from 0 and 1 would win by
+    it. ``weights``: the pairs' inverse inclusion rates, when they are answers to suggested
+    pairs (their weighted mean estimates the population's). ``tests``: a candidate's
+    :class:`CalibrationTest` (the map fitted on answers, :data:`ALPHA`), which then decides
+    whether it is eligible.
     """
     z = {**Z, **(z or {})}
     folds = losses["folds"]
     candidates: dict[str, Candidate] = {}
     best, best_gain = "identity", -np.inf
     scores = losses.get("brier", {})
+    shown = losses.get("observed", scores)  # the answers as given, when errors correct them
     raw = scores.get("identity")
     for name, brier in scores.items():
         if not folds or np.isnan(brier).any():
             continue
-        own = {loss: Score.of(losses[loss][name], weights) for loss in ("brier", "log_loss")}
+        own = {"brier": Score.of(shown[name], weights),
+               "log_loss": Score.of(losses["log_loss"][name], weights)}
         if name == "identity":
             candidates[name] = Candidate(**own)
             continue

@@ -266,10 +266,11 @@ def _fit_with_answers(calset: CalibrationSet, model, settings: CalibrationSettin
         line = LineFit(sim.slope_, sim.intercept_)
     for name in ("calibrated", "simulated"):
         if name in maps and losses["folds"]:  # not fitted on the answers: judged on all
-            scored = known_pair_losses(maps[name].predict_proba(X), Y, np.zeros((len(X), k)),
-                                       _brier(kind, errors))
-            for loss, values in scored.items():
-                losses[loss][name] = values
+            Q = maps[name].predict_proba(X)
+            losses["log_loss"][name] = known_pair_losses(Q, Y, np.zeros((len(X), k)),
+                                                         kind.known_brier)["log_loss"]
+            for loss, values in answer_briers(kind, {name: Q}, Y, errors).items():
+                losses[loss].update(values)
     if settings.map not in ("auto", *maps):
         raise InputError(f"map={settings.map!r} is not a candidate here (the candidates: "
                          f"{', '.join(maps)})")
@@ -337,30 +338,43 @@ def designed_losses(kind, X: np.ndarray, Y: np.ndarray, weights: np.ndarray, eps
     ``weights`` their inverse inclusion rates, ``errors`` their error rates) of the
     bootstrap and, up to 5 folds stratified by relatedness, of the map fitted on the
     other folds' answers (:meth:`RelationKind.designed_map`). No offsets: the draw depends
-    on a pair's probabilities alone. The Brier scores are unbiased under the answers'
-    errors (:mod:`.noisy`); the log-losses are of the answers as given.
-    ``{"folds": k, "brier": {…}, "log_loss": {…}}``."""
+    on a pair's probabilities alone. With ``errors`` the Brier scores that decide are
+    unbiased under the answers' errors (:mod:`.noisy`) and ``observed`` holds those of the
+    answers as given (what the summary shows); the log-losses are of the answers as given.
+    ``{"folds": k, "brier": {…}, "log_loss": {…}[, "observed": {…}]}``."""
     k = kind.n_classes
     zero = np.zeros((len(X), k))
-    raw = known_pair_losses(X[:, :k], Y, zero, _brier(kind, errors))
+    scores = {"identity": X[:, :k]}
     floored = known_pair_losses(floored_probabilities(X[:, :k], eps), Y, zero,
                                 kind.known_brier)
-    out = {"folds": 0, "brier": {"identity": raw["brier"]},
-           "log_loss": {"identity": floored["log_loss"]}}
+    out = {"folds": 0, "log_loss": {"identity": floored["log_loss"]}}
     related = (~Y[:, 0]).astype(int)
     folds = int(min(5, np.bincount(related, minlength=2).min()))
-    if folds < 2:
-        return out
-    cal = {loss: np.full(len(X), np.nan) for loss in ("brier", "log_loss")}
-    split = StratifiedKFold(folds, shuffle=True, random_state=seed).split(X, related)
-    for train, test in split:
-        writer = kind.designed_map(X[train], Y[train], weights[train], eps, rows, counts,
-                                   None if errors is None else errors[train])[1]
-        scored = known_pair_losses(writer.predict_proba(X[test]), Y[test], zero[test],
-                                   _brier(kind, None if errors is None else errors[test]))
-        for loss in cal:
-            cal[loss][test] = scored[loss]
-    out["folds"] = folds
-    for loss in cal:
-        out[loss]["designed"] = cal[loss]
+    if folds >= 2:
+        designed, log_loss = np.full((len(X), k), np.nan), np.full(len(X), np.nan)
+        split = StratifiedKFold(folds, shuffle=True, random_state=seed).split(X, related)
+        for train, test in split:
+            writer = kind.designed_map(X[train], Y[train], weights[train], eps, rows, counts,
+                                       None if errors is None else errors[train])[1]
+            designed[test] = writer.predict_proba(X[test])
+            log_loss[test] = known_pair_losses(designed[test], Y[test], zero[test],
+                                               kind.known_brier)["log_loss"]
+        scores["designed"], out["folds"] = designed, folds
+        out["log_loss"]["designed"] = log_loss
+    out.update(answer_briers(kind, scores, Y, errors))
+    return out
+
+
+def answer_briers(kind, predicted: dict[str, np.ndarray], Y: np.ndarray,
+                  errors: np.ndarray | None) -> dict:
+    """Each candidate's per-pair Brier score on the answers (``predicted``: its
+    probabilities of them): ``{"brier": …}``, unbiased under the answers' ``errors``
+    (:mod:`.noisy`), and with errors ``"observed"`` too, the scores of the answers as
+    given."""
+    zero = np.zeros((len(Y), kind.n_classes))
+    out = {"brier": {name: known_pair_losses(Q, Y, zero, _brier(kind, errors))["brier"]
+                     for name, Q in predicted.items()}}
+    if errors is not None:
+        out["observed"] = {name: known_pair_losses(Q, Y, zero, kind.known_brier)["brier"]
+                           for name, Q in predicted.items()}
     return out

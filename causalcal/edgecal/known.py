@@ -143,6 +143,10 @@ def fit_known_relations(model, P_known: np.ndarray, Y_known: np.ndarray, rows: n
     bins = probability_bins(p_adj)
     pairs_per_bin = np.bincount(bins, weights=counts, minlength=N_BINS)
     total = float(np.sum(counts * p_adj)) if expected_edges is None else float(expected_edges)
+    if expected_edges is None and not total > 0:
+        raise InputError("no pair is adjacent in any bootstrap replicate (every P(adjacent) "
+                         "is 0), so there is nothing to calibrate: the search found no edge "
+                         "in these data (too few rows, constant columns, or its options)")
     if not 0 < total < counts.sum():
         raise InputError(f"expected number of adjacent pairs must lie in (0, "
                          f"{counts.sum():.0f}), got {total:g}")

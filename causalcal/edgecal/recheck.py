@@ -38,7 +38,11 @@ class IfWrong:
     map: tuple[str, str]
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        """The fields as JSON values (``floor`` None where no pair is never related)."""
+        d = asdict(self)
+        if not self.floor_pairs:
+            d["floor"] = None
+        return d
 
 
 @dataclass(frozen=True)

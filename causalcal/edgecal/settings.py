@@ -8,13 +8,14 @@ and pass it on whole, as they do :class:`~causalcal.bootstrap.BootstrapSettings`
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 import numpy as np
 
 from causalcal.calibration import make_calibrator
 from causalcal.edgecal.crossval import MAPS
+from causalcal.edgecal.known import MIN_KNOWN
 from causalcal.edgecal.simulated import SimulatedPairs
 from causalcal.errors import InputError
 
@@ -22,7 +23,7 @@ __all__ = ["ANSWER_ERROR", "SELECTIONS", "CalibrationSettings"]
 
 #: The error rate assumed of an answer to a suggested pair whose file states no
 #: confidence (docs/design.md §9.14).
-ANSWER_ERROR = 0.0
+ANSWER_ERROR = 0.2
 
 #: ``"design"``: correct for how the calibration pairs were selected (and fit
 #: swap-equivariant); ``"none"``: fit as if they were a random sample, as the thesis did.
@@ -52,8 +53,11 @@ class CalibrationSettings:
         (:class:`~causalcal.edgecal.SimulatedPairs`).
     answer_error : answers to suggested pairs: the share of the answers assumed wrong,
         half of them inventing a relation and half denying one, for answers whose file
-        states no ``confidence`` (docs/design.md §9.14; 0: the answers are taken as
-        right). In [0, 0.5).
+        states no ``confidence`` (docs/design.md §9.14; default 0.2, chosen by
+        measurement; 0: the answers are taken as right). In [0, 0.5).
+    answer_guard : answers to suggested pairs: how many of the answers likeliest wrong
+        the map fitted on them must be written without (docs/design.md §9.14; None: half
+        the answers assumed wrong, rounded up; 0: no guard).
 
     Bad values are an ``InputError`` when the object is made, before any work.
     """
@@ -66,7 +70,7 @@ class CalibrationSettings:
     map: str = "auto"
     simulations: int | SimulatedPairs = 0
     answer_error: float = ANSWER_ERROR
-    answer_guard: int | None = 0
+    answer_guard: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "params", dict(self.params or {}))
@@ -94,8 +98,48 @@ class CalibrationSettings:
             raise InputError(f"the share of wrong answers must be a number in [0, 0.5), "
                              f"got {self.answer_error!r}")
         object.__setattr__(self, "answer_error", float(self.answer_error))
+        if self.answer_guard is not None and (
+                isinstance(self.answer_guard, bool) or not isinstance(
+                    self.answer_guard, (int, np.integer)) or self.answer_guard < 0):
+            raise InputError(f"answer_guard must be a whole number >= 0 or None, "
+                             f"got {self.answer_guard!r}")
         if self.map == "simulated" and not self.simulations:
             raise InputError("map='simulated' needs simulations (simulations=R, "
                              "--simulations R)")
         if isinstance(self.calibrator, str):
             make_calibrator(self.calibrator, dict(self.params), 0)  # unknown names fail now
+
+    def check_with_answers(self, related: int, unrelated: int, source: str) -> None:
+        """With answers to suggested pairs (docs/design.md §9.12) the map fitted on them is
+        logit-linear; the calibrator, its parameters, the evidence strength and the
+        assumed number of related pairs shape only the map of the scientist's own known
+        pairs beside them (``related``, ``unrelated``), a candidate when they hold
+        :data:`MIN_KNOWN` of each. Without it, any of these changed from its default does
+        not apply to the run: an ``InputError`` naming it, before any work."""
+        if min(related, unrelated) >= MIN_KNOWN:
+            return
+        defaults = {f.name: f.default if f.default is not MISSING else f.default_factory()
+                    for f in fields(self)}
+        options = (("calibrator", "--calibrator"), ("params", "--param"),
+                   ("evidence_strength", "--evidence-strength"),
+                   ("related_pairs", "--expected-edges"))
+        given = [f"{name}={getattr(self, name)!r} ({flag})" for name, flag in options
+                 if not _same(getattr(self, name), defaults[name])]
+        if self.map == "calibrated":
+            given.append("map='calibrated' (--map calibrated)")
+        if given:
+            raise InputError(
+                f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to this "
+                f"run: {source} answers suggested pairs, whose map is fitted on the answers "
+                "(logit-linear) and judged on them; the calibrator and its settings fit only "
+                "a map of your own known pairs beside the answers, which needs "
+                f"{MIN_KNOWN} related and {MIN_KNOWN} unrelated ones (you gave {related} and "
+                f"{unrelated})")
+
+
+def _same(value: Any, default: Any) -> bool:
+    """Whether a setting is its default (a calibrator object never is)."""
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):
+        return False

@@ -16,8 +16,10 @@ from pathlib import Path
 import numpy as np
 
 from causalcal._io import atomic_write
+from causalcal._own import figure_metadata
 
-__all__ = ["matplotlib_available", "plot_network", "plot_reliability", "pool_reliability"]
+__all__ = ["matplotlib_available", "plot_network", "plot_reliability", "pool_reliability",
+           "save_figure"]
 
 PLOT_HINT = "pip install 'causalcal[plot]'"
 
@@ -56,12 +58,14 @@ def _figure_class():
     return Figure
 
 
-def _save(fig, path: str | os.PathLike) -> Path:
-    """Write ``fig`` atomically; the format follows the suffix (.png, .pdf, .svg)."""
+def save_figure(fig, path: str | os.PathLike) -> Path:
+    """Write ``fig`` atomically, marked as causalcal's in its metadata (so that a later
+    run replaces it, and no other image); the format follows the suffix (.png, .pdf,
+    .svg)."""
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".") or "png"
     with atomic_write(path, "wb") as handle:
-        fig.savefig(handle, format=fmt, dpi=100)
+        fig.savefig(handle, format=fmt, dpi=100, metadata=figure_metadata(fmt))
     return path
 
 
@@ -113,7 +117,7 @@ def plot_reliability(
     if title:
         fig.suptitle(title)
     fig.tight_layout()
-    return fig if path is None else _save(fig, path)
+    return fig if path is None else save_figure(fig, path)
 
 
 def plot_network(probabilities, threshold: float | str = 0.5, *,

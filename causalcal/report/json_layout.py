@@ -24,6 +24,8 @@ def report_dict(report: RunReport) -> dict:
         raise InputError("a bootstrap's report has no calibration to lay out as OUT.json")
     d = {"format": FORMAT, **report.kind.report(report.fit)}
     d["rows_written"] = report.pairs.written
+    if report.pairs.sha256 is not None:
+        d["sha256"] = report.pairs.sha256
     d["n_boot"] = report.n_boot
     d["known_relations"] = report.known.to_dict("records")
     d["recheck"] = [e.as_dict() for e in report.recheck]

@@ -102,6 +102,8 @@ class PairsHead:
     ranked_by : what the rows are ranked by, in words
     out : the file holding the whole table (None: not written)
     above_half, above_09 : pairs whose probability of being related exceeds 0.5 and 0.9
+    sha256 : the checksum of the table file as written (None: not written; a later run
+        replaces only an unedited table, docs/design.md §10)
     """
 
     table: pd.DataFrame
@@ -111,6 +113,7 @@ class PairsHead:
     out: str | None = None
     above_half: int = 0
     above_09: int = 0
+    sha256: str | None = None
 
 
 @dataclass(frozen=True)

@@ -76,12 +76,14 @@ def recheck_lines(report: RunReport) -> list[str]:
         assoc = "" if e.association is None else f"; {e.association.words()}"
         chosen = ("" if change.map[0] == change.map[1] else
                   f", map written {change.map[0]} → {change.map[1]}")
+        floor = ("" if not change.floor_pairs else
+                 f", {w.counted} of the {change.floor_pairs} pairs the bootstrap never "
+                 f"relates {change.floor[0]:.3f} → {change.floor[1]:.3f}")
         lines.append(
             f"  {e.stated}: {wrong}P(as stated) {e.p_stated:.2f} calibrated, "
             f"{e.boot_stated:.2f} bootstrap{assoc}; if wrong: {w.population} "
-            f"{change.related_pairs[0]:.1f} → {change.related_pairs[1]:.1f}, "
-            f"{w.counted} of the {change.floor_pairs} pairs the bootstrap never "
-            f"relates {change.floor[0]:.3f} → {change.floor[1]:.3f}{chosen}")
+            f"{change.related_pairs[0]:.1f} → {change.related_pairs[1]:.1f}"
+            f"{floor}{chosen}")
     return lines
 
 

@@ -22,7 +22,7 @@ import pandas as pd
 
 from causalcal.association import marginal_association
 from causalcal.bootstrap import BootstrapSettings
-from causalcal.data import DiscreteData, missing_summary
+from causalcal.data import DiscreteData, MixedData, missing_summary
 from causalcal.edgecal import (
     Answers,
     CalibrationSettings,
@@ -33,6 +33,7 @@ from causalcal.edgecal import (
     SimulationsNote,
     answers_to_recheck,
     check_known_counts,
+    enough_answers,
     estimate_adjacent_pairs,
     fit_edge_calibrator,
     forced_by_knowledge,
@@ -57,7 +58,7 @@ log = logging.getLogger(__name__)
 
 
 def discover(
-    data: DiscreteData | pd.DataFrame | str | os.PathLike,
+    data: DiscreteData | MixedData | pd.DataFrame | str | os.PathLike,
     known: pd.DataFrame | str | os.PathLike | list,
     *,
     relations: str | RelationKind = "edges",
@@ -68,7 +69,9 @@ def discover(
     """Calibrated probabilities of the relation of every pair not in ``known``
     (thesis §6.2).
 
-    data : discrete data (DiscreteData, DataFrame or CSV path with a header row). The
+    data : the data (DiscreteData, DataFrame or CSV path with a header row; MixedData
+        for the Gaussian scores, ``bootstrap.options["score"]``, which also read a
+        DataFrame or a CSV as MixedData). The
         command line's ``--missing``, ``--discretize`` and ``--drop-columns`` are
         :meth:`DiscreteData.from_csv`'s ``missing``, ``discretize_bins`` and
         ``drop_columns``; rows dropped for missing values and untiered variables are
@@ -117,8 +120,8 @@ def discover(
     bootstrap = BootstrapSettings() if bootstrap is None else bootstrap
     calibration = CalibrationSettings() if calibration is None else calibration
     kind.check_simulations(calibration.simulations)
-    data = as_data(data)
-    given = given_probabilities(probabilities, data)
+    data = as_data(data, bootstrap, calibration.simulations)
+    given, data = given_probabilities(probabilities, data)
     check_search(kind, given, bootstrap)
     answers = read_answers(known, data.names, kind)
     source = ", ".join(answers.sources)
@@ -126,6 +129,7 @@ def discover(
     kind.check_known(bootstrap.knowledge, answers.pairs, data.names, source)
     answers, forced = _without_forced(answers, kind, bootstrap.knowledge, data.names)
     _check_counts(kind, answers, forced)  # all before the first replicate
+    _check_settings_apply(answers, kind, calibration, source)
     pairs = answers.pairs
     boot = _bootstrap(data, given, kind, bootstrap)
     inputs = PairInputs(kind.raw(boot, bootstrap.knowledge), kind.features, kind)
@@ -199,7 +203,30 @@ def _without_forced(answers: Answers, kind: RelationKind, knowledge, names: list
     return (answers.without(drop), stated) if drop.any() else (answers, ())
 
 
-def _bootstrap(data: DiscreteData, given: EdgeProbabilities | None, kind: RelationKind,
+def _check_settings_apply(answers: Answers, kind: RelationKind,
+                          calibration: CalibrationSettings, source: str) -> None:
+    """Before any work: with enough answers to suggested pairs, the calibrator and its
+    settings apply only to the scientist's own known pairs beside them
+    (:meth:`CalibrationSettings.check_with_answers`)."""
+    if answers.design is None:
+        return
+    _, Y = kind.label_sets(answers.pairs)
+    if enough_answers(Y, answers.rates):
+        calibration.check_with_answers(*kind.known_counts(Y[np.isnan(answers.rates)]), source)
+
+
+def _calibrator_words(fit: EdgeCalibration) -> str:
+    """The calibrator as the summary names it: with answers to suggested pairs the map
+    fitted on them is logit-linear, and the calibrator fits only the map of the
+    scientist's own known pairs (when they are enough to make one)."""
+    if fit.answers is None:
+        return str(fit.settings.calibrator)
+    own = f"; {fit.settings.calibrator} on your own known pairs" if fit.em is not None else ""
+    return f"the answers' logit-linear map{own}"
+
+
+def _bootstrap(data: DiscreteData | MixedData, given: EdgeProbabilities | None,
+               kind: RelationKind,
                bootstrap: BootstrapSettings) -> EdgeProbabilities:
     """The bootstrap's result (unless ``given``), counting what the kind needs; pair
     features come with the bootstrap or, for given probabilities without them, from the
@@ -218,7 +245,7 @@ def _bootstrap(data: DiscreteData, given: EdgeProbabilities | None, kind: Relati
     return given
 
 
-def _input_notes(data: DiscreteData, knowledge, ignored: str | None,
+def _input_notes(data: DiscreteData | MixedData, knowledge, ignored: str | None,
                  forced: tuple[str, ...] = ()) -> tuple[str, ...]:
     """Summary lines on the input: rows dropped for missing values, known relations the
     kind cannot use or the knowledge forces, variables the tiers leave free."""
@@ -237,7 +264,7 @@ def _input_notes(data: DiscreteData, knowledge, ignored: str | None,
     return tuple(notes)
 
 
-def _report(fit: EdgeCalibration, kind: RelationKind, data: DiscreteData, knowledge,
+def _report(fit: EdgeCalibration, kind: RelationKind, data: DiscreteData | MixedData, knowledge,
             answers: Answers, simulated, table: pd.DataFrame, forced: tuple[str, ...],
             pag: bool = False) -> FitReport:
     """What the summary and the report say: counts, EM, design, the answers, the map
@@ -247,7 +274,7 @@ def _report(fit: EdgeCalibration, kind: RelationKind, data: DiscreteData, knowle
     related, unrelated = kind.known_counts(calset.Y)
     ignored = kind.ignored_rows(answers.pairs)
     return FitReport(
-        calibrator=fit.settings.calibrator, known_related=related,
+        calibrator=_calibrator_words(fit), known_related=related,
         known_unrelated=unrelated, known_ignored=ignored,
         related_pairs=fit.related_pairs, em_iterations=em.n_iter if em else 0,
         em_converged=em.converged if em else True,

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from causalcal.bootstrap import BootstrapSettings
+from causalcal.bootstrap import BootstrapSettings, data_for
 from causalcal.bootstrap.search.registry import search_table
-from causalcal.data import DiscreteData
+from causalcal.data import DISCRETE, DiscreteData, MixedData
 from causalcal.edgecal import PAGEdges, RelationKind
 from causalcal.edges import EdgeProbabilities
 from causalcal.errors import InputError
@@ -19,22 +19,38 @@ from causalcal.pairs import n_pairs, pair_from_index
 __all__ = ["as_data", "check_search", "decided_pairs", "given_probabilities"]
 
 
-def as_data(data) -> DiscreteData:
-    """``data`` as :class:`DiscreteData` (a frame or a CSV path read as it comes)."""
-    if isinstance(data, DiscreteData):
-        return data
-    return (DiscreteData.from_frame(data) if isinstance(data, pd.DataFrame)
-            else DiscreteData.from_csv(data))
+def as_data(data, bootstrap: BootstrapSettings,
+            simulations: int | str | None = None) -> DiscreteData | MixedData:
+    """``data`` as the search's score takes it (a frame or a CSV path read as
+    :class:`DiscreteData`, or as :class:`MixedData` for a Gaussian score,
+    ``bootstrap.options["score"]``); simulated worlds are discrete networks fitted to
+    discrete data, so ``simulations`` with continuous columns are refused."""
+    kind = getattr(bootstrap.options.get("score"), "data_kind", DISCRETE)
+    if not isinstance(data, (DiscreteData, MixedData)):
+        if kind == DISCRETE:
+            data = (DiscreteData.from_frame(data) if isinstance(data, pd.DataFrame)
+                    else DiscreteData.from_csv(data))
+        else:
+            data = (MixedData.from_frame(data, data_kind=kind)
+                    if isinstance(data, pd.DataFrame) else MixedData.from_csv(data, kind))
+    if isinstance(data, MixedData) and isinstance(simulations, int) and simulations:
+        raise InputError("simulations fit discrete networks (CPTs) to the data; with "
+                         "continuous or mixed columns leave them out")
+    return data
 
 
-def given_probabilities(probabilities, data: DiscreteData) -> EdgeProbabilities | None:
-    """The given probabilities (a path is loaded), checked to be over the data's
-    variables."""
-    if probabilities is not None and not isinstance(probabilities, EdgeProbabilities):
+def given_probabilities(probabilities, data: DiscreteData | MixedData
+                        ) -> tuple[EdgeProbabilities | None, DiscreteData | MixedData]:
+    """The given probabilities (read if a path) and the data in their variables' order,
+    checked against the data fingerprint they record
+    (:func:`causalcal.bootstrap.data_for`)."""
+    if probabilities is None:
+        return None, data
+    source = "the probabilities"
+    if not isinstance(probabilities, EdgeProbabilities):
+        source = str(probabilities)
         probabilities = EdgeProbabilities.load(probabilities)
-    if probabilities is not None and probabilities.names != data.names:
-        raise InputError("the probabilities were computed for other variables than the data's")
-    return probabilities
+    return probabilities, data_for(probabilities, data, source)
 
 
 def check_search(kind: RelationKind, given: EdgeProbabilities | None,

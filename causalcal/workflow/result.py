@@ -3,7 +3,7 @@ summary and its files (docs/design.md §9.3, §9.9, §10)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from causalcal._io import atomic_write
+from causalcal._own import file_digest
 from causalcal.association import Association
 from causalcal.bootstrap import BootstrapSettings
 from causalcal.edgecal import (
@@ -100,13 +101,17 @@ class DiscoveryResult:
 
         return discovery_report(self, **options)
 
-    def report_json(self, rows: int | None = None) -> str:
+    def report_json(self, rows: int | None = None, sha256: str | None = None) -> str:
         """The fit's details as JSON (:func:`causalcal.report.report_json` of
         :meth:`run_report`): the map written to ``p_*`` and its cross-validated
         evidence, the known pairs, the EM's assumed related pairs, the design, the
         sensitivity of the top candidates, the answers to recheck, the run's settings and
-        the figures' data; ``rows``: the rows written to the table."""
-        return report_json(self.run_report(rows_written=rows))
+        the figures' data; ``rows``: the rows written to the table, ``sha256``: its
+        checksum (a later run replaces only an unedited table)."""
+        report = self.run_report(rows_written=rows)
+        if sha256 is not None:
+            report = replace(report, pairs=replace(report.pairs, sha256=sha256))
+        return report_json(report)
 
     def save(self, path: str | Path, top: int | None = None, report=None
              ) -> tuple[Path, Path]:
@@ -119,6 +124,7 @@ class DiscoveryResult:
         with atomic_write(out, newline="") as handle:
             rows.to_csv(handle, index=False, float_format="%.6g")
         report = self.run_report(rows_written=len(rows)) if report is None else report
+        report = replace(report, pairs=replace(report.pairs, sha256=file_digest(out)))
         path_json = out.with_name(out.name + ".json")
         with atomic_write(path_json, encoding="utf-8") as handle:
             handle.write(report_json(report))

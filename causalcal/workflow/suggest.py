@@ -18,7 +18,7 @@ import pandas as pd
 
 from causalcal.bootstrap import BootstrapSettings
 from causalcal.bootstrap.checkpoint import data_fingerprint
-from causalcal.data import DiscreteData
+from causalcal.data import DiscreteData, MixedData
 from causalcal.edgecal import (
     Draw,
     RelationKind,
@@ -87,7 +87,7 @@ class Suggestion:
 
 
 def suggest(
-    data: DiscreteData | pd.DataFrame | str | os.PathLike,
+    data: DiscreteData | MixedData | pd.DataFrame | str | os.PathLike,
     n: int = 40,
     *,
     relations: str | RelationKind = "edges",
@@ -103,7 +103,8 @@ def suggest(
 
     Parameters
     ----------
-    data : discrete data (as :func:`causalcal.discover` takes it).
+    data : the data (as :func:`causalcal.discover` takes it: discrete, or continuous and
+        mixed for a Gaussian score).
     relations : ``"edges"`` (strata of P(adjacent)), ``"causal"`` (of P(a causes b or b
         causes a); the bootstrap counts ancestral relations) or ``"pag"`` (of P(arc), a
         PAG search).
@@ -127,8 +128,8 @@ def suggest(
     """
     kind = relation_kind(relations)
     bootstrap = BootstrapSettings() if bootstrap is None else bootstrap
-    data = as_data(data)
-    given = given_probabilities(probabilities, data)
+    data = as_data(data, bootstrap)
+    given, data = given_probabilities(probabilities, data)
     check_search(kind, given, bootstrap)
     previous = _previous(more, data.names, kind)
     known_keys = _known_keys(known, data.names, kind)

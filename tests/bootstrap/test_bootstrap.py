@@ -29,6 +29,7 @@ from causalcal.bootstrap import (
 )
 from causalcal.data import DiscreteData
 from causalcal.edges import EdgeProbabilities, EdgeType, dense_labels, n_pairs
+from causalcal.errors import InputError
 from causalcal.graph import PDAG
 
 TESTS = Path(__file__).resolve().parent
@@ -222,7 +223,7 @@ def test_bad_arguments(data):
     with pytest.raises(ValueError, match="scheduler"):
         bootstrap_edge_probabilities(data, n_boot=2, search=threshold_search, backend="loky",
                                      scheduler="tcp://127.0.0.1:1")
-    with pytest.raises(TypeError, match="PDAG"):
+    with pytest.raises(InputError, match="returned None, not a causalcal PDAG"):  # issue 49
         bootstrap_edge_probabilities(data, n_boot=2, search=lambda d, w: None, progress=False)
     with pytest.raises(TypeError, match="search"):
         bootstrap_edge_probabilities(data, n_boot=2, search=3)

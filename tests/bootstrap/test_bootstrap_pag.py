@@ -111,7 +111,7 @@ def test_averaged_pag_takes_each_adjacent_pairs_most_frequent_type():
 def test_counter_and_checkpoint_refuse_labels_of_another_graph(case, tmp_path):
     data, graphs = case
     counter = EdgeTypeCounter(data.n_vars)  # CPDAG edge types
-    with pytest.raises(TypeError, match="PDAG"):
+    with pytest.raises(InputError, match="PDAG"):
         counter.add_graph(graphs[0])
     with pytest.raises(InputError, match="labels must be 1 to 3"):
         counter.add(np.array([0]), np.array([5]))

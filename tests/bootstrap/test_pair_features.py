@@ -96,7 +96,7 @@ def test_all_pairs_in_pair_index_order(v):
 def test_checkpoint_features_equal_rerun_searches(tmp_path):
     from causalcal.bootstrap import bootstrap_edge_probabilities, bootstrap_weights, fges
     from causalcal.bootstrap.pair_features import checkpoint_pair_features
-    from causalcal.bootstrap.score.bdeu import BDeuScore
+    from causalcal.bootstrap.score.discrete.bdeu import BDeuScore
     from causalcal.simulate import random_network
 
     net = random_network(12, 15, seed=4)

@@ -64,7 +64,8 @@ def test_known_targets(folder, capsys):
     (["--context", "cnd"], "--context 'cnd': no such column in"),
     (["--context", "cond", "--context-targets", "x:y"], "'x' is not a --context column"),
     (["--context", "cond", "--context-targets", "cond"], "expected COLUMN:T1,T2"),
-    (["--context", "cond", "--context-targets", "cond:w"], "unknown variable(s) 'w'"),
+    (["--context", "cond", "--context-targets", "cond:w"],  # issue 49: it named --context
+     "--context-targets 'w': no such column in the data"),
     (["--context", "cond", "--discretize", "cond=quantile:2,quantile:3"],
      "'cond' is a --context column, kept as its values"),
 ])

@@ -88,18 +88,31 @@ def test_an_output_onto_a_file_of_another_kind_needs_force(sim, tmp_path, capsys
                "--quiet", "--force")[0] == 0
 
 
-@pytest.mark.parametrize("header", ["a,b,p_adjacent,p_directed", "a,b,p_a_causes_b,p_b_causes_a"])
+@pytest.mark.parametrize("header", ["a,b,p_adjacent,p_directed", "a,b,p_a_causes_b,p_b_causes_a",
+                                    "a,b,p_arc,p_none"])
 def test_a_ranking_of_either_kind_may_be_replaced_by_a_ranking(tmp_path, header):
     """Issue 41 item 8: discover --relations causal refused its own output as 'a data
-    table'; the edge-type ranking was replaced fine."""
+    table'; the edge-type ranking was replaced fine. Issue 49: a ranking is discover's own
+    only while its report records its checksum (an edited one, or one without a report,
+    needs --force), never by its columns alone."""
+    import json
+
+    from causalcal._own import file_digest
     from causalcal.cli._paths import RANKING, TABLE, FilePlan, describe_file
 
     out = tmp_path / "ranked.csv"
     out.write_text(f"{header}\nx,y,0.5,0.25\n", encoding="utf-8")
+    assert "did not write" in describe_file(out)  # no report beside it
+    report = {"format": "causalcal.discover-report", "sha256": file_digest(out)}
+    (tmp_path / "ranked.csv.json").write_text(json.dumps(report), encoding="utf-8")
     assert describe_file(out) == RANKING
     plan = FilePlan()
     plan.write("--out", out, RANKING)
     plan.check()
+    out.write_text(f"{header}\nx,y,0.5,0.25\nmy,notes,1,0\n", encoding="utf-8")
+    assert "edited since causalcal wrote it" in describe_file(out)
+    with pytest.raises(ValueError, match="--force"):
+        plan.check()
     (tmp_path / "data.csv").write_text("a,b,x\n1,2,3\n", encoding="utf-8")
     assert describe_file(tmp_path / "data.csv") == TABLE
 

@@ -34,7 +34,7 @@ def test_bootstrap_with_bic(tmp_path, data_csv):
 
 @pytest.mark.parametrize("extra, message", [
     (["--score", "bic", "--sample-prior", "3"], "--sample-prior is BDeu's"),
-    (["--penalty-discount", "2"], "--penalty-discount is BIC's"),
+    (["--penalty-discount", "2"], "--penalty-discount is the BIC scores'"),
     (["--score", "bic", "--option", "score=bdeu"], "--score and --option score"),
     (["--score", "bic", "--search", "pc"], "no option 'score'"),
 ])

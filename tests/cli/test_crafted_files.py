@@ -131,3 +131,51 @@ def test_a_pipe_as_data_is_refused_by_name(files, capsys, no_bootstrap):
     os.mkfifo(pipe)
     line = one_error(capsys, "bootstrap", pipe, "--out", files / "p.npz")
     assert f"{pipe}: is a pipe (FIFO), not a regular file" in line
+
+
+def _zip_bomb(path: Path, rows: int) -> None:
+    """An edge-probabilities .npz over 3 variables whose 'probs' is ``rows`` × 4 zeros,
+    deflated (honest headers: only the names bound it)."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, array in (("names", np.asarray(NAMES)), ("pairs", np.zeros((2, 2), np.int64)),
+                            ("n_boot", np.int64(4))):
+            buffer = io.BytesIO()
+            np.save(buffer, array)
+            archive.writestr(f"{name}.npy", buffer.getvalue())
+        with archive.open("probs.npy", "w", force_zip64=True) as member:
+            npy.write_array_header_1_0(member, {"descr": "<f8", "fortran_order": False,
+                                                "shape": (rows, 4)})
+            block = bytes(1 << 20)
+            for _ in range(rows * 32 // len(block)):
+                member.write(block)
+
+
+def test_a_zip_bomb_is_refused_by_its_shapes_before_it_expands(tmp_path, capsys):
+    """Issue 49: a 2.4 MB .npz expanded to 4.2 GB before it was refused; the rows an
+    edge-probabilities file may hold are bounded by its names."""
+    import tracemalloc
+
+    bomb = tmp_path / "bomb.npz"
+    _zip_bomb(bomb, 1 << 21)  # 64 MiB of zeros in about 64 KB
+    assert bomb.stat().st_size < (1 << 20)
+    tracemalloc.start()
+    try:
+        with pytest.raises(InputError, match=r"bomb.npz: array 'probs' has shape "
+                                             r"\(2097152, 4\); an edge-probabilities file "
+                                             r"over 3 variables"):
+            EdgeProbabilities.load(bomb)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 << 20  # never expanded
+
+
+@pytest.mark.parametrize("probs", [np.int64(3), np.asarray(-1), np.zeros((2, 4, 1))])
+def test_probs_of_another_shape_are_refused_by_name(tmp_path, probs):
+    """A 0-d 'probs' raised IndexError in EdgeProbabilities.load (found by the property
+    test now and then)."""
+    path = tmp_path / "p.npz"
+    np.savez(path, names=np.asarray(NAMES), pairs=np.asarray([[0, 1]]), probs=probs,
+             n_boot=np.int64(3))
+    with pytest.raises(InputError, match="p.npz: array 'probs' has shape"):
+        EdgeProbabilities.load(path)

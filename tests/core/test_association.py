@@ -35,3 +35,45 @@ def test_a_constant_column_has_no_degrees_of_freedom():
 def test_the_words_never_say_contradicted():
     assert dependence_words(0.002) == "the data show a marginal dependence (G² p = 0.002)"
     assert dependence_words(0.41) == "no marginal dependence shown (G² p = 0.41)"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_gaussian_lr_on_mixed_data_matches_scipy(seed):
+    """Two continuous columns: G = −N ln(1 − r²), r Pearson's (scipy); a continuous and a
+    discrete column: −N ln(1 − R²), R² of the least-squares fit on the
+    indicators (numpy's lstsq)."""
+    from scipy.stats import chi2, pearsonr
+
+    from causalcal.data import MixedData
+
+    rng = np.random.default_rng(seed)
+    n = 400
+    g = rng.integers(0, 3, n)
+    x = rng.normal(size=n) + 0.3 * g * (seed % 2)
+    y = 0.2 * x * (seed % 2) + rng.normal(size=n)
+    data = MixedData(np.column_stack([x, y]), g[:, None], [True, True, False],
+                     names=["x", "y", "g"])
+    both, mixed, group_y = marginal_association(data, np.array([0, 0, 2]),
+                                                np.array([1, 2, 1]))
+    r = pearsonr(x, y).statistic
+    assert both.statistic == pytest.approx(-n * np.log1p(-r * r), rel=1e-9)
+    assert both.p_value == pytest.approx(chi2.sf(both.statistic, 1), rel=1e-9)
+    design = np.column_stack([np.ones(n), g == 1, g == 2])
+    resid = x - design @ np.linalg.lstsq(design, x, rcond=None)[0]
+    r2 = 1 - resid.var() / x.var()
+    assert mixed.dof == 2 and mixed.statistic == pytest.approx(-n * np.log1p(-r2), rel=1e-9)
+    assert group_y.test == "Gaussian LR" and group_y.dof == 2
+
+
+def test_mixed_data_in_another_order_is_the_same_data():
+    from causalcal.bootstrap.checkpoint import data_fingerprint
+    from causalcal.data import MixedData
+
+    rng = np.random.default_rng(0)
+    data = MixedData(rng.normal(size=(30, 2)), rng.integers(0, 3, (30, 2)),
+                     [True, False, True, False], names=["a", "b", "c", "d"])
+    turned = data.in_order(["d", "c", "b", "a"])
+    assert turned.names == ["d", "c", "b", "a"]
+    assert turned.in_order(data.names) == data
+    np.testing.assert_array_equal(turned.numeric(), data.numeric()[:, ::-1])
+    assert data_fingerprint(turned.in_order(data.names)) == data_fingerprint(data)

@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 from causalcal import data as data_module
-from causalcal._binning import equal_count_cuts
 from causalcal.data import DiscreteData, discretize
+from causalcal.data.binning import equal_count_cuts
 from causalcal.errors import DataWarning, InputError
 
 

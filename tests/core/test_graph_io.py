@@ -113,7 +113,8 @@ def test_dot_draws_undirected_edges_without_arrows(tmp_path):
     g = PDAG.from_edges(3, [(0, 1)], [(1, 2)], ["a", 'say "hi"', "c"])
     write_graph(g, tmp_path / "n.dot", edge_data={("c", 'say "hi"'): {"weight": 0.5}})
     lines = (tmp_path / "n.dot").read_text().splitlines()
-    assert lines[0] == "digraph causalcal {" and lines[-1] == "}"
+    assert lines[0].startswith("// written by causalcal")  # its mark (causalcal._own)
+    assert lines[1] == "digraph causalcal {" and lines[-1] == "}"
     assert '  "a" -> "say \\"hi\\"";' in lines
     undirected = [ln for ln in lines if '-> "c"' in ln]
     assert len(undirected) == 1 and "dir=none" in undirected[0] and "weight=0.5" in undirected[0]
@@ -130,7 +131,7 @@ def test_errors_name_the_file(tmp_path):
     with pytest.raises(InputError, match=r"n\.txt.*\.gml, \.graphml, \.dot, \.json"):
         write_graph(PDAG(2), tmp_path / "n.txt")
     (tmp_path / "bad.dot").write_text("digraph x {\n  a -> ;\n}\n")
-    with pytest.raises(InputError, match=r"bad\.dot.*line:2"):
+    with pytest.raises(InputError, match=r"bad\.dot.*line 2"):
         read_graph(tmp_path / "bad.dot")
     (tmp_path / "bad.json").write_text('{"nodes": []}')
     with pytest.raises(InputError, match=r"bad\.json"):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from causalcal.data import DiscreteData
@@ -108,12 +108,24 @@ def _npz_bytes(arrays: dict) -> bytes:
     return buffer.getvalue()
 
 
+# the draws that found a defect (issue 49: a 0-d 'probs' raised IndexError), always tried
+_FOUND = [{"names": np.asarray(["x", "y", "z"]), "pairs": np.asarray([[0, 1]]),
+           "probs": probs, "n_boot": np.int64(3)}
+          for probs in (np.int64(3), np.asarray(-1), np.asarray([1, 2]), np.zeros((0, 2)))]
+
+
 @PROPERTY
 @given(st.one_of(
     st.binary(max_size=300),
     NPZ.map(_npz_bytes),
     st.tuples(NPZ.map(_npz_bytes), st.integers(0, 400)).map(lambda t: t[0][: t[1]]),
 ))
+@example(_npz_bytes(_FOUND[0]))
+@example(_npz_bytes(_FOUND[1]))
+@example(_npz_bytes(_FOUND[2]))
+@example(_npz_bytes(_FOUND[3]))
+@example(_npz_bytes({**_FOUND[0], "probs": np.asarray([[0.2, 0.3, 0.4, 0.1]]),
+                     "n_boot": np.asarray([1, 2])}))
 def test_edge_probability_npz_reader(content):
     result = _check(EdgeProbabilities.load, ".npz", content)
     if result is not None:

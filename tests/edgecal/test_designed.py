@@ -116,22 +116,35 @@ def test_answers_read_with_their_design_unknowns_and_own_rows(tmp_path):
     assert plain.design is None and len(plain.rates) == 0
 
 
-def _fit(probs, truth, n, seed, drop=0.0, settings=None):
+def _fit(probs, truth, n, seed, drop=0.0, settings=None, confidence=None):
     rng = np.random.default_rng(seed)
     table = _answer(suggest_pairs(probs, n, seed=seed), probs.names, truth)
     gone = rng.random(len(table)) < drop  # missing at random within every stratum
     table.loc[gone, "relation"] = "unknown"
+    if confidence is not None:
+        table["confidence"] = confidence
     answers = read_answers(table, probs.names, EdgeTypes())
-    calset = known_calibration_set(PairInputs(probs), answers.pairs, answers.rates)
+    calset = known_calibration_set(PairInputs(probs), answers.pairs, answers.rates,
+                                   answers.errors)
     return answers, fit_edge_calibrator(calset, settings or CalibrationSettings(), seed,
                                         answers=answers.design)
 
 
-def test_answers_remove_a_known_distortion():
-    # the truth is far less certain than the bootstrap: logit q = 0.5 logit p - 1
+@pytest.mark.parametrize("how", ["taken as right", "marked sure", "assumed 20 % wrong"])
+def test_answers_remove_a_known_distortion(how):
+    # the truth is far less certain than the bootstrap: logit q = 0.5 logit p - 1. With
+    # 20 % of the answers assumed wrong (the default) the same 120 answers are read as a
+    # calibrated bootstrap answered with errors — flattening and errors look alike
+    # (docs/design.md §9.14) —; taken as right, or marked sure, they correct it.
     probs, truth = _world(2, v=90, distort=lambda p: expit(0.5 * logit(np.clip(p, 0.025,
                                                                                0.975)) - 1))
-    answers, fit = _fit(probs, truth, 120, seed=0)
+    settings = {"taken as right": CalibrationSettings(answer_error=0.0),
+                "marked sure": None, "assumed 20 % wrong": None}[how]
+    answers, fit = _fit(probs, truth, 120, seed=0, settings=settings,
+                        confidence="sure" if how == "marked sure" else None)
+    if how == "assumed 20 % wrong":
+        assert fit.choice.chosen == "identity"
+        return
     assert fit.choice.chosen == "designed"
     boot = 1 - probs.dense(np.float64)[:, 0]
     written = 1 - fit.predict_all(np.float64)[:, 0]
@@ -203,8 +216,12 @@ def test_answers_and_the_scientists_own_pairs_together():
     fit = fit_edge_calibrator(calset, CalibrationSettings("dirichlet"), 0,
                               answers=answers.design)
     assert set(fit.choice.candidates) == {"identity", "designed", "calibrated"}
-    # the EM of the scientist's own pairs is pinned at the answers' estimate
-    assert fit.em.expected_edges == pytest.approx(answers.design.related_pairs()[0])
+    # the EM of the scientist's own pairs is pinned at the answers' estimate, which allows
+    # for their errors (docs/design.md §9.14); taken as right, the plain estimate
+    assert fit.em.expected_edges == pytest.approx(fit.answers_estimate[0])
+    plain = fit_edge_calibrator(calset, CalibrationSettings("dirichlet", answer_error=0.0), 0,
+                                answers=answers.design)
+    assert plain.em.expected_edges == pytest.approx(answers.design.related_pairs()[0])
     forced = fit_edge_calibrator(calset, CalibrationSettings("dirichlet", map="calibrated"),
                                  0, answers=answers.design)
     X = calset.inputs.rows(calset.keys[:3])

@@ -151,3 +151,21 @@ def test_calibration_test_under_noise_holds_its_level_and_sees_a_distortion():
     y[flip] = 1 - y[flip]
     b, a = identity_prior_mode(x, y, np.ones(300), 100.0, np.array([0.1, 0.1]))[0]
     assert calibration_test(x, y, np.ones(300), a, b, errors=np.array([0.1, 0.1])) < 0.01
+
+
+def test_the_default_share_is_the_one_the_help_states():
+    import argparse
+
+    from causalcal.cli.discover import add_arguments
+    from causalcal.edgecal.settings import ANSWER_ERROR, CalibrationSettings
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    help_text = next(a.help for a in parser._actions if "--answer-error" in a.option_strings)
+    assert f"default {ANSWER_ERROR:g}," in help_text
+    assert CalibrationSettings().answer_error == ANSWER_ERROR
+    for bad in (-0.1, 0.5, True, "0.1"):
+        with pytest.raises(Exception, match="share of wrong answers"):
+            CalibrationSettings(answer_error=bad)
+    with pytest.raises(Exception, match="answer_guard"):
+        CalibrationSettings(answer_guard=-1)

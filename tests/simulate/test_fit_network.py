@@ -126,8 +126,8 @@ def test_fit_command(tmp_path, capsys):
     network = from_bif(tmp_path / "net.bif")
     assert network.names == ["a", "b", "x"] and network.n_edges == 2
     assert network.state_names[0] == ["high", "low", "mid"]  # the data's categories
-    lower, middle, upper = network.state_names[2]  # the bins in their order
-    assert lower.startswith("lt_") and upper.startswith("ge_") and "_" in middle
+    lower, middle, upper = network.state_names[2]  # the bins in their order, as they were
+    assert lower.startswith("< ") and upper.startswith(">= ") and middle.startswith("[")
     # the averaged network written by bootstrap --graph gives the same file
     assert main(["fit", str(tmp_path / "data.csv"), *binned, "--structure",
                  str(tmp_path / "net.json"), "--ess", "4", "--quiet", "--out",
@@ -138,3 +138,39 @@ def test_fit_command(tmp_path, capsys):
                 ["--out", str(tmp_path / "data.csv")]):  # the input
         assert main(["fit", str(tmp_path / "data.csv"), *binned, "--structure",
                      str(tmp_path / "net.json"), *bad]) == 2
+
+
+def test_names_as_they_were_round_trip_through_the_bif(tmp_path):
+    """Issue 49: the "name as it was" properties wrote '"' as "'" and ';' as ',', and kept a
+    raw line break inside the line; escaped now, and read back by from_bif."""
+    rng = np.random.default_rng(3)
+    names = ['dose "mg"', "a;b c", "back\\slash {x} // not a comment", "plain"]
+    frame = pd.DataFrame({names[0]: rng.choice(['lo "1"', "hi;2"], 120),
+                          names[1]: rng.choice(["x\ny", "z"], 120),
+                          names[2]: rng.choice(["a", "b", "c"], 120),
+                          names[3]: rng.choice(["u\u2028v", "w\r"], 120)})
+    data = DiscreteData.from_frame(frame)
+    network = fit_network(data, PDAG.from_edges(4, [(0, 1), (2, 1)], [], data.names), ess=2)
+    write_bif(network, tmp_path / "net.bif", {"ess": "2"})
+    text = (tmp_path / "net.bif").read_text(encoding="utf-8")
+    assert 'property label = "dose \\"mg\\"";' in text
+    assert 'property label = "a\\u003bb c";' in text  # ';' would end the property
+    assert 'property states = "x\\ny" "z";' in text  # no line break inside the line
+    assert all(line.count('"') % 2 == 0 for line in text.split("\n"))
+    from causalcal.simulate.bif_write import bif_labels
+
+    labels = bif_labels(text)
+    assert labels["a_b_c"] == ("a;b c", ["x\ny", "z"])
+    pytest.importorskip("pgmpy")
+    back = from_bif(tmp_path / "net.bif")  # pgmpy's reader, then the names as they were
+    assert back.names == network.names and back.state_names == network.state_names
+    for v in range(4):
+        np.testing.assert_allclose(back.cpts[v], network.cpts[v], rtol=0, atol=1e-15)
+
+
+def test_a_bif_of_an_older_causalcal_reads_its_plain_labels():
+    from causalcal.simulate.bif_write import bif_labels
+
+    text = ('variable dose_mg {\n  type discrete [ 2 ] { a, b };\n'
+            "  property label = \"dose 'mg'\";\n  property states = \"a\\q\" \"b\";\n}\n")
+    assert bif_labels(text) == {"dose_mg": ("dose 'mg'", ["a\\q", "b"])}

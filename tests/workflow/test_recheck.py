@@ -41,12 +41,20 @@ def _answered(ask: pd.DataFrame, names: list[str], truth: np.ndarray) -> pd.Data
     return out
 
 
+def _p_related(ask: pd.DataFrame, names: list[str], probs) -> pd.Series:
+    """The bootstrap's P(related) of each suggested pair (the file leaves it out)."""
+    index = {n: k for k, n in enumerate(names)}
+    i, j = (np.array([index[v] for v in ask[c]]) for c in ("a", "b"))
+    return pd.Series(1.0 - probs.lookup(i, j)[:, 0], index=ask.index)
+
+
 def test_wrong_answers_where_the_bootstrap_is_sure_are_named_first(world, tmp_path):
     data, probs, truth = world
     ask = suggest_pairs(probs, 30, seed=1)
     answered = _answered(ask, data.names, truth)
     # three answers made wrong where the bootstrap is sure (and right)
-    sure = answered.index[(ask["p_related"] == 0) | (ask["p_related"] == 1)]
+    p_related = _p_related(ask, data.names, probs)
+    sure = answered.index[(p_related == 0) | (p_related == 1)]
     flipped = sure[:3]
     for k in flipped:
         related = answered.loc[k, "relation"] != "none"
@@ -79,7 +87,8 @@ def test_reversing_a_relation_the_bootstrap_never_finds_lowers_the_estimate(worl
     data, probs, truth = world
     ask = suggest_pairs(probs, 30, seed=2)
     answered = _answered(ask, data.names, truth)
-    floor = answered.index[(ask["p_related"] == 0) & (answered["relation"] == "none")][:2]
+    p_related = _p_related(ask, data.names, probs)
+    floor = answered.index[(p_related == 0) & (answered["relation"] == "none")][:2]
     answered.loc[floor, "relation"] = "->"  # two relations invented where nothing is found
     result = causalcal.discover(data, answered, probabilities=probs,
                                 bootstrap=BootstrapSettings(seed=0, progress=False),
@@ -118,3 +127,18 @@ def test_a_relation_the_search_misses_is_not_called_contradicted(world):
     assert "a -> c" in line and "the data show a marginal dependence" in line
     row = result.known_results.set_index("stated").loc["a -> c"]
     assert row["boot_stated"] < 0.5 and row["association_p"] < 1e-10
+
+
+def test_the_least_found_line_says_how_many_it_shows():
+    # friction 10: "4 of 13 below 0.5" listed 3 without saying so
+    from causalcal.edgecal import least_found_line
+
+    frame = pd.DataFrame({"stated": [f"a{k} -> b{k}" for k in range(13)],
+                          "source": "own",
+                          "boot_stated": [0.05, 0.1, 0.2, 0.3, 0.4, 0.45] + [0.9] * 7,
+                          "p_stated": 0.5, "association_p": np.nan})
+    line = least_found_line(frame)
+    assert "6 of 13 below 0.5, the 3 lowest shown" in line
+    assert line.count(" -> ") == 3
+    two = least_found_line(frame.iloc[4:])
+    assert "2 of 9 below 0.5)" in two and two.count(" -> ") == 2

@@ -10,7 +10,7 @@ import pytest
 from causallearn.score.LocalScoreFunction import local_score_BDeu
 
 from causalcal.bootstrap import BDeuScore
-from causalcal.bootstrap.score.family_gains import batch_layout, family_gains
+from causalcal.bootstrap.score.discrete.family_gains import batch_layout, family_gains
 from causalcal.data import DiscreteData
 from causalcal.graph import PDAG, dag_to_cpdag
 
@@ -227,8 +227,8 @@ def test_family_gains_equal_local_score_differences(weighted):
 def test_block_and_segment_sums_equal_reduceat_bit_for_bit(n):
     """The family sums replace ``np.add.reduceat`` (slow on short segments of many rows):
     the same sums bit for bit, so the gains, and every CPDAG, are those of before."""
-    from causalcal.bootstrap.score.lngamma_sums import _segment_sums
-    from causalcal.bootstrap.score.lngamma_sums import block_sums as _block_sums
+    from causalcal.bootstrap.score.discrete.lngamma_sums import _segment_sums
+    from causalcal.bootstrap.score.discrete.lngamma_sums import block_sums as _block_sums
 
     rng = np.random.default_rng(n)
     cuts = np.unique(np.r_[0, rng.integers(0, n, 4)])

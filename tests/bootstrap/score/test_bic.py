@@ -11,9 +11,9 @@ import pytest
 from test_bdeu import _data
 
 from causalcal.bootstrap import BDeuScore, BICScore
-from causalcal.bootstrap.score import kernel
-from causalcal.bootstrap.score.bic import make_score
-from causalcal.bootstrap.score.family_gains import family_gains
+from causalcal.bootstrap.score.discrete import kernel
+from causalcal.bootstrap.score.discrete.family_gains import family_gains
+from causalcal.bootstrap.score.registry import get_score
 from causalcal.data import DiscreteData
 from causalcal.errors import InputError
 
@@ -122,11 +122,18 @@ def test_score_equivalence():
     assert abs(_dag_score(s, {0: [], 1: [0, 2], 2: []}) - chain) > 1e-3
 
 
-def test_make_score_and_errors():
+def test_scores_by_name_and_errors():
     _, d = _data()
-    assert type(make_score(d)) is BDeuScore
-    assert type(make_score(d, score="BIC", penalty_discount=2)) is BICScore
+    assert type(get_score("bdeu").build(d)) is BDeuScore
+    score = get_score("BIC", penalty_discount=2)
+    assert type(score.build(d)) is BICScore and score.build(d).penalty_discount == 2
+    assert str(score) == "bic(penalty_discount=2.0)"
     with pytest.raises(InputError, match="unknown score 'aic'"):
-        make_score(d, score="aic")
+        get_score("aic")
+    with pytest.raises(InputError, match="score 'bic' has no parameter 'sample_prior'; it "
+                                         "takes penalty_discount"):
+        get_score("bic", sample_prior=2)
+    with pytest.raises(InputError, match="penalty_discount must be a positive number"):
+        get_score("bic", penalty_discount=0)
     with pytest.raises(InputError, match="penalty_discount"):
         BICScore(d, penalty_discount=0)

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from causallearn.utils.cit import CIT
 
-from causalcal.bootstrap.score import gsquare
-from causalcal.bootstrap.score.bdeu import BDeuScore
-from causalcal.bootstrap.score.gsquare import GSquareTest
+from causalcal.bootstrap.score.discrete import gsquare
+from causalcal.bootstrap.score.discrete.bdeu import BDeuScore
+from causalcal.bootstrap.score.discrete.gsquare import GSquareTest
 from causalcal.errors import InputError
 from causalcal.simulate import random_network
 

@@ -1,5 +1,5 @@
-"""The compiled counts and lnΓ sums (:mod:`causalcal.bootstrap.score.kernel`) give the numpy
-code's numbers bit for bit, so the fallback without numba finds the same CPDAGs."""
+"""The compiled counts and lnΓ sums (:mod:`causalcal.bootstrap.score.discrete.kernel`) give the
+numpy code's numbers bit for bit, so the fallback without numba finds the same CPDAGs."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from scipy import sparse
 
 from causalcal.bootstrap import BDeuScore, bootstrap_weights, fges
-from causalcal.bootstrap.score import kernel
-from causalcal.bootstrap.score.family_gains import family_gains
+from causalcal.bootstrap.score.discrete import kernel
+from causalcal.bootstrap.score.discrete.family_gains import family_gains
 from causalcal.data import DiscreteData
 from causalcal.simulate import random_network
 
@@ -58,7 +58,7 @@ def test_family_gains_bit_for_bit(monkeypatch, cands):
 
 
 def test_one_hot_rows_equal(monkeypatch):
-    from causalcal.bootstrap.score.family_gains import batch_layout
+    from causalcal.bootstrap.score.discrete.family_gains import batch_layout
 
     data, rng = _mixed_data(n=300)
     score = BDeuScore(data, weights=rng.integers(0, 4, data.n_samples))
@@ -73,7 +73,7 @@ def test_one_hot_rows_equal(monkeypatch):
 def test_family_rows_bit_for_bit(monkeypatch):
     """Labels, totals and configuration starts of 400 random families (up to 7 parents,
     some with unobserved (configuration, y) rows, some past the compiled size limit)."""
-    from causalcal.bootstrap.score.family_gains import _family_rows
+    from causalcal.bootstrap.score.discrete.family_gains import _family_rows
 
     data, rng = _mixed_data(n=300)
     score = BDeuScore(data, weights=rng.integers(0, 4, data.n_samples))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from causalcal.bootstrap import BICScore, bootstrap_edge_probabilities, get_search
+from causalcal.bootstrap import BICScore, bootstrap_edge_probabilities, get_score, get_search
 from causalcal.data import DiscreteData
 from causalcal.errors import InputError
 
@@ -43,7 +43,7 @@ def test_bic_search_is_a_local_maximum_of_bic():
     x = rng.integers(0, 3, size=(300, 5))
     x[:, 1] = np.where(rng.random(300) < 0.5, x[:, 0], x[:, 1])
     data = DiscreteData(x)
-    dag = pdag_to_dag(get_search("fges")(data, score="bic", penalty_discount=1.0))
+    dag = pdag_to_dag(get_search("fges")(data, score=get_score("bic", penalty_discount=1.0)))
     score = BICScore(data)
     parents = {y: set(dag.parents(y)) for y in range(5)}
     for y in range(5):
@@ -51,7 +51,8 @@ def test_bic_search_is_a_local_maximum_of_bic():
         for p in parents[y]:
             assert score.local_score(y, parents[y] - {p}) <= base + 1e-9
     # a heavy penalty leaves nothing
-    assert get_search("fges")(data, score="bic", penalty_discount=1000.0).n_directed == 0
+    heavy = get_score("bic", penalty_discount=1000.0)
+    assert get_search("fges")(data, score=heavy).n_directed == 0
 
 
 def test_bootstrap_with_bic_and_refusals():

@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from causalcal.bootstrap.score.bdeu import BDeuScore
+from causalcal.bootstrap.score.discrete.bdeu import BDeuScore
 from causalcal.bootstrap.search.fges import FGES
 from causalcal.data import DiscreteData
 from causalcal.graph import PDAG, dag_to_cpdag

@@ -1,4 +1,4 @@
-"""The discrete BIC score, and a search's score by name (docs/design.md §5).
+"""The discrete BIC score (docs/design.md §5).
 
 For a node ``y`` with ``r`` states and parent set ``P`` with ``q = Π_{p∈P} r_p``
 configurations (declared arities, as for BDeu), weighted counts ``N_jk`` and
@@ -28,11 +28,12 @@ from causalcal.errors import InputError
 
 from .bdeu import BDeuScore
 
-__all__ = ["SCORES", "BICScore", "make_score"]
+__all__ = ["BICScore"]
 
-#: The local scores a search accepts (``score=``).
-SCORES = ("bdeu", "bic")
 
+#: The largest penalty discount: beyond about 2·n·ln(arity)/ln(n) no edge can pay for
+#: itself, so larger values change nothing, and this bound keeps every penalty finite.
+MAX_PENALTY_DISCOUNT = 1e12
 
 class BICScore(BDeuScore):
     """Weighted discrete BIC local scores (see the module docstring), cached and counted
@@ -47,9 +48,10 @@ class BICScore(BDeuScore):
         max_arity: int = DEFAULT_MAX_ARITY,
         device: str | None = None,
     ) -> None:
-        if not (np.isfinite(penalty_discount) and penalty_discount > 0):
+        if not (np.isfinite(penalty_discount) and 0 < penalty_discount <= MAX_PENALTY_DISCOUNT):
             raise InputError(
-                f"penalty_discount must be a positive number, got {penalty_discount}")
+                f"penalty_discount must be a number in (0, {MAX_PENALTY_DISCOUNT:g}], got "
+                f"{penalty_discount} (far below that bound every edge is refused already)")
         super().__init__(data, weights, sample_prior=1.0, structure_prior=0.0,
                          max_arity=max_arity, device=device)
         self.penalty_discount = float(penalty_discount)
@@ -77,27 +79,3 @@ class BICScore(BDeuScore):
         nj = counts.sum(axis=1)
         loglik = xlogy(counts, counts).sum() - xlogy(nj, nj).sum()
         return float(loglik + self.penalty(math.exp(log_q), r))
-
-
-def make_score(
-    data: DiscreteData,
-    weights: np.ndarray | Sequence[float] | None = None,
-    *,
-    score: str = "bdeu",
-    sample_prior: float = 1.0,
-    structure_prior: float = 1.0,
-    penalty_discount: float = 1.0,
-    max_arity: int = DEFAULT_MAX_ARITY,
-    device: str | None = None,
-) -> BDeuScore:
-    """The local score called ``score`` (one of :data:`SCORES`): BDeu with
-    ``sample_prior`` and ``structure_prior``, or BIC with ``penalty_discount`` (the other
-    score's parameters are not used)."""
-    name = score.lower() if isinstance(score, str) else score
-    if name == "bdeu":
-        return BDeuScore(data, weights, sample_prior=sample_prior,
-                         structure_prior=structure_prior, max_arity=max_arity, device=device)
-    if name == "bic":
-        return BICScore(data, weights, penalty_discount=penalty_discount,
-                        max_arity=max_arity, device=device)
-    raise InputError(f"unknown score {score!r}; available: {', '.join(SCORES)}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..protocol import best_partners
 from . import kernel
 from .family_gains import batch_layout
 
@@ -180,13 +181,7 @@ def pairwise_gains(
     found = (lo[srt], hi[srt], gain[srt])
     if dense is None:
         return found
-    k = min(int(top), v - 1)
-    ranked = np.empty((v, k), dtype=np.intp)
-    np.fill_diagonal(dense, -np.inf)
-    for s in range(0, v if k > 0 else 0, 256):  # in row chunks: no V × V index array
-        part = np.argpartition(dense[s : s + 256], v - k, axis=1)[:, v - k :]
-        ranked[lay.order[s : s + 256]] = np.sort(lay.order[part], axis=1)
-    return (*found, ranked)
+    return (*found, best_partners(dense, top, lay.order))
 
 
 def empty_families(a: np.ndarray, t: np.ndarray, gain: np.ndarray, n_vars: int) -> dict:

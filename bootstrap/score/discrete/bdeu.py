@@ -32,11 +32,13 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from scipy.special import gammaln
 
+from causalcal._validation import check_memory
 from causalcal.data import DEFAULT_MAX_ARITY, DiscreteData
 from causalcal.errors import InputError
-from causalcal.graph import PDAG, pdag_to_dag
 
+from ..protocol import GraphScores, row_weights
 from .device import check_device
+from .family_gains import batch_layout, family_gains
 from .pair_gains import pairwise_gains
 
 __all__ = ["BDeuScore"]
@@ -44,7 +46,12 @@ __all__ = ["BDeuScore"]
 _DENSE_CELLS_PER_ROW = 4  # dense bincount when cells <= this × (rows × candidates)
 
 
-class BDeuScore:
+#: The equivalent sample sizes the score takes: beyond these the lnΓ differences of a
+#: family's score lose their precision (at 1e308 they are infinite).
+SAMPLE_PRIOR_RANGE = (1e-12, 1e12)
+
+
+class BDeuScore(GraphScores):
     """Weighted BDeu local scores with a cache keyed by ``(y, frozenset(parents))``.
 
     Parameters
@@ -84,8 +91,11 @@ class BDeuScore:
             raise InputError("data has no rows")
         if v < 1:
             raise InputError("data has no columns")
-        if not (np.isfinite(sample_prior) and sample_prior > 0):
-            raise InputError(f"sample_prior must be a positive number, got {sample_prior}")
+        if not (np.isfinite(sample_prior) and SAMPLE_PRIOR_RANGE[0] <= sample_prior
+                <= SAMPLE_PRIOR_RANGE[1]):
+            raise InputError(f"sample_prior must be a number in [{SAMPLE_PRIOR_RANGE[0]:g}, "
+                             f"{SAMPLE_PRIOR_RANGE[1]:g}] (beyond, the score's lnΓ "
+                             f"differences lose their precision), got {sample_prior}")
         vm = max(v - 1, 1)
         if v <= 2 and np.isfinite(structure_prior) and structure_prior >= vm:
             structure_prior = 0.0  # β/(V−1) ≥ 1 would give log(0): the term is dropped
@@ -101,6 +111,12 @@ class BDeuScore:
             raise InputError(
                 f"column {data.names[k]!r}: {arities[k]} categories > max_arity={max_arity}"
             )
+        if v:  # the one-hot layouts of the count products (uint8 and float32 copies of
+            k = int(np.argmax(arities))  # n × Σ(arity − 1) cells)
+            check_memory(5.0 * n * float(np.maximum(arities - 1, 0).sum()),
+                         f"the search's counts of {n} rows over {v} columns (the largest, "
+                         f"{data.names[k]!r}, with {arities[k]} categories)",
+                         "recode columns with many categories into fewer")
         self.data = data
         self.device = check_device(device)
         self.n_samples = n
@@ -115,14 +131,7 @@ class BDeuScore:
             self.integral_weights = True
             self.total_weight = float(n)
         else:
-            w = np.asarray(weights, dtype=np.float64)
-            if w.shape != (n,):
-                raise InputError(f"weights must have shape ({n},), got {w.shape}")
-            bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
-            if len(bad):
-                raise InputError(f"weights[{bad[0]}] = {w[bad[0]]}: must be finite and >= 0")
-            if w.sum() <= 0:
-                raise InputError("weights sum to zero: no data to score")
+            w = row_weights(weights, n)
             self.integral_weights = bool(np.all(w == np.round(w)))
             self.total_weight = float(w.sum())
             keep = w > 0  # a row of weight 0 counts nowhere: a bootstrap drops about 37 %
@@ -341,16 +350,12 @@ class BDeuScore:
         """
         return pairwise_gains(self, min_gain, top, block_bytes, onehot_bytes)
 
-    # ------------------------------------------------------- graph scores
-    def score_dag(self, dag: PDAG) -> float:
-        """Total BDeu score of a DAG: the sum of its local scores."""
-        if dag.n_vars != self.n_vars:
-            raise InputError(f"graph has {dag.n_vars} nodes, data has {self.n_vars} variables")
-        if not dag.is_dag():
-            raise InputError("score_dag needs a DAG (use score_pdag for a CPDAG)")
-        return float(sum(self.local_score(y, dag.parents(y)) for y in range(self.n_vars)))
+    def family_gains(self, requests, min_gain: float = 0.0, candidates=None):
+        """The gains of every candidate parent of many families, from stacked count
+        products (:func:`.family_gains.family_gains`)."""
+        return family_gains(self, requests, min_gain, candidates)
 
-    def score_pdag(self, pdag: PDAG) -> float:
-        """Score of a PDAG through a consistent DAG extension (equal for every extension
-        of a CPDAG, BDeu being score equivalent)."""
-        return self.score_dag(pdag_to_dag(pdag))
+    def prepare_candidates(self, ranked: np.ndarray) -> None:
+        """Gather once the one-hot columns of every row of ``ranked`` (a node's candidate
+        parents), which the search counts again and again."""
+        batch_layout(self).remember_columns(ranked)

@@ -21,40 +21,16 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import chdtrc
 
-from causalcal.errors import InputError
-
-from .bdeu import BDeuScore
+from ..protocol import DEFAULT_ALPHA, CachedTest
 from .kernel import KERNEL
 
 __all__ = ["DEFAULT_ALPHA", "GSquareTest"]
 
-#: the significance level of GFCI's tests unless told
-DEFAULT_ALPHA = 0.01
 
-
-class GSquareTest:
+class GSquareTest(CachedTest):
     """``test(x, y, s)`` → whether x ⊥ y | s is accepted at level ``alpha`` (the G² p-value
-    exceeds it); p-values are cached by ``(x, y, S)``."""
-
-    def __init__(self, score: BDeuScore, alpha: float = DEFAULT_ALPHA) -> None:
-        if not 0 < alpha < 1:
-            raise InputError(f"alpha must be in (0, 1), got {alpha}")
-        self.score = score
-        self.alpha = float(alpha)
-        self._cache: dict[tuple[int, int, tuple[int, ...]], float] = {}
-        self.n_tests = 0
-
-    def __call__(self, x: int, y: int, s: tuple[int, ...]) -> bool:
-        return self.p_value(x, y, s) > self.alpha
-
-    def p_value(self, x: int, y: int, s: tuple[int, ...] = ()) -> float:
-        """The G² test's p-value of x ⊥ y | s."""
-        x, y = min(x, y), max(x, y)
-        key = (x, y, tuple(sorted(s)))
-        p = self._cache.get(key)
-        if p is None:
-            p = self._cache[key] = self._compute(x, y, list(key[2]))
-        return p
+    exceeds it); p-values are cached by ``(x, y, S)``; ``score`` is a
+    :class:`~.bdeu.BDeuScore` (its codes and weights are counted)."""
 
     def _compute(self, x: int, y: int, s: list[int]) -> float:
         self.n_tests += 1

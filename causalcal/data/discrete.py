@@ -11,37 +11,45 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from causalcal._binning import (
-    DISCRETIZE_METHODS,
-    Bins,
+from causalcal._io import atomic_write, read_csv_file
+from causalcal._validation import check_unique_names, warn_formula_names
+from causalcal.data.binning import (
     BinSpec,
-    Cuts,
     Discretization,
     Keep,
-    discretize,
     discretize_by,
     parse_discretize,
 )
-from causalcal._io import atomic_write, read_csv_file
-from causalcal._raw_columns import (
-    MISSING_POLICIES,
+from causalcal.data.columns import (
     MissingReport,
     drop_missing,
-    missing_summary,
     refuse_identifier,
     refuse_missing_markers,
     row_number,
     typed_column,
     without_columns,
 )
-from causalcal._validation import check_unique_names, warn_formula_names
 from causalcal.errors import DataWarning, InputError
 
-__all__ = ["DISCRETIZE_METHODS", "MISSING_POLICIES", "BinSpec", "Bins", "Cuts",
-           "DiscreteData", "Discretization", "Keep", "MissingReport", "discretize",
-           "drop_missing", "missing_summary", "parse_discretize", "smallest_int_dtype"]
+__all__ = ["DEFAULT_MAX_ARITY", "DiscreteData", "check_column_names", "smallest_int_dtype",
+           "warn_constant"]
 
 DEFAULT_MAX_ARITY = 20
+
+
+def _check_kept(frame: pd.DataFrame, spec: Discretization, max_arity: int) -> None:
+    """Refuse a column kept as its values (``NAME=keep``; the command line's context
+    columns) with more values than ``max_arity``, saying that binning is not the way."""
+    for name, rule in spec.columns.items():
+        if isinstance(rule, Keep) and name in frame.columns:
+            count = frame[name].nunique()
+            if count > max_arity:
+                raise InputError(f"column {name!r}: {count} distinct values > max_arity="
+                                 f"{max_arity}; it is kept as its values, never binned (a "
+                                 "context column, or NAME=keep): recode it into at most "
+                                 f"{max_arity} values, or raise max_arity (--max-arity)")
+
+
 def smallest_int_dtype(max_value: int) -> np.dtype:
     """The smallest unsigned integer dtype holding ``0 … max_value``."""
     for dtype in (np.uint8, np.uint16, np.uint32):
@@ -139,6 +147,16 @@ class DiscreteData:
             == [list(map(str, c)) for c in other.categories]
         )
 
+    def in_order(self, names: Sequence[str]) -> DiscreteData:
+        """The same data with the columns in the order of ``names`` (the same names)."""
+        order = [self.index(str(n)) for n in names]
+        if sorted(order) != list(range(self.n_vars)):
+            raise InputError(f"{len(names)} names for the data's {self.n_vars} columns")
+        out = DiscreteData(self.codes[:, order], [self.names[k] for k in order],
+                           self.arities[order], [self.categories[k] for k in order])
+        out.missing_report = self.missing_report
+        return out
+
     def index(self, name: str) -> int:
         """Column position of variable ``name``."""
         try:
@@ -205,7 +223,8 @@ class DiscreteData:
             if len(labels) > max_arity:
                 refuse_identifier(column, name)
                 what = (
-                    "looks continuous, discretize it first"
+                    "looks continuous, discretize it first (--discretize) or search it "
+                    "unbinned (--score sem-bic, or dg-bic for mixed data)"
                     if numeric
                     else "has too many categories"
                 )
@@ -282,6 +301,7 @@ class DiscreteData:
                 refuse_missing_markers(frame)
             frame, report = drop_missing(frame, missing)
             frame = discretize_by(frame.apply(typed_column), spec)
+            _check_kept(frame, spec, max_arity)
             data = cls.from_frame(frame, max_arity=max_arity)
         except ValueError as err:
             raise InputError(f"{path}: {err}") from None
