@@ -61,7 +61,19 @@ def _figure_class():
 def save_figure(fig, path: str | os.PathLike) -> Path:
     """Write ``fig`` atomically, marked as causalcal's in its metadata (so that a later
     run replaces it, and no other image); the format follows the suffix (.png, .pdf,
-    .svg)."""
+    .svg).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> import matplotlib.pyplot as plt
+    >>> from causalcal._own import is_own_figure
+    >>> from causalcal.figures.plots import save_figure
+    >>> fig, ax = plt.subplots()
+    >>> path = save_figure(fig, pathlib.Path(tempfile.mkdtemp()) / "figure.png")
+    >>> path.name, is_own_figure(path)
+    ('figure.png', True)
+    """
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".") or "png"
     with atomic_write(path, "wb") as handle:
