@@ -277,14 +277,9 @@ def jobs(args: argparse.Namespace) -> int:
 def add_score_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--score", choices=("bdeu", "bic", "sem-bic", "dg-bic"), default=None,
-        help="the local score of the searches fges, boss and gfci: bdeu (default; Bayesian "
-             "Dirichlet, see --sample-prior) or bic (discrete BIC: log-likelihood minus "
-             "C·ln(n)/2 per free parameter, bnlearn's bic, Tetrad's Discrete BIC Score) on "
-             "discrete data; sem-bic (linear-Gaussian BIC, Tetrad's SEM-BIC) on continuous "
-             "columns, dg-bic (the degenerate Gaussian of Andrews, Ramsey & Cooper 2019, "
-             "Tetrad's DG-BIC: discrete columns as indicators) on mixed ones, unbinned "
-             "(see --continuous; gfci then tests with Fisher's z or the degenerate-"
-             "Gaussian likelihood ratio)")
+        help="the searches' local score: bdeu (default) or bic on discrete data; sem-bic "
+             "(linear Gaussian) on continuous columns, dg-bic (degenerate Gaussian) on "
+             "mixed ones, unbinned (docs/cli/data.md)")
     parser.add_argument(
         "--penalty-discount", type=float, default=None, metavar="C",
         help="the BIC scores' penalty discount C (default 1; with --score bic, sem-bic or "
@@ -368,10 +363,8 @@ def add_data_arguments(parser: argparse.ArgumentParser, column_kinds: bool = Tru
 def _add_column_kinds(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--continuous", metavar="COLS", default=None,
-        help="with --score sem-bic or dg-bic: comma-separated columns read as continuous "
-             "numbers whatever they hold (e.g. a count with few values); other columns are "
-             "detected: a numeric column with more than 10 distinct values is continuous, "
-             "any other column discrete (dg-bic) — sem-bic reads every column as continuous")
+        help="with --score sem-bic or dg-bic: comma-separated columns read as numbers "
+             "whatever they hold (others detected: numeric with > 10 distinct values)")
     parser.add_argument(
         "--discrete", metavar="COLS", default=None,
         help="with --score dg-bic: comma-separated columns read as categories whatever "

@@ -40,7 +40,8 @@ from causalcal.cli.report_page import add_report_argument, check_report_file, wr
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("data", help="CSV file with a header row, one discrete variable a column")
+    parser.add_argument("data", help="CSV file with a header row, one variable a column "
+                                      "(discrete, or continuous with --score sem-bic or dg-bic)")
     out = parser.add_argument_group("what to write")
     out.add_argument("--out", "-o", required=True,
                      help="output file: .npz (compact) or .csv (names, one row per pair)")

@@ -11,6 +11,7 @@ examples:
   causalcal discover data.csv --known ask.csv --out edges.csv --report run.html
   causalcal discover data.csv --known known.csv --relations causal --out causal.csv
   causalcal discover data.csv --known known.csv --search gfci --relations pag --out pag.csv
+  causalcal discover data.csv --known known.csv --score dg-bic --out edges.csv  # mixed data
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ from causalcal.cli.report_page import add_report_argument, check_report_file, wr
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("data", help="CSV file of discrete data with a header row")
+    parser.add_argument("data", help="CSV file of data with a header row (discrete, or "
+                                      "continuous and mixed with --score sem-bic or dg-bic)")
     what = parser.add_argument_group("what to calibrate, what to write")
     what.add_argument("--known", required=True, nargs="+", metavar="KNOWN.csv",
                       help="CSV of known relations (a,b,relation), or the answered files "

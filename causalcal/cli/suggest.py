@@ -33,7 +33,8 @@ from causalcal.cli.bootstrap import bootstrap_settings, resolve_search
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("data", help="CSV file of discrete data with a header row")
+    parser.add_argument("data", help="CSV file of data with a header row (discrete, or "
+                                      "continuous and mixed with --score sem-bic or dg-bic)")
     ask = parser.add_argument_group("what to ask")
     ask.add_argument("--out", required=True,
                      help="output CSV: a,b,relation,confidence (blank: fill them in), round, "
