@@ -31,9 +31,9 @@ myst_heading_anchors = 3
 suppress_warnings = ["myst.header", "myst.xref_missing", "ref.python", "autosummary"]
 
 #: The packages whose ``__all__`` the reference documents (one page each).
-PACKAGES = ("causalcal", "causalcal.workflow", "causalcal.report", "causalcal.edgecal",
-            "causalcal.calibration", "causalcal.bootstrap", "causalcal.simulate",
-            "causalcal.evaluate", "causalcal.figures.plots")
+PACKAGES = ("causalcal", "causalcal.data", "causalcal.workflow", "causalcal.report",
+            "causalcal.edgecal", "causalcal.calibration", "causalcal.bootstrap",
+            "causalcal.simulate", "causalcal.evaluate", "causalcal.figures.plots")
 
 
 def _api_pages(folder: Path) -> None:

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("causalcal", "causalcal.workflow", "causalcal.report", "causalcal.edgecal",
-            "causalcal.calibration", "causalcal.bootstrap", "causalcal.simulate",
-            "causalcal.evaluate", "causalcal.figures.plots")
+PACKAGES = ("causalcal", "causalcal.data", "causalcal.workflow", "causalcal.report",
+            "causalcal.edgecal", "causalcal.calibration", "causalcal.bootstrap",
+            "causalcal.simulate", "causalcal.evaluate", "causalcal.figures.plots")
 
 
 def _public():
