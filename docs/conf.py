@@ -36,15 +36,34 @@ PACKAGES = ("causalcal", "causalcal.data", "causalcal.workflow", "causalcal.repo
             "causalcal.simulate", "causalcal.evaluate", "causalcal.figures.plots")
 
 
+def _documented_below(package: str, name: str, obj) -> str | None:
+    """The more specific package of :data:`PACKAGES` whose page documents the class
+    ``obj`` too (``causalcal.DiscreteData`` is ``causalcal.data.DiscreteData``): a class
+    is described once, where it lives, or Sphinx warns of a duplicate."""
+    if not isinstance(obj, type):
+        return None
+    for other in PACKAGES:
+        if other.startswith(package + ".") and getattr(
+                importlib.import_module(other), name, None) is obj and name in getattr(
+                importlib.import_module(other), "__all__", ()):
+            return other
+    return None
+
+
 def _api_pages(folder: Path) -> None:
-    """One page per package: its docstring and an autosummary of its ``__all__``."""
+    """One page per package: its docstring and an autosummary of its ``__all__`` (a
+    class that a subpackage's page describes is linked to there)."""
     folder.mkdir(exist_ok=True)
     for name in PACKAGES:
         module = importlib.import_module(name)
         names = sorted(getattr(module, "__all__", []))
-        rows = "\n".join(f"   {name}.{n}" for n in names)
+        below = {n: _documented_below(name, n, getattr(module, n)) for n in names}
+        rows = "\n".join(f"   {name}.{n}" for n in names if below[n] is None)
+        links = "".join(f"* ``{name}.{n}`` is :class:`{below[n]}.{n}`\n"
+                        for n in names if below[n] is not None)
         text = (f"{name}\n{'=' * len(name)}\n\n.. automodule:: {name}\n   :no-members:\n\n"
-                f".. autosummary::\n   :toctree: generated\n\n{rows}\n")
+                f".. autosummary::\n   :toctree: generated\n\n{rows}\n"
+                + (f"\n{links}" if links else ""))
         path = folder / f"{name}.rst"
         if not path.exists() or path.read_text() != text:
             path.write_text(text)
