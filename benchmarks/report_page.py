@@ -34,14 +34,16 @@ def write_large_run(root: Path) -> Path:
     --report``. Returns the page's path (``edges.csv`` and its JSON beside it)."""
     from causalcal.bootstrap import bootstrap_edge_probabilities
     from causalcal.cli import main
+    from causalcal.data import DiscreteData
     from causalcal.edges import pair_from_index
     from causalcal.simulate import random_network
 
     net = random_network(1000, 2000, seed=0)
-    data = net.sample(1000, seed=1)
+    net.sample(1000, seed=1).to_csv(root / "data.csv")
+    # the data as discover reads them: the probabilities record their fingerprint
+    data = DiscreteData.from_csv(root / "data.csv")
     probs = bootstrap_edge_probabilities(data, n_boot=2, n_jobs=2, seed=0, progress=False)
     probs.save(root / "probs.npz")
-    data.to_csv(root / "data.csv")
     truth = net.truth_dense()
     arcs = np.flatnonzero(truth > 0)
     found = arcs[np.argsort(probs.dense(np.float64)[arcs, 0], kind="stable")]

@@ -5,6 +5,7 @@ naming the column or the option."""
 from __future__ import annotations
 
 import json
+import shutil
 
 import numpy as np
 import pandas as pd
@@ -92,6 +93,7 @@ def test_suggest_then_discover_on_mixed_data(tmp_path, capsys, mixed_dir):
                  *common]) == 0
     ask = _answers(pd.read_csv(tmp_path / "ask.csv"), pd.read_csv(mixed_dir / "truth.csv"))
     ask.to_csv(tmp_path / "known.csv", index=False)
+    shutil.copy(tmp_path / "ask.csv.json", tmp_path / "known.csv.json")  # its design record
     capsys.readouterr()
     assert main(["discover", data, "--known", str(tmp_path / "known.csv"), "--out",
                  str(tmp_path / "res.csv"), "--graph", str(tmp_path / "net.dot"),
