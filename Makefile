@@ -8,7 +8,7 @@ TORCH ?= torch==2.13.0
 TORCH_PIP_ARGS ?=
 EXTRAS ?= dev,plot,bif,distributed
 
-.PHONY: install demo test test-fast lint lint-layers bench clean
+.PHONY: install demo test test-fast lint lint-layers bench clean docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,5 +44,15 @@ lint-layers: $(VENV)/.installed
 	cd $(LAYERS) && PYTHONPATH=. $(abspath $(BIN))/lint-imports --config $(abspath pyproject.toml)
 	rm -rf $(LAYERS)
 
+# The documentation site (docs/conf.py): the API reference from every package's __all__,
+# the command line's pages, docs/design.md and docs/results.md; warnings are errors.
+DOCS_STAMP := $(VENV)/.docs-installed
+$(DOCS_STAMP): pyproject.toml | $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e ".[docs,plot]"
+	touch $@
+
+docs: $(DOCS_STAMP)
+	$(BIN)/sphinx-build -W --keep-going -q -j 2 -b html docs build/docs
+
 clean:
-	rm -rf $(VENV) build dist *.egg-info demo-out
+	rm -rf $(VENV) build dist *.egg-info demo-out docs/api/generated docs/api/causalcal*.rst

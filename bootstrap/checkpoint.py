@@ -180,7 +180,24 @@ def data_for(probabilities, data: DiscreteData, source: str) -> DiscreteData:
     variables, or other data with the same column names (another file, other rows, other
     binning or missing-value options), are an ``InputError`` naming ``source``; the same
     data with the columns in another order are the data. Probabilities that record no
-    fingerprint (an older causalcal, or built in memory) are used with a warning."""
+    fingerprint (an older causalcal, or built in memory) are used with a warning.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from causalcal.bootstrap import BootstrapSettings, data_for
+    >>> from causalcal.data import DiscreteData
+    >>> rng = np.random.default_rng(0)
+    >>> data = DiscreteData(rng.integers(0, 2, (60, 3)), names=["a", "b", "c"])
+    >>> probs = BootstrapSettings(n_boot=2, progress=False).run(data)
+    >>> data_for(probs, data, "probs.npz").names
+    ['a', 'b', 'c']
+    >>> other = DiscreteData(rng.integers(0, 2, (60, 3)), names=["a", "b", "c"])
+    >>> data_for(probs, other, "probs.npz")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    causalcal.errors.InputError: probs.npz: computed from other data than these, ...
+    """
     names = [str(n) for n in probabilities.names]
     if sorted(names) != sorted(data.names):
         theirs, ours = set(names), set(data.names)

@@ -132,7 +132,7 @@ def _with_labels(network: BayesianNetwork, labels: dict) -> BayesianNetwork:
 
 
 def to_pgmpy(network: BayesianNetwork):
-    """The network as a pgmpy ``DiscreteBayesianNetwork`` with ``TabularCPD``s."""
+    """The network as a pgmpy ``DiscreteBayesianNetwork`` with a ``TabularCPD`` per node."""
     _import_pgmpy("to_pgmpy()")
     from pgmpy.factors.discrete import TabularCPD
 

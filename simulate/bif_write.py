@@ -103,7 +103,7 @@ def bif_labels(text: str) -> dict[str, tuple[str | None, list[str] | None]]:
 
 def bif_text(network: BayesianNetwork, properties: dict[str, str] | None = None) -> str:
     """The BIF text of ``network``; ``properties`` become ``property`` lines of the
-    ``network`` block (e.g. the equivalent sample size of the CPTs)."""
+    ``network`` block (for example the equivalent sample size of the CPTs)."""
     names = _unique_words(network.names)
     states = [_unique_words([str(s) for s in sn]) for sn in network.state_names]
     lines = ["network causalcal {"]

@@ -53,7 +53,7 @@ def continuous_nonlinear(n: int, seed: int | None = None, n_vars: int = 30,
                          n_bins: int = 3) -> MisspecifiedData:
     """``n`` rows of continuous variables over a random DAG (``random_dag``): a root is
     N(0, 1); any other node is its mechanism's signal (:func:`_mechanism`, standardised)
-    plus N(0, ``noise``²), standardised. Every column is then cut into ``n_bins``
+    plus N(0, σ²) with σ = ``noise``, standardised. Every column is then cut into ``n_bins``
     quantile bins. Truth: the DAG (nothing is hidden)."""
     if n_bins < 2:
         raise InputError(f"n_bins must be ≥ 2, got {n_bins!r}")

@@ -42,7 +42,17 @@ def random_sem(n_nodes: int, n_edges: int, kind: str = "linear-gaussian",
                discrete_fraction: float = 0.5, arities: tuple[int, ...] = (2, 3),
                max_in_degree: int | None = None) -> StructuralModel:
     """A random :class:`~causalcal.simulate.sem.StructuralModel` (module docstring);
-    the same seed gives the same model. Variables are named ``X0 … X{V−1}``."""
+    the same seed gives the same model. Variables are named ``X0 … X{V−1}``.
+
+    Examples
+    --------
+    >>> from causalcal.simulate import random_sem
+    >>> model = random_sem(6, 6, kind="mixed", seed=0)
+    >>> model.n_vars, model.n_edges, int(model.is_continuous.sum())
+    (6, 6, 4)
+    >>> model.sample(100, seed=1).names
+    ['X0', 'X1', 'X2', 'X3', 'X4', 'X5']
+    """
     if kind not in SEM_KINDS:
         raise InputError(f"kind must be one of {', '.join(SEM_KINDS)}, got {kind!r}")
     low, high = (float(x) for x in weight_range)

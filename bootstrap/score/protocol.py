@@ -120,6 +120,13 @@ class Score:
     ``name`` is its registry name, ``data_kind`` the data it takes (``"discrete"``:
     :class:`~causalcal.data.DiscreteData`; ``"continuous"`` or ``"mixed"``:
     :class:`~causalcal.data.MixedData`, all columns continuous or any mix).
+
+    Examples
+    --------
+    >>> from causalcal.bootstrap import Score, get_score
+    >>> score = get_score("dg-bic")
+    >>> isinstance(score, Score), score.name, score.data_kind
+    (True, 'dg-bic', 'mixed')
     """
 
     name: ClassVar[str] = ""

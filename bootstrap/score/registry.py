@@ -32,13 +32,31 @@ DEFAULT_SCORE = "bdeu"
 
 
 def available_scores() -> list[str]:
-    """The names :func:`get_score` accepts."""
+    """The names :func:`get_score` accepts.
+
+    Examples
+    --------
+    >>> from causalcal.bootstrap import available_scores
+    >>> available_scores()
+    ['bdeu', 'bic', 'dg-bic', 'sem-bic']
+    """
     return sorted(_SCORES)
 
 
 def get_score(name: str, **parameters: Any) -> Score:
     """The score called ``name`` (any case, ``_`` for ``-``) with ``parameters``; an
-    unknown name or parameter, or a bad value, is an ``InputError`` naming it."""
+    unknown name or parameter, or a bad value, is an ``InputError`` naming it.
+
+    Examples
+    --------
+    >>> from causalcal.bootstrap import get_score
+    >>> get_score("sem_bic", penalty_discount=2)
+    SemBIC(penalty_discount=2.0, sample_size='effective')
+    >>> get_score("bdeu", penalty_discount=2)
+    Traceback (most recent call last):
+    ...
+    causalcal.errors.InputError: score 'bdeu' has no parameter 'penalty_discount'; ...
+    """
     key = str(name).strip().lower().replace("_", "-")
     cls = _SCORES.get(key)
     if cls is None:

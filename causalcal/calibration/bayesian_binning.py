@@ -122,11 +122,11 @@ class SBB(BinaryCalibrator):
 
     Attributes
     ----------
-    thresholds_ : ndarray (n_bins_ - 1,)
+    thresholds_ : ndarray (``n_bins_`` - 1,)
         Boundaries between the selected bins (halfway between neighbouring scores).
-    bin_values_ : ndarray (n_bins_,)
+    bin_values_ : ndarray (``n_bins_``,)
         Calibrated value of each bin.
-    bin_counts_ : ndarray (n_bins_, 2)
+    bin_counts_ : ndarray (``n_bins_``, 2)
         Weighted class-0 / class-1 counts of each bin.
     log_score_ : float
         Log Bayesian score of the selected binning.

@@ -51,11 +51,11 @@ class HistogramBinning(BinaryCalibrator):
 
     Attributes
     ----------
-    thresholds_ : ndarray (n_bins_ - 1,)
+    thresholds_ : ndarray (``n_bins_`` - 1,)
         Interior bin boundaries.
-    bin_values_ : ndarray (n_bins_,)
+    bin_values_ : ndarray (``n_bins_``,)
         Calibrated probability of each bin.
-    bin_weights_ : ndarray (n_bins_,)
+    bin_weights_ : ndarray (``n_bins_``,)
         Total training weight of each bin.
     n_bins_ : int
         Number of bins actually used.

@@ -247,7 +247,7 @@ class MultiClassifierIsotonic(BinaryCalibrator):
         The λ used (chosen from the sequence when one was given).
     lam_scores_ : dict or None
         Hold-out Brier score of each candidate λ.
-    edges_ : ndarray (|E|, 2)
+    edges_ : ndarray (n_edges, 2)
         The transitive reduction of the cycle-free constraint DAG, pairs (i, j): f_i ≥ f_j.
     n_constraints_ : int
         Constraint edges after cycle removal, before the reduction.

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import shlex
 import signal
 import sys
 import threading
@@ -197,6 +198,32 @@ def _add_common_arguments(parser: argparse.ArgumentParser) -> None:
                              "(otherwise a log gets plain progress lines)")
 
 
+#: The commands whose long explanations are a page of their own on the documentation site
+#: (docs/cli/NAME.md); the others' are in docs/design.md §10.
+DOC_PAGES = ("bootstrap", "discover", "fit", "study", "suggest")
+
+
+def _details(name: str) -> str:
+    """The help's last line: where the long explanations are."""
+    page = f"docs/cli/{name}.md" if name in DOC_PAGES else "docs/design.md §10"
+    return (f"details and the files' columns: the documentation's page 'causalcal {name}' "
+            f"({page}; make docs builds the site)")
+
+
+def _short_usage(parser: argparse.ArgumentParser) -> str:
+    """``PROG DATA --known KNOWN.csv … --out OUT [options]``: the positionals and the
+    required options only (every option is listed, in groups, below)."""
+    words = [parser.prog]
+    for action in parser._actions:
+        if not action.option_strings:
+            words.append((action.metavar or action.dest).upper())
+        elif action.required:
+            metavar = action.metavar or action.dest.upper()
+            more = " …" if action.nargs in ("+", "*") else ""
+            words.append(f"{action.option_strings[0]} {metavar}{more}")
+    return " ".join(words) + " [options]"
+
+
 def _log_to_stderr() -> None:
     """The library's informational messages (logger ``causalcal``, level INFO and up) go
     to standard error as ``causalcal: <message>``; standard output keeps the results."""
@@ -279,10 +306,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     name = argv[0]
     module = importlib.import_module(f"causalcal.cli.{name.replace('-', '_')}")
     sub = argparse.ArgumentParser(prog=f"causalcal {name}", description=module.__doc__,
-                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+                                  formatter_class=argparse.RawDescriptionHelpFormatter,
+                                  epilog=_details(name))
     module.add_arguments(sub)
     _add_common_arguments(sub)
+    sub.usage = _short_usage(sub)
     args = sub.parse_args(argv[1:])
+    args.command_line = shlex.join(["causalcal", *argv])  # what reproduces the run
     from causalcal._progress import force_bars
 
     force_bars(args.progress)

@@ -34,6 +34,8 @@ TABLE = "a data table"
 MEASURES = "measures (causalcal evaluate --json)"
 GRAPH = "a graph"
 IMAGE = "an image"
+#: a run's report page (``--report FILE.html``), recognised by the marker in its head
+HTML_REPORT = "a run report page (causalcal --report)"
 #: What a figure can be written as (matplotlib's formats that need no extra program).
 IMAGE_SUFFIXES = (".png", ".pdf", ".svg")
 NETWORK = "a Bayesian network (network.json)"
@@ -205,6 +207,10 @@ def describe_file(path: str | os.PathLike) -> str | None:
             return _describe_marked(path, GRAPH, f"a {suffix[1:]} file")
         if suffix in IMAGE_SUFFIXES:
             return IMAGE if is_own_figure(path) else "an image causalcal did not draw"
+        if suffix in (".html", ".htm"):
+            from causalcal._report_page import is_report_page
+
+            return HTML_REPORT if is_report_page(path) else "a web page"
     except OSError:
         return "a file that cannot be read"
     return "a file"

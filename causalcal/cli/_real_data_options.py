@@ -8,55 +8,24 @@ import argparse
 import logging
 from pathlib import Path
 
-KNOWLEDGE_HELP = """\
-Enforced inside the search, in every replicate (searches fges, boss and gfci):
-  --knowledge FILE  CSV with columns a,b,rule; rule 'required' puts the arc a -> b in
-                    every graph, 'forbidden' keeps a -> b out of every graph, e.g.
-                      a,b,rule
-                      age,bmi,required
-                      bp,age,forbidden
-                    or a Tetrad knowledge file (sections addtemporal, forbiddirect,
-                    requiredirect; a tier line '2* c d' forbids edges within tier 2), e.g.
-                      /knowledge
-                      addtemporal
-                      1 age sex
-                      2 bmi bp
-                      forbiddirect
-                      bp bmi
-  --tiers FILE      CSV with columns variable,tier (integers, lower = earlier); no arc
-                    points from a later tier into an earlier one, e.g. age,0 / bmi,1 /
-                    target,2. Variables without a tier are unconstrained (discover's
-                    summary lists them): tier every variable you can.
-  --forbid-within-tiers  no edge between two variables of the same tier (Tetrad's 1*)
-Unknown variables and contradictions (an arc both required and forbidden, a required
-arc into an earlier tier or within a forbidden tier, required arcs forming a cycle) are
-errors; so are known relations (discover --known) the knowledge contradicts.
-
-Experimental conditions (Joint Causal Inference, Mooij, Magliacane & Claassen 2020):
-  --context COLUMN ...  columns that record the condition or regime a row was measured
-                    in (e.g. condition = 0..8 for the treatment each sample got), set
-                    from outside the system: no other variable has an arc into one or
-                    causes one, and none shares a hidden cause with one; arcs among
-                    context columns are free. They are kept as their values, never
-                    binned by --discretize. Give all conditions' rows in one file.
-  --context-targets COLUMN:T1,T2  (repeatable) the variables the context COLUMN acts
-                    on directly, when known (e.g. condition:pmek,PKC): its only
-                    children. Without it any variable may be affected.
-A required arc into a context column, a required arc from one to a variable outside its
-targets, or a tier putting one after another variable is an error."""
+#: The knowledge group's description in --help (the long one: docs/cli/knowledge.md).
+KNOWLEDGE_SHORT = ("enforced inside the search, in every replicate (fges, boss, gfci); "
+                   "contradictions are errors. Files, rules and context columns: the "
+                   "documentation's page 'Background knowledge' (docs/cli/knowledge.md)")
 
 
 def add_knowledge_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("background knowledge", KNOWLEDGE_HELP)
+    group = parser.add_argument_group("background knowledge", KNOWLEDGE_SHORT)
     group.add_argument("--knowledge", metavar="FILE",
                        help="CSV a,b,rule of required/forbidden arcs, or a Tetrad knowledge "
-                            "file (see above)")
+                            "file (addtemporal, forbiddirect, requiredirect)")
     group.add_argument("--tiers", metavar="FILE",
                        help="CSV variable,tier: no arc from a later tier into an earlier one")
     group.add_argument("--forbid-within-tiers", action="store_true",
                        help="forbid every edge between two variables of one tier")
     group.add_argument("--context", nargs="+", default=[], metavar="COLUMN",
-                       help="condition/regime columns: exogenous, kept unbinned (see above)")
+                       help="condition/regime columns (Joint Causal Inference): nothing "
+                            "causes them, kept as their values, never binned")
     group.add_argument("--context-targets", action="append", default=[],
                        metavar="COLUMN:T1,T2",
                        help="known intervention targets of a --context column (repeatable)")
@@ -180,9 +149,13 @@ def add_search_choice(parser: argparse.ArgumentParser) -> None:
                         help="significance level of gfci's G² tests (0.01) or pc's (0.05)")
 
 
-def add_search_arguments(parser: argparse.ArgumentParser) -> None:
+def add_search_arguments(parser: argparse.ArgumentParser, n_boot: bool = False) -> None:
     """The bootstrap options of ``discover`` and ``suggest``: the search, its score, jobs,
-    seed, checkpoint, given probabilities and the arity bound."""
+    seed, checkpoint, given probabilities and the arity bound (``n_boot``: and
+    ``--n-boot``)."""
+    if n_boot:
+        parser.add_argument("--n-boot", type=int, default=200,
+                            help="bootstrap replicates (200)")
     add_search_choice(parser)
     add_jobs_argument(parser)
     add_score_argument(parser)
@@ -304,14 +277,9 @@ def jobs(args: argparse.Namespace) -> int:
 def add_score_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--score", choices=("bdeu", "bic", "sem-bic", "dg-bic"), default=None,
-        help="the local score of the searches fges, boss and gfci: bdeu (default; Bayesian "
-             "Dirichlet, see --sample-prior) or bic (discrete BIC: log-likelihood minus "
-             "C·ln(n)/2 per free parameter, bnlearn's bic, Tetrad's Discrete BIC Score) on "
-             "discrete data; sem-bic (linear-Gaussian BIC, Tetrad's SEM-BIC) on continuous "
-             "columns, dg-bic (the degenerate Gaussian of Andrews, Ramsey & Cooper 2019, "
-             "Tetrad's DG-BIC: discrete columns as indicators) on mixed ones, unbinned "
-             "(see --continuous; gfci then tests with Fisher's z or the degenerate-"
-             "Gaussian likelihood ratio)")
+        help="the searches' local score: bdeu (default) or bic on discrete data; sem-bic "
+             "(linear Gaussian) on continuous columns, dg-bic (degenerate Gaussian) on "
+             "mixed ones, unbinned (docs/cli/data.md)")
     parser.add_argument(
         "--penalty-discount", type=float, default=None, metavar="C",
         help="the BIC scores' penalty discount C (default 1; with --score bic, sem-bic or "
@@ -395,10 +363,8 @@ def add_data_arguments(parser: argparse.ArgumentParser, column_kinds: bool = Tru
 def _add_column_kinds(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--continuous", metavar="COLS", default=None,
-        help="with --score sem-bic or dg-bic: comma-separated columns read as continuous "
-             "numbers whatever they hold (e.g. a count with few values); other columns are "
-             "detected: a numeric column with more than 10 distinct values is continuous, "
-             "any other column discrete (dg-bic) — sem-bic reads every column as continuous")
+        help="with --score sem-bic or dg-bic: comma-separated columns read as numbers "
+             "whatever they hold (others detected: numeric with > 10 distinct values)")
     parser.add_argument(
         "--discrete", metavar="COLS", default=None,
         help="with --score dg-bic: comma-separated columns read as categories whatever "

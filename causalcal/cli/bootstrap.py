@@ -1,34 +1,15 @@
 """Bootstrapped edge-type probabilities of every variable pair (thesis §6.2.3, docs/design.md §6).
 
-Runs the structure search on N_BOOT bootstrap replicates of the data (replicate b's row
-multiplicities are a multinomial(n, 1/n) draw seeded by (seed, b), so results do not depend
-on --jobs) and writes, for every pair, the fraction of replicates in which the pair is
-a ⋯ b (none), a → b, b → a, a — b (the .csv lists every pair, as bnlearn's
-boot.strength; the .npz stores the pairs with an edge in some replicate).
+Runs the structure search on --n-boot bootstrap replicates of DATA and writes, for every
+pair, the share of replicates in which it is a ⋯ b (none), a → b, b → a or a — b;
+results do not depend on --jobs. --checkpoint DIR resumes after an interruption;
+--scheduler runs the replicates on a dask cluster.
 
-Example:
-
-    causalcal bootstrap data.csv --n-boot 200 --jobs 2 --seed 0 --out probs.npz \\
-        --checkpoint probs.ckpt
-
-writes probs.npz (compact; .csv gives columns a,b,p_none,p_forward,p_backward,p_undirected
-with variable names). With --checkpoint DIR every finished replicate is saved in DIR; run
-the same command again after an interruption (Ctrl-C, a killed job) to resume. A DIR made
-with other data, seed, search or options is refused. With --scheduler tcp://HOST:8786 the
-replicates run on a dask.distributed cluster (pip install causalcal[distributed]).
-
-data.csv needs a header row; every column must be discrete (at most --max-arity distinct
-values) with no missing values.
-
-With --ancestral (an .npz --out) it also counts, for every ordered pair, the replicates
-whose graph makes a a definite and a possible ancestor of b (a causes b in every, or in
-some, DAG of the graph's equivalence class): what `causalcal discover --relations
-causal --probabilities probs.npz` calibrates (with background knowledge: sound bounds,
-docs/design.md §3.1).
-
-With background knowledge (fges and boss):
-
-    causalcal bootstrap data.csv --out probs.csv --knowledge arcs.csv --tiers tiers.csv
+examples:
+  causalcal bootstrap data.csv --n-boot 200 --jobs 2 --seed 0 --out probs.npz \\
+      --checkpoint probs.ckpt
+  causalcal bootstrap data.csv --out probs.csv --knowledge arcs.csv --tiers tiers.csv
+  causalcal bootstrap data.csv --out probs.npz --ancestral   # for --relations causal
 """
 
 from __future__ import annotations
@@ -55,40 +36,46 @@ from causalcal.cli._real_data_options import (
     score_option,
     write_network,
 )
+from causalcal.cli.report_page import add_report_argument, check_report_file, write_report_page
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("data", help="CSV file with a header row, one discrete variable a column")
-    parser.add_argument("--out", "-o", required=True,
-                        help="output file: .npz (compact) or .csv (names, one row per pair)")
-    parser.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
-    add_jobs_argument(parser, "; with --scheduler every cluster worker is used instead")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
-    add_search_choice(parser)
-    parser.add_argument("--checkpoint", metavar="DIR",
-                        help="directory to save finished replicates in and resume from")
-    parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="dask.distributed scheduler address, e.g. tcp://10.0.0.5:8786")
-    parser.add_argument("--max-degree", type=int, default=None,
+    parser.add_argument("data", help="CSV file with a header row, one variable a column "
+                                      "(discrete, or continuous with --score sem-bic or dg-bic)")
+    out = parser.add_argument_group("what to write")
+    out.add_argument("--out", "-o", required=True,
+                     help="output file: .npz (compact) or .csv (names, one row per pair)")
+    out.add_argument("--ancestral", action="store_true",
+                     help="also count definite and possible ancestors of every ordered "
+                          "pair (causal relations; needs an .npz --out)")
+    add_report_argument(out)
+    out.add_argument("--quiet", "-q", action="store_true",
+                     help="no progress bar, no list of the bins (--discretize)")
+    search = parser.add_argument_group("the search")
+    add_search_choice(search)
+    search.add_argument("--max-degree", type=int, default=None,
                         help="passed to the search as max_degree (FGES/GES)")
-    parser.add_argument("--device", default=None,
-                        help="torch device for the fges count products, e.g. cuda for a GPU "
-                             "(default: numpy on the CPU; same CPDAGs)")
-    parser.add_argument("--max-arity", type=int, default=20,
+    search.add_argument("--max-arity", type=int, default=20,
                         help="a column with more distinct values is refused (20)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+    search.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="extra search option (repeatable); VALUE is read as a Python "
                              "literal if it parses as one, else as a string; e.g. "
                              "--option structure_prior=2 (fges, boss)")
-    add_score_argument(parser)
-    parser.add_argument("--ancestral", action="store_true",
-                        help="also count definite and possible ancestors of every ordered "
-                             "pair (causal relations; needs an .npz --out)")
-    parser.add_argument("--quiet", "-q", action="store_true",
-                        help="no progress bar, no list of the bins (--discretize)")
-    add_data_arguments(parser)
+    add_score_argument(search)
+    run = parser.add_argument_group("running it")
+    run.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
+    add_jobs_argument(run, "; with --scheduler every cluster worker is used instead")
+    run.add_argument("--seed", type=int, default=0, help="random seed (0)")
+    run.add_argument("--checkpoint", metavar="DIR",
+                     help="directory to save finished replicates in and resume from")
+    run.add_argument("--scheduler", metavar="ADDRESS",
+                     help="dask.distributed scheduler address, e.g. tcp://10.0.0.5:8786")
+    run.add_argument("--device", default=None,
+                     help="torch device for the fges count products, e.g. cuda for a GPU "
+                          "(default: numpy on the CPU; same CPDAGs)")
+    add_data_arguments(parser.add_argument_group("reading the data"))
     add_knowledge_arguments(parser)
-    add_graph_arguments(parser, "bootstrap")
+    add_graph_arguments(parser.add_argument_group("the averaged network"), "bootstrap")
 
 
 def resolve_search(name: str) -> object:
@@ -147,13 +134,15 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from causalcal.cli import CLIError, check_output_file, parse_params
-    from causalcal.cli._paths import PROBABILITIES
+    from causalcal.cli._paths import HTML_REPORT, PROBABILITIES
 
     out = Path(args.out)
     check_output_file(args.out, "--out", (".npz", ".csv"))
     if args.ancestral and out.suffix.lower() != ".npz":
         raise CLIError("--ancestral needs an .npz --out (the CSV holds edge types only)")
-    plan_search_files(args, {"--out": (args.out, PROBABILITIES)})
+    check_report_file(args)
+    plan_search_files(args, {"--out": (args.out, PROBABILITIES),
+                             "--report": (args.report, HTML_REPORT)})
     options = alpha_option(args, parse_params(args.option, "--option", "KEY"))
     if args.max_degree is not None:
         options["max_degree"] = args.max_degree
@@ -179,4 +168,11 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.graph is not None:
         print(write_network(probs, args.graph, args.graph_threshold))
+    if args.report is not None:
+        from causalcal.report import bootstrap_report
+
+        tiers = settings.knowledge.tiers if settings.knowledge is not None else None
+        report = bootstrap_report(probs, command=args.command_line, out=str(out),
+                                  threshold=args.graph_threshold, tiers=tiers or None)
+        print(write_report_page(report, args.report))
     return 0

@@ -31,20 +31,23 @@ from causalcal.cli import (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", default="demo-out", help="output directory (demo-out)")
-    parser.add_argument("--nodes", type=int, default=200, help="variables V (200)")
-    parser.add_argument("--edges", type=int, default=300, help="edges E (300)")
-    parser.add_argument("--sizes", type=int, nargs="+", default=[40, 80],
-                        help="calibration set sizes N (40 80)")
-    parser.add_argument("--repeats", type=int, default=6,
-                        help="networks simulated (6: the fewest for which the Wilcoxon test "
-                             "can reach 5 %%)")
-    parser.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
-    add_calibrator_arguments(parser)
-    add_selection_argument(parser)
-    parser.add_argument("--jobs", type=int, default=2, help="parallel processes (2)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    world = parser.add_argument_group("the simulated worlds")
+    world.add_argument("--out", default="demo-out", help="output directory (demo-out)")
+    world.add_argument("--nodes", type=int, default=200, help="variables V (200)")
+    world.add_argument("--edges", type=int, default=300, help="edges E (300)")
+    world.add_argument("--repeats", type=int, default=6,
+                       help="networks simulated (6: the fewest for which the Wilcoxon test "
+                            "can reach 5 %%)")
+    world.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
+    cal = parser.add_argument_group("the calibration")
+    cal.add_argument("--sizes", type=int, nargs="+", default=[40, 80],
+                     help="calibration set sizes N (40 80)")
+    add_calibrator_arguments(cal)
+    add_selection_argument(cal)
+    run = parser.add_argument_group("running it")
+    run.add_argument("--jobs", type=int, default=2, help="parallel processes (2)")
+    run.add_argument("--seed", type=int, default=0, help="random seed (0)")
+    run.add_argument("--quiet", action="store_true", help="no progress bars")
 
 
 def run(args: argparse.Namespace) -> int:

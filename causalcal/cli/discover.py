@@ -1,63 +1,17 @@
 """Calibrated causal-relation probabilities for real data (thesis §6.2.1).
 
-Reads discrete data (CSV with a header row; string or integer categories) and a
-short list of relations known from the literature, runs the bootstrapped structure
-search, fits a calibrator on the known pairs and writes calibrated edge-type
-probabilities for every other pair, ranked by the probability that the two are adjacent
-(a causal arc, oriented or not by the search).
+Bootstraps the structure search on DATA, fits a calibrator on the relations you know
+(KNOWN.csv: a,b,relation with ->, <-, --, none; at least 5 arcs and 5 none, or the
+answered files of `causalcal suggest`) and ranks every other pair by P(adjacent). The
+p_* columns hold the calibrated probabilities only where they beat the bootstrap on
+held-out known pairs; otherwise the bootstrap's (the summary says which).
 
-known.csv has columns a,b,relation; relation is one of
-  ->    a causes b directly (the search may find it as a -> b or, unoriented, a -- b)
-  <-    b causes a directly
-  --    adjacent, direction unknown
-  none  not adjacent
-Give at least 5 arcs (->, <- or --) and 5 none; or the answered file of `causalcal
-suggest` (pairs drawn across the probability range, whose inclusion rates are known: the
-best evidence there is; your own rows may be added to it). Known pairs are not treated as a random
-sample: their inclusion rates are estimated from all pairs' bootstrap probabilities,
-assuming as many adjacent pairs as the bootstrap graphs have on average, or
---expected-edges; the summary shows how the top candidates move at half and double that.
-
-example:
+examples:
   causalcal discover data.csv --known known.csv --out edges.csv --n-boot 200 --jobs 2
-
-edges.csv columns: a,b,p_adjacent (= 1 - p_none), p_directed (= p_forward + p_backward),
-p_none,p_forward,p_backward,p_undirected (calibrated; p_forward is P(a -> b)),
-boot_none,...,boot_undirected (bootstrap frequencies), sorted by --rank-by. By default
-(--map auto) the p_* columns hold the calibrated probabilities only where they beat the
-bootstrap on held-out known pairs; otherwise they equal boot_* and the summary warns.
-With --simulations R, a map learnt on R data sets simulated like yours is a third
-candidate, written only if the known pairs (none of which went into it) confirm it. A
-summary is printed at the end; edges.csv.json holds the fit's details (the map chosen,
-its cross-validated evidence, the EM's assumed number of adjacent pairs).
-
-Causal relations, "a causes b, possibly through other variables" (a is an ancestor of b):
-
+  causalcal discover data.csv --known ask.csv --out edges.csv --report run.html
   causalcal discover data.csv --known known.csv --relations causal --out causal.csv
-
-known.csv then states  a,b,causes  (directly or not; -> counts as causes, -- as "one
-causes the other") and  a,b,not-causes  (a has no effect on b; write it both ways for "no
-causal relation"); none rows are ignored (not adjacent says nothing of causation). Give
-at least 5 causally related pairs and 5 not-causes. causal.csv columns: a,b,p_a_causes_b,
-p_b_causes_a,p_neither (calibrated, or the bootstrap's where no map earns its changes)
-and boot_a_causes_b,boot_b_causes_a,boot_neither, ranked by the larger causal
-probability. The bootstrap's frequency counts a replicate whose graph makes a an
-ancestor of b in every DAG of its equivalence class as 1, in only some as 1/2 (with
---tiers/--knowledge: sound bounds of these). A causes pair the tiers make impossible is
-refused. --simulations R offers a map of P(a causes b) learnt on R data sets simulated
-like yours (written only if the known pairs confirm it, as for edge types). Not yet with
---features, --graph or --plot. With --search gfci (hidden common causes allowed) the
-replicates are PAGs and their ancestral relations are counted the same way.
-
-A PAG's edge types (GFCI: latent common causes allowed), from the same known.csv:
-
   causalcal discover data.csv --known known.csv --search gfci --relations pag --out pag.csv
-
-a -> b then allows o-o, o-> and --> (a causes b; the search may leave the marks open),
-none allows no edge and <-> (a hidden common cause only). pag.csv columns: a,b,p_arc (an
-edge other than <->), p_none, p_circle_circle (o-o), p_circle_arrow (o->),
-p_arrow_circle (<-o), p_tail_arrow (-->), p_arrow_tail (<--), p_arrow_arrow (<->), then
-boot_*; the map is fitted on P(arc) and keeps the bootstrap's split of each group.
+  causalcal discover data.csv --known known.csv --score dg-bic --out edges.csv  # mixed data
 """
 
 from __future__ import annotations
@@ -91,73 +45,78 @@ from causalcal.cli._real_data_options import (
     write_network,
 )
 from causalcal.cli.bootstrap import bootstrap_settings, resolve_search
+from causalcal.cli.report_page import add_report_argument, check_report_file, write_report_page
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("data", help="CSV file of discrete data with a header row")
-    parser.add_argument("--known", required=True, nargs="+", metavar="KNOWN.csv",
-                        help="CSV of known relations (a,b,relation), or the answered files "
-                             "of causalcal suggest (every round: ask.csv ask2.csv …)")
-    parser.add_argument("--out", required=True, help="output CSV of ranked pairs")
-    parser.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
-    parser.add_argument("--relations", choices=("edges", "causal", "pag"), default="edges",
-                        help="edges (default): edge types of the graph, ranked by "
-                             "P(adjacent); causal: P(a causes b, possibly through other "
-                             "variables), known.csv with causes / not-causes (see above); "
-                             "pag: the edge types of a PAG (--search gfci), ranked by "
-                             "P(arc)")
-    add_calibrator_arguments(parser)
-    add_map_argument(parser, simulated=True)
-    parser.add_argument("--simulations", type=int, default=0, metavar="R",
-                        help="also simulate R data sets like the data (from a network "
-                             "fitted to it) and bootstrap each the same way (R more "
-                             "bootstraps); the map of P(adjacent) learnt on their pairs is "
-                             "a candidate the known pairs must confirm (default 0: off; "
-                             "resumes with --checkpoint)")
-    parser.add_argument("--expected-edges", type=float, default=None,
-                        help="adjacent pairs assumed in the population (default: the "
-                             "bootstrap's mean number of edges)")
-    parser.add_argument("--evidence-strength", type=float, default=5.0,
-                        help="known pairs a P(adjacent) bin needs for half weight on the "
-                             "calibrated value; bins without known pairs keep the "
-                             "bootstrap's probabilities (default 5; 0: calibrate everywhere)")
-    parser.add_argument("--answer-error", type=float, default=None, metavar="SHARE",
-                        help="answers to suggested pairs: the share assumed wrong, half "
-                             "inventing a relation and half denying one, for rows without "
-                             "a confidence column (default 0.2, docs/design.md §9.14; 0 "
-                             "takes them as right)")
-    parser.add_argument("--rank-by", choices=("p_adjacent", "p_directed"),
-                        default="p_adjacent", help="ranking column (p_adjacent)")
-    add_search_arguments(parser)
-    parser.add_argument("--top", type=int, default=None,
-                        help="write only the TOP highest-ranked pairs (default: all)")
-    parser.add_argument("--quiet", action="store_true",
-                        help="no progress bar, no progress lines (bootstrap, calibration), "
-                             "no list of the bins (--discretize)")
-    add_data_arguments(parser)
+    parser.add_argument("data", help="CSV file of data with a header row (discrete, or "
+                                      "continuous and mixed with --score sem-bic or dg-bic)")
+    what = parser.add_argument_group("what to calibrate, what to write")
+    what.add_argument("--known", required=True, nargs="+", metavar="KNOWN.csv",
+                      help="CSV of known relations (a,b,relation), or the answered files "
+                           "of causalcal suggest (every round: ask.csv ask2.csv …)")
+    what.add_argument("--out", required=True, help="output CSV of ranked pairs (and its "
+                                                   "details, OUT.json)")
+    what.add_argument("--relations", choices=("edges", "causal", "pag"), default="edges",
+                      help="edges (default): edge types of the graph, ranked by "
+                           "P(adjacent); causal: P(a causes b, possibly through other "
+                           "variables), known.csv with causes / not-causes; pag: the edge "
+                           "types of a PAG (--search gfci), ranked by P(arc)")
+    what.add_argument("--rank-by", choices=("p_adjacent", "p_directed"),
+                      default="p_adjacent", help="ranking column (p_adjacent)")
+    what.add_argument("--top", type=int, default=None,
+                      help="write only the TOP highest-ranked pairs (default: all)")
+    add_report_argument(what)
+    what.add_argument("--quiet", action="store_true",
+                      help="no progress bar, no progress lines (bootstrap, calibration), "
+                           "no list of the bins (--discretize)")
+    cal = parser.add_argument_group("the calibration")
+    add_calibrator_arguments(cal)
+    add_map_argument(cal, simulated=True)
+    cal.add_argument("--simulations", type=int, default=0, metavar="R",
+                     help="also simulate R data sets like the data (from a network fitted "
+                          "to it) and bootstrap each the same way; the map learnt on their "
+                          "pairs is a candidate the known pairs must confirm (default 0: "
+                          "off; resumes with --checkpoint)")
+    cal.add_argument("--expected-edges", type=float, default=None,
+                     help="adjacent pairs assumed in the population (default: the "
+                          "bootstrap's mean number of edges)")
+    cal.add_argument("--evidence-strength", type=float, default=5.0,
+                     help="known pairs a P(adjacent) bin needs for half weight on the "
+                          "calibrated value; bins without known pairs keep the bootstrap's "
+                          "probabilities (default 5; 0: calibrate everywhere)")
+    cal.add_argument("--answer-error", type=float, default=None, metavar="SHARE",
+                     help="answers to suggested pairs: the share assumed wrong, half "
+                          "inventing a relation and half denying one, for rows without a "
+                          "confidence column (default 0.2, docs/design.md §9.14; 0 takes "
+                          "them as right)")
+    add_features_argument(cal, "the bootstrap (with --probabilities: those saved with "
+                               "them, or the --checkpoint they were computed with)")
+    add_search_arguments(parser.add_argument_group("the bootstrap"), n_boot=True)
+    add_data_arguments(parser.add_argument_group("reading the data"))
     add_knowledge_arguments(parser)
-    add_graph_arguments(parser, "calibrated", pag=False)
-    parser.add_argument("--graph-known", choices=("include", "omit"), default="include",
-                        help="draw the known relations in --graph and --plot (include, "
-                             "default: as given, marked known) or leave them out (omit: "
-                             "only what was discovered)")
-    add_features_argument(parser, "the bootstrap (with --probabilities: those saved with "
-                                  "them, or the --checkpoint they were computed with)")
-    parser.add_argument("--plot", metavar="DIR",
-                        help="write DIR/network.png (the averaged network of the calibrated "
-                             "probabilities, edge width by P(adjacent), at --graph-threshold; "
-                             "known relations in orange, --tiers as columns) "
-                             "and DIR/reliability.png (P(no edge) of the known pairs, "
-                             "bootstrap vs calibrated, in-sample and corrected for their "
-                             "selection); needs matplotlib: pip install 'causalcal[plot]'")
+    net = parser.add_argument_group("the averaged network and figures (edge types)")
+    add_graph_arguments(net, "calibrated", pag=False)
+    net.add_argument("--graph-known", choices=("include", "omit"), default="include",
+                     help="draw the known relations in --graph and --plot (include, "
+                          "default: as given, marked known) or leave them out (omit: "
+                          "only what was discovered)")
+    net.add_argument("--plot", metavar="DIR",
+                     help="write DIR/network.png (the averaged network of the calibrated "
+                          "probabilities at --graph-threshold; known relations in orange, "
+                          "--tiers as columns) and DIR/reliability.png (P(no edge) of the "
+                          "known pairs, bootstrap vs calibrated); needs matplotlib: pip "
+                          "install 'causalcal[plot]'")
 
 
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     check_output_file(args.out, "--out", (".csv",))
+    check_report_file(args)
     _plan_files(args)  # a missing or clashing file fails here, before the heavy imports
     from causalcal.edgecal import CalibrationSettings, CausalRelations, EdgeTypes, PAGEdges
+    from causalcal.report import HEAD_ROWS, summary_text
     from causalcal.workflow.discover import discover
 
     search = resolve_search(args.search)
@@ -195,24 +154,28 @@ def run(args: argparse.Namespace) -> int:
     settings = replace(settings, knowledge=knowledge_from_arguments(args, data.names))
     result = discover(data, args.known, relations=relations, bootstrap=settings,
                       calibration=calibration, probabilities=args.probabilities)
-    out, report = result.save(args.out, top=args.top)
-    print(result.summary())
     rows = len(result.table.head(args.top) if args.top is not None else result.table)
-    print(f"wrote {rows} pairs to {out}; the fit and the map chosen to {report}")
     own = args.graph_known == "include"
+    report = result.run_report(command=getattr(args, "command_line", None), out=args.out,
+                               rows_written=rows, head=min(rows, HEAD_ROWS),
+                               threshold=args.graph_threshold, graph_known=own)
+    out, json_path = result.save(args.out, top=args.top, report=report)
+    print(summary_text(report))
+    print(f"wrote {rows} pairs to {out}; the fit and the map chosen to {json_path}")
     if args.graph is not None:
         threshold = args.graph_threshold
         print(write_network(result.network_probabilities(threshold, own), args.graph,
                             threshold, result.known_edges() if own else None))
     if args.plot is not None:
-        tiers = settings.knowledge.tiers if settings.knowledge is not None else None
-        print(_write_plots(result, Path(args.plot), args.graph_threshold, tiers, own))
+        print(_write_plots(report, Path(args.plot)))
+    if args.report is not None:
+        print(write_report_page(report, args.report))
     return 0
 
 
 def _plan_files(args: argparse.Namespace) -> None:
     """Every file discover reads and writes, checked against each other."""
-    from causalcal.cli._paths import IMAGE, RANKING, REPORT
+    from causalcal.cli._paths import HTML_REPORT, IMAGE, RANKING, REPORT
 
     plots = Path(args.plot) if args.plot is not None else None
     plan_search_files(args, {
@@ -220,41 +183,23 @@ def _plan_files(args: argparse.Namespace) -> None:
         "--plot": (args.plot, None),
         "--plot's network.png": (plots and plots / "network.png", IMAGE),
         "--plot's reliability.png": (plots and plots / "reliability.png", IMAGE),
+        "--report": (args.report, HTML_REPORT),
     })
 
 
-def _write_plots(result, folder: Path, threshold: float | str, tiers: dict | None,
-                 own: bool = True) -> str:
-    """The averaged network (known relations in their own colour, or left out without
-    ``own``; ``tiers`` as columns; its title says how many edges are known and how many
-    discovered) and the known pairs' reliability diagram as PNG files."""
-    from causalcal.cli._real_data_options import network_note, threshold_text
-    from causalcal.figures.plots import plot_network, save_figure
+def _write_plots(report, folder: Path) -> str:
+    """The report's figures as PNG files: the averaged network (known relations in their
+    own colour, or left out; tiers as columns; its title says how many edges are known
+    and how many discovered) and the known pairs' reliability diagram."""
+    from causalcal.cli._real_data_options import network_note
+    from causalcal.figures.plots import save_figure
+    from causalcal.report import network_figure, reliability_figure
 
-    probs = result.network_probabilities(threshold, own)
-    known = result.known_edges() if own else None
-    rule = threshold_text(probs, threshold)
-    note = network_note(probs.edge_strengths(probs.averaged_network(threshold), known),
-                        known, rule)
-    figures = {
-        "network.png": plot_network(probs, threshold, known=known or (), tiers=tiers or None),
-        "reliability.png": _reliability_figure(result),
-    }
+    net = report.figures.network
+    note = network_note({(e.a, e.b): {"known": float(e.known)} for e in net.edges},
+                        net.known, net.rule)
+    figures = {"network.png": network_figure(net),
+               "reliability.png": reliability_figure(report.figures.reliability)}
     for name, fig in figures.items():
         save_figure(fig, folder / name)
     return f"figures -> {folder / 'network.png'}, {folder / 'reliability.png'}{note}"
-
-
-def _reliability_figure(result):
-    """The known pairs' reliability diagram: the bootstrap and the map written (only the
-    bootstrap when it was written)."""
-    from causalcal.figures.plots import plot_reliability
-
-    before, after = result.known_reliability()
-    written = result.report.map.chosen
-    identity = written == "identity"
-    return plot_reliability(
-        before, {} if identity else after,
-        labels=("bootstrap (written)", "") if identity else ("bootstrap",
-                                                             f"{written} map (written)"),
-        title="known pairs, in-sample, corrected for their selection")

@@ -1,31 +1,14 @@
 """Parameters for a structure (bnlearn's ``bn.fit``; docs/design.md §4): a Bayesian
 network written as a BIF file.
 
-The structure is the averaged network of bootstrap probabilities (--probabilities, from
-`causalcal bootstrap`; a pair is an edge if P(adjacent) >= --threshold, oriented as
-more than half of the replicates that joined it oriented it), or a graph file
-(--structure: .json, .gml, .graphml or .dot, e.g. discover's --graph). Its undirected
-edges are oriented into a DAG extension (Dor & Tarsi: same skeleton and v-structures;
-a graph with none, a directed cycle where the replicates disagree, is refused naming
-it). Each CPT row is the posterior mean under a BDeu Dirichlet prior of equivalent
-sample size --ess, split evenly over the node's parent configurations q and states r:
-P(x = k | parents = j) = (N_jk + ESS/(q·r)) / (N_j + ESS/q).
+The structure is the averaged network of bootstrap probabilities (--probabilities) or a
+graph file (--structure); undirected edges are oriented into a DAG extension and each
+CPT row is the BDeu posterior mean (--ess). The data are read as for `bootstrap`.
 
-The data are read as for `bootstrap` (the same --discretize, --na-values, --max-arity,
---drop-columns, --missing), so the categories are the bootstrap's, in their order (an
-ordered bin in its place). The BIF keeps them in that order; a name that is not a BIF
-word (a bin "[0.25, 1.5)", a column with a space) is written as one ("0.25_1.5", "lt_0.25"
-for "< 0.25") with the name as it was in a property line. The ESS is written in the
-network block (property ess).
-
-Examples:
-
-    causalcal bootstrap data.csv --n-boot 200 --out boot.csv
-    causalcal fit data.csv --probabilities boot.csv --out net.bif
-    causalcal fit data.csv --structure net.json --ess 10 --out net.bif
-
-In Python: causalcal.simulate.fit_network(data, graph, ess) is the network,
-causalcal.simulate.to_pgmpy(network) a pgmpy model, write_bif(network, path) the file.
+examples:
+  causalcal bootstrap data.csv --n-boot 200 --out boot.csv
+  causalcal fit data.csv --probabilities boot.csv --out net.bif
+  causalcal fit data.csv --structure net.json --ess 10 --out net.bif
 """
 
 from __future__ import annotations

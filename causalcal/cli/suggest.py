@@ -1,45 +1,16 @@
 """Pairs to ask a scientist about, so that the calibration can learn where the bootstrap
 is wrong (docs/design.md §9.12).
 
-A few relations known from the literature sit at the ends of the probability range and
-say little about the middle, where decisions are made. `suggest` bootstraps the data (or
-reads --probabilities) and draws --n pairs across the range of P(related) — adjacent for
-edge types, one causes the other for --relations causal —, from the five strata
-[0, .2), [.2, .4), [.4, .6), [.6, .8), [.8, 1]: 2 from each and the rest in proportion
-to the strata's sizes (--allocation proportional, the default), or equally
-(--allocation equal), at random within each. Pairs your --known relations state and
-pairs the background knowledge decides are never asked. It writes ask.csv and its design
-record ask.csv.json (keep the two together): the rows say each pair's round, stratum,
-the stratum's size and how many were asked, so the draw's inclusion rates travel with it.
+Draws --n pairs across the range of the bootstrap's P(related), 2 from each of five strata
+and the rest in proportion to their sizes, and writes ask.csv with its design record
+ask.csv.json (keep the two together). Fill in `relation` (->, <-, --, none; causal:
+causes, not-causes; unknown when you cannot tell) and, if you like, `confidence` (sure,
+likely, guess), then give the file to discover.
 
-example:
+examples:
   causalcal suggest data.csv --n 20 --out ask.csv --n-boot 200 --jobs 2
-  # fill in the relation column of ask.csv, then
   causalcal discover data.csv --known ask.csv --out edges.csv --n-boot 200 --jobs 2
-  # 20 more in the same design (pairs not asked yet; the same data options), then both:
   causalcal suggest data.csv --more ask.csv --n 20 --out ask2.csv --n-boot 200 --jobs 2
-  causalcal discover data.csv --known ask.csv ask2.csv --out edges.csv --n-boot 200
-
-Fill in `relation` with what you know of each pair (an experiment, the literature):
-  edge types:  ->  <-  --  none   (a arc a -> b; b -> a; adjacent, direction unknown;
-                                   not adjacent)
-  causal:      causes (a causes b), or swap a and b for "b causes a"; "neither causes
-               the other" as two rows, a,b,not-causes and b,a,not-causes
-  unknown      when you cannot tell: such rows are left out, and the strata's rates
-               count only the answered pairs (fine if you could not tell for reasons
-               that have nothing to do with the answer); a blank cell is a pair not
-               answered yet, counted the same way
-and, if you like, `confidence`: sure, likely or guess (or the chance that the answer is
-wrong, 0 to 0.5). Edit only these two columns: the design columns are checked against
-ask.csv.json, and an edit there is an error naming the row. Your own known relations may
-be added as more rows (the design columns left blank); rows you add for a suggested pair
-(the second not-causes) too. With the answers, `discover` fits a map of P(related) on
-them weighted by their inclusion rates, judges every candidate map on them, and
-estimates the number of related pairs from them; the summary says how many answers it
-used and what more would buy.
-
-The file is also a list of experiments worth doing: pairs from every stratum, where the
-bootstrap is least sure and where a mistake would cost most.
 """
 
 from __future__ import annotations
@@ -62,7 +33,8 @@ from causalcal.cli.bootstrap import bootstrap_settings, resolve_search
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("data", help="CSV file of discrete data with a header row")
+    parser.add_argument("data", help="CSV file of data with a header row (discrete, or "
+                                      "continuous and mixed with --score sem-bic or dg-bic)")
     ask = parser.add_argument_group("what to ask")
     ask.add_argument("--out", required=True,
                      help="output CSV: a,b,relation,confidence (blank: fill them in), round, "
@@ -88,8 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     ask.add_argument("--quiet", action="store_true",
                      help="no progress bar, no list of the bins (--discretize)")
     boot = parser.add_argument_group("the bootstrap (or --probabilities)")
-    boot.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (200)")
-    add_search_arguments(boot)
+    add_search_arguments(boot, n_boot=True)
     add_data_arguments(parser.add_argument_group("reading the data"))
     add_knowledge_arguments(parser)
     parser.set_defaults(graph=None)

@@ -35,7 +35,14 @@ _SPEC_HELP = ("METHOD:K (METHOD one of quantile, uniform, kmeans; K >= 2), keep,
 @dataclass(frozen=True)
 class Bins:
     """``METHOD:K``: ``n_bins`` bins by ``method`` (quantile = equal counts, uniform = equal
-    widths, kmeans = 1-d k-means), or the equal-count cuts where those leave fewer."""
+    widths, kmeans = 1-d k-means), or the equal-count cuts where those leave fewer.
+
+    Examples
+    --------
+    >>> from causalcal.data import Bins
+    >>> str(Bins()), str(Bins("uniform", 4))
+    ('quantile:3', 'uniform:4')
+    """
 
     method: str = "quantile"
     n_bins: int = 3
@@ -59,7 +66,14 @@ class Bins:
 @dataclass(frozen=True)
 class Keep:
     """``keep``: the column is not binned; its values are its categories (a numeric
-    nominal column such as a marital-status code)."""
+    nominal column such as a marital-status code).
+
+    Examples
+    --------
+    >>> from causalcal.data import Keep
+    >>> str(Keep())
+    'keep'
+    """
 
     size = None
 
@@ -70,7 +84,14 @@ class Keep:
 @dataclass(frozen=True)
 class Cuts:
     """``cuts:a,b,c``: bins ``< a``, ``[a, b)``, ``[b, c)``, ``>= c`` (left-closed, as every
-    bin label reads); ``points`` finite and strictly increasing."""
+    bin label reads); ``points`` finite and strictly increasing.
+
+    Examples
+    --------
+    >>> from causalcal.data import Cuts
+    >>> str(Cuts((1.0, 5000.0)))
+    'cuts:1,5000'
+    """
 
     points: tuple[float, ...]
 
@@ -100,7 +121,15 @@ BinSpec = Bins | Keep | Cuts
 @dataclass(frozen=True)
 class Discretization:
     """A whole spec: ``columns`` by name and ``default`` for every other numeric column with
-    more distinct values than its bins (``None``: only the named columns)."""
+    more distinct values than its bins (``None``: only the named columns).
+
+    Examples
+    --------
+    >>> from causalcal.data import Bins, Discretization, Keep
+    >>> spec = Discretization({"marital": Keep()}, default=Bins("quantile", 3))
+    >>> str(spec.columns["marital"]), str(spec.default)
+    ('keep', 'quantile:3')
+    """
 
     columns: Mapping[str, BinSpec] = field(default_factory=dict)
     default: Bins | None = None
@@ -174,7 +203,15 @@ def parse_discretize(spec, max_arity: int | None = None) -> Discretization:
     as ``--discretize`` takes it: comma-separated ``METHOD:K`` (the default) and
     ``NAME=METHOD:K``, ``NAME=keep``, ``NAME=cuts:A,B,...`` items, e.g.
     ``"age=quantile:4,marital=keep,re74=cuts:1,5000,quantile:3"`` (docs/design.md §3).
-    More bins than ``max_arity`` (when given) are an error naming the column."""
+    More bins than ``max_arity`` (when given) are an error naming the column.
+
+    Examples
+    --------
+    >>> from causalcal.data import parse_discretize
+    >>> spec = parse_discretize("age=quantile:4,marital=keep,income=cuts:1000,5000")
+    >>> {name: str(rule) for name, rule in spec.columns.items()}
+    {'age': 'quantile:4', 'marital': 'keep', 'income': 'cuts:1000,5000'}
+    """
     if spec is None:
         return Discretization()
     if isinstance(spec, Discretization):
@@ -233,6 +270,14 @@ def discretize(
     ``[0.25, 1.5)``, ``>= 1.5``); the bins and their counts are logged (logger
     ``causalcal.data.bins``) and the edges kept in ``result.attrs["bin_edges"]``. A missing
     or non-numeric value is an error naming the column and row.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from causalcal.data import discretize
+    >>> frame = pd.DataFrame({"age": [20, 30, 40, 50, 60, 70, 80, 90], "sex": list("fmfmfmfm")})
+    >>> discretize(frame, "quantile", 2)["age"].tolist()
+    ['< 55', '< 55', '< 55', '< 55', '>= 55', '>= 55', '>= 55', '>= 55']
     """
     default = Bins(method, n_bins)
     named = parse_discretize(dict(per_column or {})).columns
@@ -263,7 +308,16 @@ def discretize(
 
 
 def discretize_by(frame: pd.DataFrame, spec: Discretization) -> pd.DataFrame:
-    """``frame`` binned by a :func:`parse_discretize` spec (what ``from_csv`` does)."""
+    """``frame`` binned by a :func:`parse_discretize` spec (what ``from_csv`` does).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from causalcal.data import discretize_by, parse_discretize
+    >>> frame = pd.DataFrame({"age": [20, 30, 40, 50, 60, 70, 80, 90]})
+    >>> discretize_by(frame, parse_discretize("age=cuts:45"))["age"].tolist()
+    ['< 45', '< 45', '< 45', '>= 45', '>= 45', '>= 45', '>= 45', '>= 45']
+    """
     if spec.default is None:
         return discretize(frame, columns=[], per_column=spec.columns)
     return discretize(frame, spec.default.method, spec.default.n_bins,
@@ -337,7 +391,15 @@ def equal_count_cuts(counts: np.ndarray, n_bins: int) -> np.ndarray:
     Dynamic programming over the runs, O(n_bins · D log D) for D values: the lowest optimal
     start of the last run is monotone in the run's end (the squared cost satisfies the
     quadrangle inequality), so each layer is solved by divide and conquer, one numpy step
-    per level of the recursion."""
+    per level of the recursion.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from causalcal.data import equal_count_cuts
+    >>> equal_count_cuts(np.array([5, 1, 1, 1]), 2)  # 5 rows | 3 rows
+    array([1])
+    """
     total = np.concatenate([[0], np.cumsum(np.asarray(counts, dtype=np.int64))])
     d = len(counts)
     if not 1 <= n_bins <= d:

@@ -27,7 +27,15 @@ ROW_INDEX = "causalcal_row"
 
 def row_number(frame: pd.DataFrame, position: int) -> int:
     """The 1-based row number of the row at ``position``: its place in the data as given,
-    also after rows with missing values were dropped."""
+    also after rows with missing values were dropped.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from causalcal.data import row_number
+    >>> row_number(pd.DataFrame({"a": [1, 2]}, index=[0, 5]), 1)
+    2
+    """
     if frame.index.name == ROW_INDEX:
         return int(frame.index[position])
     return position + 1
@@ -38,7 +46,17 @@ MISSING_MARKERS = ("na", "n/a", "?", ".", "nan", "null")
 
 
 def refuse_missing_markers(frame: pd.DataFrame) -> None:
-    """An error naming the first cell (column, 1-based row) that looks like a marker."""
+    """An error naming the first cell (column, 1-based row) that looks like a marker.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from causalcal.data import refuse_missing_markers
+    >>> refuse_missing_markers(pd.DataFrame({"a": ["1", "NA"]}))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    causalcal.errors.InputError: column 'a', row 2: 'NA' looks like a missing value; ...
+    """
     for name in frame.columns:
         column = frame[name]
         looks = column.str.strip().str.lower().isin(MISSING_MARKERS).to_numpy()
@@ -54,7 +72,15 @@ def refuse_missing_markers(frame: pd.DataFrame) -> None:
 def typed_column(column: pd.Series) -> pd.Series:
     """A column of CSV text as numbers if every cell reads as one and no two different
     spellings denote the same number (``1`` and ``01``, ``1.0``, ``+1``, ``1e0``); else
-    the text as written."""
+    the text as written.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from causalcal.data import typed_column
+    >>> typed_column(pd.Series(["1", "2", "10"])).tolist()
+    [1, 2, 10]
+    """
     present = column.dropna()
     numbers = pd.to_numeric(present, errors="coerce")
     if numbers.isna().any() or present.nunique() != numbers.nunique():
@@ -69,7 +95,15 @@ LISTED_ROWS = 20
 @dataclass(frozen=True)
 class MissingReport:
     """What ``missing="drop"`` did: ``rows`` in the data, the ``dropped_rows`` (numbered
-    from 1 as the data rows below the header) and the missing cells per column."""
+    from 1 as the data rows below the header) and the missing cells per column.
+
+    Examples
+    --------
+    >>> from causalcal.data import MissingReport, missing_summary
+    >>> report = MissingReport(rows=6, dropped_rows=(2,), columns={"a": 1})
+    >>> report.dropped_rows
+    (2,)
+    """
 
     rows: int
     dropped_rows: tuple[int, ...]
@@ -84,7 +118,17 @@ def drop_missing(frame: pd.DataFrame,
                  missing: str = "error") -> tuple[pd.DataFrame, MissingReport | None]:
     """``missing="drop"``: the rows of ``frame`` without a missing value (listwise deletion)
     and a :class:`MissingReport`, also logged; the rows keep their numbers in error
-    messages. ``"error"``: ``frame`` unchanged."""
+    messages. ``"error"``: ``frame`` unchanged.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from causalcal.data import drop_missing
+    >>> frame = pd.DataFrame({"a": [1.0, None, 3.0, 4.0, 5.0, 6.0], "b": list("xyxyxy")})
+    >>> kept, report = drop_missing(frame, "drop")
+    >>> kept.shape, report
+    ((5, 2), MissingReport(rows=6, dropped_rows=(2,), columns={'a': 1}))
+    """
     if missing not in MISSING_POLICIES:
         raise InputError(f"missing must be one of {', '.join(MISSING_POLICIES)}, got "
                          f"{missing!r}")
@@ -108,7 +152,14 @@ def drop_missing(frame: pd.DataFrame,
 
 def missing_summary(report: MissingReport) -> str:
     """One line of :func:`drop_missing`'s report: counts, the rows dropped (the first
-    :data:`LISTED_ROWS`, then how many more) and the missing cells per column."""
+    :data:`LISTED_ROWS`, then how many more) and the missing cells per column.
+
+    Examples
+    --------
+    >>> from causalcal.data import MissingReport, missing_summary
+    >>> missing_summary(MissingReport(rows=6, dropped_rows=(2,), columns={"a": 1}))
+    'missing values: dropped 1 of 6 rows (listwise deletion): row 2; missing cells per column: a 1'
+    """
     per = ", ".join(f"{c} {n}" for c, n in report.columns.items()) or "none"
     rows = ""
     if report.dropped:
@@ -121,6 +172,16 @@ def missing_summary(report: MissingReport) -> str:
 
 
 def without_columns(frame: pd.DataFrame, names: Sequence[str]) -> pd.DataFrame:
+    """``frame`` without the columns ``names`` (``--drop-columns``); a name that is no
+    column is an ``InputError``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from causalcal.data import without_columns
+    >>> without_columns(pd.DataFrame({"id": [1, 2], "a": [0, 1]}), ["id"]).columns.tolist()
+    ['a']
+    """
     unknown = [n for n in names if n not in frame.columns]
     if unknown:
         raise InputError(f"drop columns: no column {unknown[0]!r}")
@@ -129,7 +190,17 @@ def without_columns(frame: pd.DataFrame, names: Sequence[str]) -> pd.DataFrame:
 
 def refuse_identifier(column: pd.Series, name: str) -> None:
     """An error if ``column`` looks like an identifier: integers or text, every value
-    distinct, at least :data:`ID_MIN_ROWS` rows."""
+    distinct, at least :data:`ID_MIN_ROWS` rows.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from causalcal.data import refuse_identifier
+    >>> refuse_identifier(pd.Series([f"p{k}" for k in range(30)]), "id")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    causalcal.errors.InputError: column 'id': all 30 values are distinct, like an identifier ...
+    """
     values = column.dropna()
     if len(values) < ID_MIN_ROWS or values.nunique() != len(values):
         return

@@ -51,7 +51,14 @@ def _check_kept(frame: pd.DataFrame, spec: Discretization, max_arity: int) -> No
 
 
 def smallest_int_dtype(max_value: int) -> np.dtype:
-    """The smallest unsigned integer dtype holding ``0 … max_value``."""
+    """The smallest unsigned integer dtype holding ``0 … max_value``.
+
+    Examples
+    --------
+    >>> from causalcal.data import smallest_int_dtype
+    >>> smallest_int_dtype(200), smallest_int_dtype(300)
+    (dtype('uint8'), dtype('uint16'))
+    """
     for dtype in (np.uint8, np.uint16, np.uint32):
         if max_value <= np.iinfo(dtype).max:
             return np.dtype(dtype)
@@ -78,6 +85,17 @@ class DiscreteData:
     label of code ``c`` of variable ``v``. Build it with :meth:`from_array`,
     :meth:`from_frame` or :meth:`from_csv`, which validate the input; the
     constructor trusts codes it is given (as the simulator's are) but checks ranges.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from causalcal.data import DiscreteData
+    >>> data = DiscreteData.from_frame(pd.DataFrame({"smoker": ["yes", "no", "yes"],
+    ...                                              "stage": [1, 2, 3]}))
+    >>> data
+    DiscreteData(n_samples=3, n_vars=2)
+    >>> data.arities.tolist(), data.categories
+    ([2, 3], [['no', 'yes'], [1, 2, 3]])
     """
 
     def __init__(
@@ -327,7 +345,19 @@ class DiscreteData:
 
 def warn_constant(names: list[str], codes: np.ndarray) -> None:
     """A ``DataWarning`` naming the columns whose rows all hold one value: they carry no
-    information, and no search finds an edge at them."""
+    information, and no search finds an edge at them.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from causalcal.data import warn_constant
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_constant(["a", "b"], np.array([[0, 1], [0, 0]]))
+    >>> str(caught[0].message)  # doctest: +ELLIPSIS
+    "constant column (one value in every row): 'a'; ..."
+    """
     same = [name for k, name in enumerate(names) if (codes[:, k] == codes[0, k]).all()]
     if same:
         warnings.warn(f"constant column{'s' * (len(same) > 1)} (one value in every row): "
@@ -339,7 +369,18 @@ def warn_constant(names: list[str], codes: np.ndarray) -> None:
 
 def check_column_names(names: list[str]) -> list[str]:
     """Refuse names holding control characters (a carriage return, a tab, ...); warn about
-    names a spreadsheet program would read as a formula."""
+    names a spreadsheet program would read as a formula.
+
+    Examples
+    --------
+    >>> from causalcal.data import check_column_names
+    >>> check_column_names(["age", "bmi"])
+    ['age', 'bmi']
+    >>> check_column_names(["age", "b\\tc"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    causalcal.errors.InputError: column 2 ('b\\tc'): the name holds the control character ...
+    """
     for k, name in enumerate(names):
         bad = [c for c in name if unicodedata.category(c) == "Cc"]
         if bad:

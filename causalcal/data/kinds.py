@@ -39,7 +39,14 @@ LARGEST_VALUE = 1e144
 @dataclass(frozen=True)
 class ColumnKinds:
     """Columns declared ``continuous`` or ``discrete`` by name; every other column's kind
-    is detected. A name given in both, or twice, is an ``InputError``."""
+    is detected. A name given in both, or twice, is an ``InputError``.
+
+    Examples
+    --------
+    >>> from causalcal.data import ColumnKinds
+    >>> ColumnKinds.parse("dose,visits", "region")
+    ColumnKinds(continuous=('dose', 'visits'), discrete=('region',))
+    """
 
     continuous: tuple[str, ...] = ()
     discrete: tuple[str, ...] = ()

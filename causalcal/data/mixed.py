@@ -58,6 +58,16 @@ class MixedData:
     validate; the constructor trusts its arrays (as the simulator's) but checks shapes.
     ``arities`` and ``categories`` as properties are per column (0 and ``None`` for a
     continuous one).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from causalcal.data import MixedData
+    >>> frame = pd.DataFrame({"dose": np.linspace(0, 1, 12), "arm": list("ab" * 6)})
+    >>> data = MixedData.from_frame(frame)  # dose: 12 numbers, continuous; arm: discrete
+    >>> data, data.kind, data.arities.tolist()
+    (MixedData(n_samples=12, n_vars=2, continuous=1), 'mixed', [0, 2])
     """
 
     def __init__(self, values: np.ndarray, codes: np.ndarray, continuous: Sequence[bool],

@@ -126,7 +126,18 @@ def check_known_counts(kind, Y: np.ndarray, rates: np.ndarray | None) -> None:
 def enough_answers(Y: np.ndarray, rates: np.ndarray | None) -> bool:
     """Whether the answered suggested pairs (``rates`` not NaN) hold at least 2 related
     and 2 unrelated ones, the least a map fitted on them and its cross-validation need
-    (else they count as known pairs of docs/design.md §9.3 only)."""
+    (else they count as known pairs of docs/design.md §9.3 only).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from causalcal.edgecal import enough_answers
+    >>> Y = np.array([[False], [False], [True], [True]])  # column 0: unrelated
+    >>> enough_answers(Y, np.array([0.5, 0.5, 0.5, 0.5]))
+    True
+    >>> enough_answers(Y, np.array([0.5, np.nan, 0.5, 0.5]))  # one related answer left
+    False
+    """
     if rates is None or not len(rates):
         return False
     answered, related = ~np.isnan(rates), ~Y[:, 0]

@@ -44,7 +44,7 @@ def known_results(calset: CalibrationSet, Q: np.ndarray, pairs: pd.DataFrame,
 
 def stated_relations(pairs: pd.DataFrame) -> list[str]:
     """Each known pair's relation as the scientist wrote it (``a -> b``; a causal pair's
-    statements joined by ``; ``)."""
+    statements joined by a semicolon)."""
     return [rel if "; " in rel else f"{a} {rel} {b}"
             for a, b, rel in zip(pairs["a"], pairs["b"], pairs["relation"].astype(str),
                                  strict=True)]

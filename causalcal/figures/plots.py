@@ -9,6 +9,7 @@ open; ``fig.savefig("x.png")`` or a notebook shows it). Needs matplotlib (the op
 from __future__ import annotations
 
 import os
+import textwrap
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
@@ -60,7 +61,19 @@ def _figure_class():
 def save_figure(fig, path: str | os.PathLike) -> Path:
     """Write ``fig`` atomically, marked as causalcal's in its metadata (so that a later
     run replaces it, and no other image); the format follows the suffix (.png, .pdf,
-    .svg)."""
+    .svg).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> import matplotlib.pyplot as plt
+    >>> from causalcal._own import is_own_figure
+    >>> from causalcal.figures.plots import save_figure
+    >>> fig, ax = plt.subplots()
+    >>> path = save_figure(fig, pathlib.Path(tempfile.mkdtemp()) / "figure.png")
+    >>> path.name, is_own_figure(path)
+    ('figure.png', True)
+    """
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".") or "png"
     with atomic_write(path, "wb") as handle:
@@ -165,12 +178,13 @@ def plot_network(probabilities, threshold: float | str = 0.5, *,
         _band_headers(ax, pos, tiers, high[1] - 0.25)
     index = {n: k for k, n in enumerate(graph.names)}
     routes = route_edges(pos, sizes, strength)
-    for (a, b), data in strength.items():
+    for k, ((a, b), data) in enumerate(strength.items()):
         given = data.get("known") == 1
-        ax.add_patch(_edge_arrow(routes[(a, b)], sizes[a], sizes[b],
-                                 graph.has_directed(index[a], index[b]),
-                                 0.6 + 3.4 * data["weight"],
-                                 KNOWN_COLOUR if given else "#35608f"))
+        edge = ax.add_patch(_edge_arrow(routes[(a, b)], sizes[a], sizes[b],
+                                        graph.has_directed(index[a], index[b]),
+                                        0.6 + 3.4 * data["weight"],
+                                        KNOWN_COLOUR if given else "#35608f"))
+        edge.set_gid(f"edge-{'known' if given else 'discovered'}-{k}")  # named in an SVG
         if len(strength) <= MOST_EDGE_LABELS and not given:
             ax.text(*_halfway(routes[(a, b)]), f"{data['weight']:.2f}", fontsize=6.5,
                     ha="center", va="center", zorder=2.5, color="#35608f",
@@ -260,8 +274,10 @@ def _network_legend(fig, threshold, graph, probabilities, known: int | None,
     mine = "" if known is None else (f"; {known} your known relations, {edges - known} "
                                      "discovered" + ("" if edges > known else
                                                      " — none discovered above the threshold"))
-    fig.suptitle(title or f"averaged network: P(adjacent) {rule} ({graph.n_directed} "
-                          f"directed, {graph.n_undirected} undirected{mine})", fontsize=10)
+    text = title or (f"averaged network: P(adjacent) {rule} ({graph.n_directed} "
+                     f"directed, {graph.n_undirected} undirected{mine})")
+    # wrapped to the figure's width (about 12 characters of 10 pt an inch)
+    fig.suptitle(textwrap.fill(text, max(40, int(fig.get_figwidth() * 12))), fontsize=10)
     handles = [Line2D([], [], color="#35608f", lw=0.6 + 3.4 * p, label=f"P(adjacent) {p:g}")
                for p in (0.5, 0.75, 1.0)]
     if known is not None:

@@ -148,7 +148,7 @@ def discover(
     report = _report(fit, kind, data, bootstrap.knowledge, answers, simulated, table, forced,
                      isinstance(boot, PAGEdgeProbabilities))
     return DiscoveryResult(kind, table, boot, fit, pairs, report, own, recheck, associations,
-                           simulated)
+                           simulated, bootstrap)
 
 
 def _check_counts(kind: RelationKind, answers: Answers, forced: tuple[str, ...]) -> None:

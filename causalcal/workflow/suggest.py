@@ -101,6 +101,8 @@ def suggest(
     """``n`` pairs to ask the scientist about, drawn across the strata of the bootstrap's
     P(related) with inclusion rates known exactly (docs/design.md §9.12).
 
+    Parameters
+    ----------
     data : the data (as :func:`causalcal.discover` takes it: discrete, or continuous and
         mixed for a Gaussian score).
     relations : ``"edges"`` (strata of P(adjacent)), ``"causal"`` (of P(a causes b or b

@@ -133,7 +133,7 @@ def test_known_pairs_the_knowledge_forces_are_left_out_and_named(world, tmp_path
 
 def test_reliability_figure_draws_the_map_written(world):
     pytest.importorskip("matplotlib")
-    from causalcal.cli.discover import _reliability_figure
+    from causalcal.report import reliability_figure
 
     data, probs, _ = world
     known = _edge_known(data, probs)
@@ -142,6 +142,6 @@ def test_reliability_figure_draws_the_map_written(world):
         result = causalcal.discover(data, known, probabilities=probs,
                                     bootstrap=BootstrapSettings(progress=False),
                                     calibration=CalibrationSettings(map=asked))
-        fig = _reliability_figure(result)
+        fig = reliability_figure(result.run_report().figures.reliability)
         texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
         assert texts == legend

@@ -38,7 +38,14 @@ class _Counted(Score):
 @dataclass(frozen=True)
 class BDeu(_Counted):
     """BDeu with equivalent sample size ``sample_prior`` and structure prior
-    ``structure_prior`` (:class:`~.bdeu.BDeuScore`; causal-learn's defaults 1 and 1)."""
+    ``structure_prior`` (:class:`~.bdeu.BDeuScore`; causal-learn's defaults 1 and 1).
+
+    Examples
+    --------
+    >>> from causalcal.bootstrap import BDeu
+    >>> str(BDeu()), str(BDeu(sample_prior=2.0)), BDeu().data_kind
+    ('bdeu', 'bdeu(sample_prior=2.0)', 'discrete')
+    """
 
     name: ClassVar[str] = "bdeu"
     sample_prior: float = 1.0
@@ -62,7 +69,14 @@ class BDeu(_Counted):
 
 @dataclass(frozen=True)
 class DiscreteBIC(_Counted):
-    """The discrete BIC with ``penalty_discount`` (:class:`~.bic.BICScore`)."""
+    """The discrete BIC with ``penalty_discount`` (:class:`~.bic.BICScore`).
+
+    Examples
+    --------
+    >>> from causalcal.bootstrap import DiscreteBIC
+    >>> str(DiscreteBIC(penalty_discount=2))
+    'bic(penalty_discount=2.0)'
+    """
 
     name: ClassVar[str] = "bic"
     penalty_discount: float = 1.0

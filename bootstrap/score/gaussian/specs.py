@@ -48,7 +48,15 @@ class _Covariance(Score):
 
 @dataclass(frozen=True)
 class SemBIC(_Covariance):
-    """Linear-Gaussian BIC (SEM-BIC) of continuous data; GFCI tests with Fisher's z."""
+    """Linear-Gaussian BIC (SEM-BIC) of continuous data; GFCI tests with Fisher's z.
+
+    Examples
+    --------
+    >>> from causalcal.bootstrap import SemBIC
+    >>> score = SemBIC(penalty_discount=2.0)
+    >>> str(score), score.data_kind
+    ('sem-bic(penalty_discount=2.0)', 'continuous')
+    """
 
     name: ClassVar[str] = "sem-bic"
     data_kind: ClassVar[str] = CONTINUOUS
@@ -60,7 +68,15 @@ class SemBIC(_Covariance):
 @dataclass(frozen=True)
 class DegenerateGaussianBIC(_Covariance):
     """The degenerate-Gaussian BIC of mixed data (discrete columns as indicators); GFCI
-    tests with the degenerate-Gaussian likelihood-ratio test."""
+    tests with the degenerate-Gaussian likelihood-ratio test.
+
+    Examples
+    --------
+    >>> from causalcal.bootstrap import DegenerateGaussianBIC
+    >>> score = DegenerateGaussianBIC()
+    >>> str(score), score.data_kind
+    ('dg-bic', 'mixed')
+    """
 
     name: ClassVar[str] = "dg-bic"
     data_kind: ClassVar[str] = MIXED
