@@ -16,8 +16,8 @@ lines repeat every figure of the run.
 
 Usage::
 
-    python benchmarks/bootstrap.py            # full (takes minutes)
-    python benchmarks/bootstrap.py --quick    # small sizes, seconds
+    python -m benchmarks.bootstrap            # full (takes minutes)
+    python -m benchmarks.bootstrap --quick    # small sizes, seconds
 
 Data come from :func:`causalcal.simulate.random_network` (thesis §6.2.4 random networks).
 Timings on a shared machine are only indicative; say so when quoting them.
@@ -36,10 +36,6 @@ import time
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("MKL_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-
-_HERE = os.path.dirname(os.path.abspath(__file__))
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
 
 
 class PeakMemory:
@@ -151,8 +147,7 @@ def replicate_vs_floor(data, search: str, repeat: int, **options) -> dict:
     """Best of ``repeat`` searches on replicate 0 in this process, then the floor (the
     one-hot all-pairs product, best of 3), their ratio and the peak RSS (sampled) of this
     process during the searches."""
-    from fges import _reference_seconds
-
+    from benchmarks.fges import _reference_seconds
     from causalcal.bootstrap import bootstrap_weights
     from causalcal.bootstrap.search.registry import get_search
 
