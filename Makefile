@@ -24,8 +24,9 @@ install: $(VENV)/.installed
 demo: $(VENV)/.installed
 	$(BIN)/causalcal demo --out demo-out
 
+# two workers, each test file on one of them (its module fixtures made once)
 test: $(VENV)/.installed
-	$(BIN)/python -m pytest -q --durations=15
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile --durations=15
 
 # the suite without the tests marked slow (end-to-end runs, subprocesses): a quick check
 test-fast: $(VENV)/.installed
